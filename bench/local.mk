@@ -1,0 +1,1 @@
+# Rules for bench/ (included by the top-level Makefile.am).

@@ -1,0 +1,1 @@
+# Rules for kernel/ (included by the top-level Makefile.am).

@@ -1,0 +1,1 @@
+# Rules for ld/ (included by the top-level Makefile.am).

@@ -1,0 +1,1 @@
+# Rules for lib/ (included by the top-level Makefile.am).

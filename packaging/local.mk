@@ -1,0 +1,1 @@
+# Rules for packaging/ (included by the top-level Makefile.am).

@@ -1,0 +1,1 @@
+# Rules for src/chstk/ (included by the top-level Makefile.am).

@@ -1,0 +1,1 @@
+# Rules for src/elfscan/ (included by the top-level Makefile.am).

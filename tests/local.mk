@@ -1,0 +1,1 @@
+# Rules for tests/ (included by the top-level Makefile.am).
