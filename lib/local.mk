@@ -1,1 +1,19 @@
-# Rules for lib/ (included by the top-level Makefile.am).
+# libchstk: the marking. The core is a convenience library so that the unit
+# tests can reach the internal modules; the installed library exports only
+# the public chstk_* API.
+noinst_LTLIBRARIES = lib/libchstk-core.la
+lib_libchstk_core_la_SOURCES = \
+	lib/chstk.h lib/internal.h \
+	lib/error.c lib/src.c lib/image.c lib/encode.c lib/phdr.c \
+	lib/object.c lib/archive.c lib/rewrite.c lib/replace.c
+lib_libchstk_core_la_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
+lib_libchstk_core_la_LIBADD = $(LIBELF_LIBS)
+
+lib_LTLIBRARIES += lib/libchstk.la
+lib_libchstk_la_SOURCES =
+lib_libchstk_la_LIBADD = lib/libchstk-core.la $(LIBELF_LIBS)
+lib_libchstk_la_LDFLAGS = -version-info $(LIBCHSTK_LT_VERSION) \
+	-export-symbols-regex '^chstk_[a-z]'
+
+include_HEADERS += lib/chstk.h
+pkgconfig_DATA += lib/libchstk.pc

@@ -1,1 +1,2 @@
-# Rules for man/ (included by the top-level Makefile.am).
+# Manual pages (mdoc).
+dist_man_MANS += man/chstk.1

@@ -1,0 +1,188 @@
+/*
+ * chstk.h - libchstk: read and write the stack-executability marking of ELF
+ * files.
+ *
+ * The model is the 2003 chstk's: a file carries an "exec" flag (its stack
+ * must be executable), a "noexec" flag (it must not be), or neither (the
+ * system decides). The flags are stored the way today's toolchains store
+ * them:
+ *
+ *   executables and shared objects  the PT_GNU_STACK program header:
+ *                                   with PF_X = exec, without = noexec,
+ *                                   absent = default
+ *   relocatable objects             the .note.GNU-stack section: with
+ *                                   SHF_EXECINSTR = exec, without = noexec,
+ *                                   absent = default (the linker then asks
+ *                                   for an executable stack)
+ *   ar archives                     every ELF member, one by one
+ *
+ * Any ELF class, byte order and machine is handled. Nothing here prints or
+ * exits: every function that can fail returns 0 (or a count) on success and
+ * a negative enum chstk_errcode on failure, and fills the struct chstk_error
+ * the caller lent it with a one-line message.
+ *
+ * Files are never modified in place: a changed file is written to a new file
+ * beside the original, synced, and renamed over it, keeping owner, group,
+ * mode and extended attributes. On any failure the original is untouched
+ * and no temporary file is left. See chstk_update().
+ *
+ * The library is thread-safe: calls on different files may run concurrently.
+ */
+#ifndef CHSTK_H
+#define CHSTK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The marking of one ELF image. */
+enum chstk_state {
+	CHSTK_DEFAULT = 0,	/* neither flag: the system's default */
+	CHSTK_EXEC = 1,		/* the exec flag: an executable stack */
+	CHSTK_NOEXEC = 2,	/* the noexec flag: a non-executable stack */
+};
+
+/* What chstk_update() does to each marking: the seed's five options. */
+enum chstk_op {
+	CHSTK_OP_SET_EXEC,	/* -e: exec, whatever it was */
+	CHSTK_OP_SET_NOEXEC,	/* -E: noexec, whatever it was */
+	CHSTK_OP_CLEAR_EXEC,	/* -d: exec becomes default; others stay */
+	CHSTK_OP_CLEAR_NOEXEC,	/* -D: noexec becomes default; others stay */
+	CHSTK_OP_SET_DEFAULT,	/* neither flag, whatever it was */
+};
+
+enum chstk_errcode {
+	CHSTK_OK = 0,
+	CHSTK_ERR_SYS = -1,		/* a system call failed (see sys_errno) */
+	CHSTK_ERR_NOMEM = -2,		/* out of memory */
+	CHSTK_ERR_NOT_ELF = -3,		/* neither an ELF file nor an ar archive */
+	CHSTK_ERR_TRUNCATED = -4,	/* a structure runs past the end */
+	CHSTK_ERR_CORRUPT = -5,		/* a count, offset or size is invalid */
+	CHSTK_ERR_UNSUPPORTED = -6,	/* valid, but cannot be marked */
+	CHSTK_ERR_CHANGED = -7,		/* the written file did not verify */
+	CHSTK_ERR_INVAL = -8,		/* a bad argument from the caller */
+};
+
+/*
+ * An error, owned by the caller. msg is one line, lowercase, without the
+ * file's name and without a final period: "what failed: why".
+ */
+struct chstk_error {
+	int code;		/* an enum chstk_errcode, CHSTK_OK if none */
+	int sys_errno;		/* errno for CHSTK_ERR_SYS, otherwise 0 */
+	char msg[480];
+};
+
+/* What kind of ELF image it is, for the rules that decide its stack. */
+enum chstk_kind {
+	CHSTK_KIND_OTHER = 0,	/* core files, ET_NONE, OS-specific types */
+	CHSTK_KIND_PROGRAM,	/* ET_EXEC, or a PIE (see pie below) */
+	CHSTK_KIND_SHARED,	/* any other ET_DYN: a shared object */
+	CHSTK_KIND_OBJECT,	/* ET_REL */
+};
+
+/* What the library reads from one ELF image. */
+struct chstk_info {
+	enum chstk_state state;
+	enum chstk_kind kind;
+	unsigned elf_class;	/* ELFCLASS32 or ELFCLASS64 */
+	unsigned data;		/* ELFDATA2LSB or ELFDATA2MSB */
+	unsigned type;		/* e_type */
+	unsigned machine;	/* e_machine */
+	unsigned osabi;		/* e_ident[EI_OSABI] */
+	uint32_t flags;		/* e_flags */
+	uint32_t stack_flags;	/* p_flags of PT_GNU_STACK, or the sh_flags
+				   of .note.GNU-stack; 0 when default */
+	bool interp;		/* has PT_INTERP: needs a dynamic linker */
+	bool pie;		/* an ET_DYN program: DT_FLAGS_1 has DF_1_PIE,
+				   or PT_INTERP without DT_SONAME */
+	unsigned loads;		/* PT_LOAD segments */
+	unsigned wx;		/* PT_LOAD segments (or, in objects, SHF_ALLOC
+				   sections) both writable and executable */
+	bool has_exec_code;	/* some PT_LOAD is executable */
+	uint64_t exec_limit;	/* the highest executable address, the
+				   seed's exec-limit: the last byte of the
+				   highest PF_X PT_LOAD; 0 if none */
+};
+
+/* "exec", "noexec" or "default". Never NULL. */
+const char *chstk_state_name(enum chstk_state state);
+
+/* The state op gives a file that is in state now. */
+enum chstk_state chstk_op_result(enum chstk_op op, enum chstk_state now);
+
+/*
+ * Called by the scanners once for each ELF image: the file itself (member is
+ * NULL) or each ELF member of an ar archive (member is its name; members
+ * that are not ELF are not reported). When the image cannot be read, info is
+ * NULL and err says why; otherwise err is NULL. Both are valid only during
+ * the call. Return 0 to go on; any other value stops the scan, and the
+ * scanner returns it.
+ */
+typedef int (*chstk_scan_fn)(void *arg, const char *member,
+    const struct chstk_info *info, const struct chstk_error *err);
+
+/*
+ * Read the marking of the ELF file or ar archive open on fd (read-only is
+ * enough; the offset is not used or changed) and call fn for each image.
+ * Returns 0, what fn returned to stop, or a negative chstk_errcode when the
+ * file as a whole cannot be read (then fn was not called, err says why).
+ * A member that cannot be read is reported to fn and the scan goes on.
+ */
+int chstk_scan_fd(int fd, chstk_scan_fn fn, void *arg,
+    struct chstk_error *err);
+
+/* The same for an image in memory, which the library only reads. */
+int chstk_scan_mem(const void *buf, size_t size, chstk_scan_fn fn, void *arg,
+    struct chstk_error *err);
+
+/* The same for a path (a symbolic link is followed). */
+int chstk_scan_path(const char *path, chstk_scan_fn fn, void *arg,
+    struct chstk_error *err);
+
+/* What chstk_update() or chstk_rewrite_fd() did. */
+struct chstk_result {
+	unsigned images;	/* ELF images looked at */
+	unsigned changed;	/* of those, images whose marking changed */
+	bool written;		/* a new file was written */
+	unsigned long links;	/* chstk_update(): the file's hard-link count
+				   before; the other links keep the old data */
+};
+
+/*
+ * Apply op to every ELF image of the file at path; a symbolic link is
+ * followed and stays a link. When nothing changes the file is not touched
+ * (same inode, same times). Otherwise the new contents are written to a
+ * temporary file in the same directory, checked, synced, given the
+ * original's owner, group, mode (set-user-ID and set-group-ID included) and
+ * extended attributes (capabilities, SELinux label, ACLs, user.*), and
+ * renamed over the original. The rename gives the path a new inode: other
+ * hard links to the file keep the old contents. res may be NULL.
+ * Returns 0, or a negative chstk_errcode with err filled; then the file is
+ * as it was and no temporary file remains.
+ */
+int chstk_update(const char *path, enum chstk_op op, struct chstk_result *res,
+    struct chstk_error *err);
+
+/*
+ * The rewrite alone, for tests and fuzzers: read the ELF file or archive on
+ * in_fd, apply op, and write the whole result to out_fd, which must be empty,
+ * writable and seekable (a memfd or a temporary file). Returns 1 when the
+ * result was written, 0 when nothing changes (out_fd is then left empty), or
+ * a negative chstk_errcode. res may be NULL.
+ */
+int chstk_rewrite_fd(int in_fd, int out_fd, enum chstk_op op,
+    struct chstk_result *res, struct chstk_error *err);
+
+/* The library's version, "MAJOR.MINOR.PATCH". */
+const char *chstk_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CHSTK_H */

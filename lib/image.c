@@ -1,0 +1,296 @@
+/*
+ * image.c - opening one ELF image with libelf and checking every count,
+ * offset and size the rest of the library relies on.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+int
+chstk__is_elf(const unsigned char *buf, size_t len)
+{
+	return len >= SELFMAG && memcmp(buf, ELFMAG, SELFMAG) == 0;
+}
+
+static int
+check_ident(const struct chstk_src *src, struct chstk_error *err)
+{
+	unsigned char id[EI_NIDENT];
+	size_t ehsize;
+	int r;
+
+	if (src->size < SELFMAG)
+		return chstk__error(err, CHSTK_ERR_NOT_ELF, "not an ELF file");
+	r = chstk__src_read(src, 0, id, src->size < EI_NIDENT ? SELFMAG :
+	    EI_NIDENT, "ELF identification", err);
+	if (r < 0)
+		return r;
+	if (!chstk__is_elf(id, SELFMAG))
+		return chstk__error(err, CHSTK_ERR_NOT_ELF, "not an ELF file");
+	if (src->size < EI_NIDENT)
+		return chstk__error(err, CHSTK_ERR_TRUNCATED,
+		    "ELF header runs past the end of the file");
+	if (id[EI_CLASS] != ELFCLASS32 && id[EI_CLASS] != ELFCLASS64)
+		return chstk__error(err, CHSTK_ERR_CORRUPT,
+		    "invalid ELF class %u", id[EI_CLASS]);
+	if (id[EI_DATA] != ELFDATA2LSB && id[EI_DATA] != ELFDATA2MSB)
+		return chstk__error(err, CHSTK_ERR_CORRUPT,
+		    "invalid ELF byte order %u", id[EI_DATA]);
+	if (id[EI_VERSION] != EV_CURRENT)
+		return chstk__error(err, CHSTK_ERR_CORRUPT,
+		    "unknown ELF version %u", id[EI_VERSION]);
+	ehsize = id[EI_CLASS] == ELFCLASS32 ? sizeof(Elf32_Ehdr) :
+	    sizeof(Elf64_Ehdr);
+	if (src->size < ehsize)
+		return chstk__error(err, CHSTK_ERR_TRUNCATED,
+		    "ELF header runs past the end of the file");
+	return 0;
+}
+
+/* Is a table of n entries of entsize bytes at off inside the file? */
+static int
+check_table(const struct chstk_image *im, uint64_t off, uint64_t n,
+    uint64_t entsize, Elf_Type type, const char *what,
+    struct chstk_error *err)
+{
+	size_t want = gelf_fsize(im->elf, type, 1, EV_CURRENT);
+
+	if (n == 0)
+		return 0;
+	if (entsize != want)
+		return chstk__error(err, CHSTK_ERR_CORRUPT,
+		    "%s entry size is %ju, not %zu", what, (uintmax_t)entsize,
+		    want);
+	if (off > im->src->size || n > (im->src->size - off) / entsize)
+		return chstk__error(err, CHSTK_ERR_TRUNCATED,
+		    "%s runs past the end of the file", what);
+	return 0;
+}
+
+static int
+read_phdrs(struct chstk_image *im, struct chstk_error *err)
+{
+	size_t i, n;
+	int r;
+
+	n = im->ehdr.e_phnum;
+	if (n == PN_XNUM && elf_getphdrnum(im->elf, &n) != 0)
+		return chstk__elferror(err, "cannot read program header count");
+	r = check_table(im, im->ehdr.e_phoff, n, im->ehdr.e_phentsize,
+	    ELF_T_PHDR, "program header table", err);
+	if (r < 0 || n == 0)
+		return r;
+	im->phdr = calloc(n, sizeof(*im->phdr));
+	if (im->phdr == NULL)
+		return chstk__syserror(err, "cannot read program headers");
+	for (i = 0; i < n; i++)
+		if (gelf_getphdr(im->elf, (int)i, &im->phdr[i]) == NULL)
+			return chstk__elferror(err,
+			    "cannot read program headers");
+	im->phnum = n;
+	return 0;
+}
+
+static int
+read_shdrs(struct chstk_image *im, struct chstk_error *err)
+{
+	size_t i, n, strndx;
+	int r;
+
+	if (elf_getshdrnum(im->elf, &n) != 0)
+		return chstk__elferror(err, "cannot read section count");
+	r = check_table(im, im->ehdr.e_shoff, n, im->ehdr.e_shentsize,
+	    ELF_T_SHDR, "section header table", err);
+	if (r < 0 || n == 0)
+		return r;
+	if (elf_getshdrstrndx(im->elf, &strndx) != 0)
+		return chstk__elferror(err,
+		    "cannot read section name table index");
+	if (strndx == SHN_UNDEF || strndx >= n)
+		return chstk__error(err, CHSTK_ERR_CORRUPT,
+		    "section name table index %zu out of range", strndx);
+	for (i = 1; i < n; i++) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (gelf_getshdr(elf_getscn(im->elf, i), &sh) == NULL)
+			return chstk__elferror(err,
+			    "cannot read section header");
+		name = elf_strptr(im->elf, strndx, sh.sh_name);
+		if (name == NULL || strcmp(name, CHSTK_NOTE_NAME) != 0)
+			continue;
+		if (im->notes++ == 0) {
+			im->note = i;
+			im->state = sh.sh_flags & SHF_EXECINSTR ? CHSTK_EXEC :
+			    CHSTK_NOEXEC;
+		}
+	}
+	im->shnum = n;
+	im->shstrndx = strndx;
+	return 0;
+}
+
+/* The kernel and glibc both let the last PT_GNU_STACK win. */
+static enum chstk_state
+phdr_state(const struct chstk_image *im)
+{
+	enum chstk_state state = CHSTK_DEFAULT;
+	size_t i;
+
+	for (i = 0; i < im->phnum; i++)
+		if (im->phdr[i].p_type == PT_GNU_STACK)
+			state = im->phdr[i].p_flags & PF_X ? CHSTK_EXEC :
+			    CHSTK_NOEXEC;
+	return state;
+}
+
+int
+chstk__image_open(struct chstk_image *im, const struct chstk_src *src,
+    unsigned how, struct chstk_error *err)
+{
+	int r;
+
+	memset(im, 0, sizeof(*im));
+	im->src = src;
+	r = check_ident(src, err);
+	if (r < 0)
+		return r;
+	elf_version(EV_CURRENT);
+	if (src->fd >= 0)
+		im->elf = elf_begin(src->fd, ELF_C_READ, NULL);
+	else
+		im->elf = elf_memory((char *)src->mem, src->size);
+	if (im->elf == NULL)
+		return chstk__elferror(err, "cannot read ELF header");
+	if (gelf_getehdr(im->elf, &im->ehdr) == NULL) {
+		r = chstk__elferror(err, "cannot read ELF header");
+		goto fail;
+	}
+	r = read_phdrs(im, err);
+	if (r == 0 && (im->ehdr.e_type == ET_REL || how & CHSTK_IMAGE_SECTIONS))
+		r = read_shdrs(im, err);
+	if (r < 0)
+		goto fail;
+	if (im->ehdr.e_type != ET_REL)
+		im->state = phdr_state(im);
+	return 0;
+fail:
+	chstk__image_close(im);
+	return r;
+}
+
+void
+chstk__image_close(struct chstk_image *im)
+{
+	free(im->phdr);
+	im->phdr = NULL;
+	elf_end(im->elf);
+	im->elf = NULL;
+}
+
+/* DF_1_PIE marks a position-independent executable; older linkers did not
+   set it, so a PT_INTERP without a DT_SONAME also counts as a program. */
+static enum chstk_kind
+dyn_kind(const struct chstk_image *im, const struct chstk_info *info)
+{
+	bool soname = false;
+	size_t i, j, n;
+
+	for (i = 0; i < im->phnum; i++) {
+		const GElf_Phdr *ph = &im->phdr[i];
+		Elf_Data *d;
+
+		if (ph->p_type != PT_DYNAMIC)
+			continue;
+		if (!chstk__in_range(ph->p_offset, ph->p_filesz, im->src->size))
+			break;
+		d = elf_getdata_rawchunk(im->elf, (int64_t)ph->p_offset,
+		    ph->p_filesz, ELF_T_DYN);
+		if (d == NULL)
+			break;
+		n = d->d_size / gelf_fsize(im->elf, ELF_T_DYN, 1, EV_CURRENT);
+		for (j = 0; j < n; j++) {
+			GElf_Dyn dyn;
+
+			if (gelf_getdyn(d, (int)j, &dyn) == NULL ||
+			    dyn.d_tag == DT_NULL)
+				break;
+			if (dyn.d_tag == DT_FLAGS_1 && dyn.d_un.d_val & DF_1_PIE)
+				return CHSTK_KIND_PROGRAM;
+			if (dyn.d_tag == DT_SONAME)
+				soname = true;
+		}
+		break;
+	}
+	return info->interp && !soname ? CHSTK_KIND_PROGRAM : CHSTK_KIND_SHARED;
+}
+
+static void
+object_info(const struct chstk_image *im, struct chstk_info *info)
+{
+	size_t i;
+
+	for (i = 1; i < im->shnum; i++) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(elf_getscn(im->elf, i), &sh) != NULL &&
+		    sh.sh_flags & SHF_ALLOC && sh.sh_flags & SHF_WRITE &&
+		    sh.sh_flags & SHF_EXECINSTR)
+			info->wx++;
+		if (i == im->note)
+			info->stack_flags = (uint32_t)sh.sh_flags;
+	}
+}
+
+void
+chstk__image_info(const struct chstk_image *im, struct chstk_info *info)
+{
+	size_t i;
+
+	memset(info, 0, sizeof(*info));
+	info->state = im->state;
+	info->elf_class = im->ehdr.e_ident[EI_CLASS];
+	info->data = im->ehdr.e_ident[EI_DATA];
+	info->osabi = im->ehdr.e_ident[EI_OSABI];
+	info->type = im->ehdr.e_type;
+	info->machine = im->ehdr.e_machine;
+	info->flags = im->ehdr.e_flags;
+	for (i = 0; i < im->phnum; i++) {
+		const GElf_Phdr *ph = &im->phdr[i];
+
+		if (ph->p_type == PT_INTERP)
+			info->interp = true;
+		if (ph->p_type == PT_GNU_STACK)
+			info->stack_flags = ph->p_flags;
+		if (ph->p_type != PT_LOAD)
+			continue;
+		info->loads++;
+		if ((ph->p_flags & (PF_W | PF_X)) == (PF_W | PF_X))
+			info->wx++;
+		if (ph->p_flags & PF_X && ph->p_memsz > 0) {
+			uint64_t last = ph->p_memsz - 1 > UINT64_MAX - ph->p_vaddr ?
+			    UINT64_MAX : ph->p_vaddr + ph->p_memsz - 1;
+
+			info->has_exec_code = true;
+			if (last > info->exec_limit)
+				info->exec_limit = last;
+		}
+	}
+	switch (im->ehdr.e_type) {
+	case ET_EXEC:
+		info->kind = CHSTK_KIND_PROGRAM;
+		break;
+	case ET_DYN:
+		info->kind = dyn_kind(im, info);
+		info->pie = info->kind == CHSTK_KIND_PROGRAM;
+		break;
+	case ET_REL:
+		info->kind = CHSTK_KIND_OBJECT;
+		object_info(im, info);
+		break;
+	default:
+		info->kind = CHSTK_KIND_OTHER;
+		break;
+	}
+}

@@ -1,0 +1,159 @@
+/*
+ * src.c - reading an image from a file or from memory, and writing copies.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+int
+chstk__src_file(struct chstk_src *src, int fd, struct chstk_error *err)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) == -1)
+		return chstk__syserror(err, "cannot stat");
+	if (!S_ISREG(st.st_mode))
+		return chstk__error(err, CHSTK_ERR_UNSUPPORTED,
+		    "not a regular file");
+	src->fd = fd;
+	src->mem = NULL;
+	src->size = (uint64_t)st.st_size;
+	return 0;
+}
+
+void
+chstk__src_mem(struct chstk_src *src, const void *buf, size_t size)
+{
+	src->fd = -1;
+	src->mem = buf;
+	src->size = size;
+}
+
+int
+chstk__src_read(const struct chstk_src *src, uint64_t off, void *buf,
+    size_t len, const char *what, struct chstk_error *err)
+{
+	unsigned char *p = buf;
+
+	if (!chstk__in_range(off, len, src->size))
+		return chstk__error(err, CHSTK_ERR_TRUNCATED,
+		    "%s runs past the end of the file", what);
+	if (src->fd < 0) {
+		memcpy(buf, src->mem + off, len);
+		return 0;
+	}
+	while (len > 0) {
+		ssize_t n = pread(src->fd, p, len, (off_t)off);
+
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			return chstk__syserror(err, "cannot read %s", what);
+		if (n == 0)
+			return chstk__error(err, CHSTK_ERR_TRUNCATED,
+			    "cannot read %s: the file shrank while it was read",
+			    what);
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int
+chstk__pwrite_all(int fd, const void *buf, size_t len, uint64_t off,
+    struct chstk_error *err)
+{
+	const unsigned char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = pwrite(fd, p, len, (off_t)off);
+
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			return chstk__syserror(err, "cannot write temporary file");
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * The kernel's copy, which reflinks where the file system can. Returns 0
+ * when all is copied, 1 when the rest must be copied by hand (the kernel or
+ * the file system cannot, or the source ended early), or -errno. done
+ * counts the bytes copied.
+ */
+static int
+kernel_copy(int in, uint64_t off, uint64_t len, int out, uint64_t out_off,
+    uint64_t *done)
+{
+#ifdef HAVE_COPY_FILE_RANGE
+	while (*done < len) {
+		loff_t ioff = (loff_t)(off + *done);
+		loff_t ooff = (loff_t)(out_off + *done);
+		ssize_t n = copy_file_range(in, &ioff, out, &ooff, len - *done,
+		    0);
+
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == 0 || (n == -1 && (errno == EXDEV ||
+		    errno == ENOSYS || errno == EINVAL || errno == EOPNOTSUPP)))
+			return 1;
+		if (n == -1)
+			return -errno;
+		*done += (uint64_t)n;
+	}
+	return 0;
+#else
+	(void)in, (void)off, (void)len, (void)out, (void)out_off, (void)done;
+	return 1;
+#endif
+}
+
+int
+chstk__src_copy_range(const struct chstk_src *src, uint64_t off, uint64_t len,
+    int out_fd, uint64_t out_off, struct chstk_error *err)
+{
+	unsigned char buf[65536];
+	uint64_t done = 0;
+	int r;
+
+	if (!chstk__in_range(off, len, src->size))
+		return chstk__error(err, CHSTK_ERR_TRUNCATED,
+		    "data runs past the end of the file");
+	if (src->fd < 0)
+		return chstk__pwrite_all(out_fd, src->mem + off, (size_t)len,
+		    out_off, err);
+	r = kernel_copy(src->fd, off, len, out_fd, out_off, &done);
+	if (r < 0) {
+		errno = -r;
+		return chstk__syserror(err, "cannot write temporary file");
+	}
+	while (done < len) {
+		size_t n = sizeof(buf);
+
+		if (len - done < n)
+			n = (size_t)(len - done);
+		r = chstk__src_read(src, off + done, buf, n, "the file", err);
+		if (r == 0)
+			r = chstk__pwrite_all(out_fd, buf, n, out_off + done,
+			    err);
+		if (r < 0)
+			return r;
+		done += n;
+	}
+	return 0;
+}
+
+int
+chstk__src_copy(const struct chstk_src *src, int out_fd,
+    struct chstk_error *err)
+{
+	return chstk__src_copy_range(src, 0, src->size, out_fd, 0, err);
+}
