@@ -1,1 +1,21 @@
-# Rules for tests/ (included by the top-level Makefile.am).
+# The test suite: Check unit tests for the library's modules, and shell
+# tests that build real fixtures and check chstk's work with independent
+# tools (readelf, eu-elflint, the running kernel).
+TEST_EXTENSIONS = .sh
+SH_LOG_COMPILER = $(SHELL)
+AM_TESTS_ENVIRONMENT = \
+	top_srcdir='$(abs_top_srcdir)'; \
+	top_builddir='$(abs_top_builddir)'; \
+	CHSTK='$(abs_top_builddir)/src/chstk/chstk'; \
+	ELFSCAN='$(abs_top_builddir)/src/elfscan/elfscan'; \
+	export top_srcdir top_builddir CHSTK ELFSCAN;
+
+chstk_shell_tests = \
+	tests/chstk/programs.sh \
+	tests/chstk/trampoline.sh \
+	tests/chstk/shared.sh \
+	tests/chstk/objects.sh
+TESTS += $(chstk_shell_tests)
+EXTRA_DIST += $(chstk_shell_tests) tests/lib.sh \
+	tests/fixtures/hello.c tests/fixtures/trampoline.c \
+	tests/fixtures/lib.c tests/fixtures/dlopen.c
