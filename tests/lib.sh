@@ -113,3 +113,26 @@ check_layout() {
 			print bad ? bad : "sound"
 		}'
 }
+
+# poke FILE OFFSET BYTES: overwrite bytes (printf octal escapes, \377...)
+poke() { printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none; }
+
+# A copy of chstk that the unprivileged user nobody can run, for the tests
+# that root would pass through (root reads and writes everything).
+nobody_setup() {
+	N=$T/nobody
+	mkdir -p "$N/bin"
+	chmod 755 "$T" "$N"
+	real=$(dirname "$CHSTK")/.libs/chstk
+	if [ -x "$real" ]; then
+		cp "$real" "$N/bin/chstk"
+		cp -P "$top_builddir"/lib/.libs/libchstk.so* "$N/bin/"
+	else
+		cp "$CHSTK" "$N/bin/chstk"
+	fi
+	chmod -R a+rX "$N/bin"
+}
+as_nobody() {
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+	    env LD_LIBRARY_PATH="$N/bin" "$@"
+}

@@ -14,7 +14,10 @@ chstk_shell_tests = \
 	tests/chstk/programs.sh \
 	tests/chstk/trampoline.sh \
 	tests/chstk/shared.sh \
-	tests/chstk/objects.sh
+	tests/chstk/objects.sh \
+	tests/chstk/metadata.sh \
+	tests/chstk/errors.sh \
+	tests/chstk/cli.sh
 TESTS += $(chstk_shell_tests)
 EXTRA_DIST += $(chstk_shell_tests) tests/lib.sh \
 	tests/fixtures/hello.c tests/fixtures/trampoline.c \
