@@ -17,8 +17,13 @@ chstk_shell_tests = \
 	tests/chstk/objects.sh \
 	tests/chstk/metadata.sh \
 	tests/chstk/errors.sh \
-	tests/chstk/cli.sh
+	tests/chstk/cli.sh \
+	tests/chstk/cross.sh
 TESTS += $(chstk_shell_tests)
 EXTRA_DIST += $(chstk_shell_tests) tests/lib.sh \
 	tests/fixtures/hello.c tests/fixtures/trampoline.c \
-	tests/fixtures/lib.c tests/fixtures/dlopen.c
+	tests/fixtures/lib.c tests/fixtures/dlopen.c \
+	tests/fixtures/tiny64.asm tests/fixtures/tiny32.asm \
+	tests/fixtures/cross/ppc.s tests/fixtures/cross/s390x.s \
+	tests/fixtures/cross/aarch64.s tests/fixtures/cross/mips.s \
+	tests/fixtures/cross/noheaders.ld tests/fixtures/cross/noheaders-gap.ld
