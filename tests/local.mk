@@ -27,3 +27,26 @@ EXTRA_DIST += $(chstk_shell_tests) tests/lib.sh \
 	tests/fixtures/cross/ppc.s tests/fixtures/cross/s390x.s \
 	tests/fixtures/cross/aarch64.s tests/fixtures/cross/mips.s \
 	tests/fixtures/cross/noheaders.ld tests/fixtures/cross/noheaders-gap.ld
+
+# Check unit tests, one program per library module; they reach the
+# library's internals through the convenience library.
+unit_tests = \
+	tests/unit/check_image \
+	tests/unit/check_rewrite \
+	tests/unit/check_archive \
+	tests/unit/check_update
+check_PROGRAMS += $(unit_tests)
+TESTS += $(unit_tests)
+unit_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS)
+unit_ldadd = tests/unit/libelfgen.a lib/libchstk-core.la $(CHECK_LIBS) \
+	$(LIBELF_LIBS)
+check_LIBRARIES = tests/unit/libelfgen.a
+tests_unit_libelfgen_a_SOURCES = tests/unit/elfgen.c tests/unit/elfgen.h
+tests_unit_check_image_CFLAGS = $(unit_cflags)
+tests_unit_check_image_LDADD = $(unit_ldadd)
+tests_unit_check_rewrite_CFLAGS = $(unit_cflags)
+tests_unit_check_rewrite_LDADD = $(unit_ldadd)
+tests_unit_check_archive_CFLAGS = $(unit_cflags)
+tests_unit_check_archive_LDADD = $(unit_ldadd)
+tests_unit_check_update_CFLAGS = $(unit_cflags)
+tests_unit_check_update_LDADD = $(unit_ldadd)
