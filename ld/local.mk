@@ -1,1 +1,5 @@
 # Rules for ld/ (included by the top-level Makefile.am).
+
+# The ASCII-armor linker script, for users to pass with -Wl,-T.
+armordir = $(pkgdatadir)/ld
+dist_armor_DATA = ld/elf_i386_small.x
