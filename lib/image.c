@@ -165,7 +165,11 @@ chstk__image_open(struct chstk_image *im, const struct chstk_src *src,
 	if (r < 0)
 		return r;
 	elf_version(EV_CURRENT);
-	if (src->fd >= 0)
+	if (src->ar != NULL) {
+		if (elf_rand(src->ar, src->ar_hdr) != src->ar_hdr)
+			return chstk__elferror(err, "cannot read member");
+		im->elf = elf_begin(src->fd, ELF_C_READ, src->ar);
+	} else if (src->fd >= 0)
 		im->elf = elf_begin(src->fd, ELF_C_READ, NULL);
 	else
 		im->elf = elf_memory((char *)src->mem, src->size);
