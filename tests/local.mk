@@ -10,6 +10,16 @@ AM_TESTS_ENVIRONMENT = \
 	ELFSCAN='$(abs_top_builddir)/src/elfscan/elfscan'; \
 	export top_srcdir top_builddir CHSTK ELFSCAN;
 
+elfscan_shell_tests = \
+	tests/elfscan/tree.sh \
+	tests/elfscan/options.sh \
+	tests/elfscan/system.sh
+TESTS += $(elfscan_shell_tests)
+EXTRA_DIST += $(elfscan_shell_tests) tests/elfscan/check_json.py
+
+TESTS += tests/man.sh
+EXTRA_DIST += tests/man.sh
+
 chstk_shell_tests = \
 	tests/chstk/programs.sh \
 	tests/chstk/trampoline.sh \

@@ -148,6 +148,23 @@ add(struct list *l, const char *path)
 	l->n++;
 }
 
+/* A default root, by its real name (so /lib is /usr/lib where /usr is
+   merged), once. */
+static void
+add_real(struct list *l, const char *path)
+{
+	char *real = realpath(path, NULL);
+	size_t i;
+
+	if (real == NULL)
+		return;
+	for (i = 0; i < l->n && strcmp(l->v[i], real) != 0; i++)
+		;
+	if (i == l->n)
+		add(l, real);
+	free(real);
+}
+
 /* The directories of /etc/ld.so.conf and the files it includes. */
 static void
 add_ld_conf(struct list *l, const char *file, int depth)
@@ -180,13 +197,14 @@ add_ld_conf(struct list *l, const char *file, int depth)
 		for (q = p + strlen(p); q > p && (q[-1] == ' ' || q[-1] == '\t');)
 			*--q = '\0';
 		if (*p == '/')
-			add(l, p);
+			add_real(l, p);
 	}
 	free(line);
 	fclose(f);
 }
 
-/* With no PATH: $PATH, the linker's configured and built-in directories. */
+/* With no PATH: $PATH, the linker's configured and built-in directories;
+   missing ones are no error of the user's. */
 static void
 default_roots(struct list *l)
 {
@@ -196,20 +214,18 @@ default_roots(struct list *l)
 	};
 	const char *path = getenv("PATH");
 	char *copy, *dir, *save = NULL;
-	struct stat st;
 	size_t i;
 
 	if (path != NULL && (copy = strdup(path)) != NULL) {
 		for (dir = strtok_r(copy, ":", &save); dir != NULL;
 		    dir = strtok_r(NULL, ":", &save))
-			if (dir[0] == '/' && stat(dir, &st) == 0)
-				add(l, dir);
+			if (dir[0] == '/')
+				add_real(l, dir);
 		free(copy);
 	}
 	add_ld_conf(l, "/etc/ld.so.conf", 0);
 	for (i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++)
-		if (stat(builtin[i], &st) == 0)
-			add(l, builtin[i]);
+		add_real(l, builtin[i]);
 }
 
 int

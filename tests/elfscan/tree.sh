@@ -1,0 +1,78 @@
+#!/bin/sh
+# elfscan against readelf, file by file. A tree of real files: programs,
+# shared objects and objects in every marking, 64- and 32-bit x86 from two
+# linkers, an archive, a W^X program, foreign programs (PowerPC and s390x
+# big-endian, AArch64, MIPS) whose defaults differ, and things that are not
+# ELF or are broken: a truncated program, text, an empty file, a FIFO, a
+# socket, symbolic link loops. elfscan's JSON must agree with readelf on
+# every field, give the verdicts of the documented rules, name every ELF
+# file and member once, report the broken file, and finish (no FIFO read).
+. "$top_srcdir/tests/lib.sh"
+need gcc clang ld.lld nasm readelf python3 timeout ar \
+    powerpc-linux-gnu-as powerpc-linux-gnu-ld s390x-linux-gnu-as s390x-linux-gnu-ld \
+    aarch64-linux-gnu-as aarch64-linux-gnu-ld mips-linux-gnu-as mips-linux-gnu-ld
+: "${ELFSCAN:?}"
+
+D=$T/tree
+mkdir -p "$D/bin" "$D/lib" "$D/obj" "$D/cross" "$D/junk" "$D/deep/a/b/c"
+LLD="clang -fuse-ld=lld -Wl,-z,nognustack"
+gcc -o "$D/bin/noexec64" "$FIX/hello.c" &&
+    gcc -z execstack -o "$D/bin/exec64" "$FIX/hello.c" &&
+    $LLD -o "$D/bin/absent64" "$FIX/hello.c" &&
+    gcc -m32 -no-pie -o "$D/bin/noexec32" "$FIX/hello.c" &&
+    $LLD -m32 -o "$D/deep/a/b/c/absent32" "$FIX/hello.c" &&
+    gcc -static -o "$D/bin/static64" "$FIX/hello.c" &&
+    gcc -shared -fPIC -o "$D/lib/libnoexec.so" "$FIX/lib.c" &&
+    gcc -shared -fPIC -z execstack -o "$D/lib/libexec.so" "$FIX/lib.c" &&
+    $LLD -shared -fPIC -o "$D/lib/libabsent.so" "$FIX/lib.c" &&
+    $LLD -m32 -shared -fPIC -o "$D/lib/libabsent32.so" "$FIX/lib.c" &&
+    gcc -c -o "$D/obj/note.o" "$FIX/lib.c" &&
+    gcc -c -Wa,--execstack -o "$D/obj/execnote.o" "$FIX/lib.c" &&
+    printf '\t.text\n\tret\n' | as -o "$D/obj/nonote.o" &&
+    (cd "$D/obj" && ar rc libmix.a note.o nonote.o execnote.o) &&
+    nasm -f bin -DPFLAGS=7 -o "$D/bin/wx" "$FIX/tiny64.asm" ||
+    fail "build the tree"
+for m in ppc:powerpc-linux-gnu s390x:s390x-linux-gnu aarch64:aarch64-linux-gnu mips:mips-linux-gnu; do
+	n=${m%%:*} t=${m#*:}
+	"$t-as" -o "$T/$n.o" "$FIX/cross/$n.s" &&
+	    "$t-ld" -T "$FIX/cross/noheaders.ld" -o "$D/cross/$n-absent" "$T/$n.o" &&
+	    "$t-ld" -z noexecstack -o "$D/cross/$n-noexec" "$T/$n.o" 2>/dev/null ||
+	    fail "build $n"
+done
+head -c 300 "$D/bin/noexec64" >"$D/junk/truncated"
+printf 'hello\n' >"$D/junk/text"
+: >"$D/junk/empty"
+mkfifo "$D/junk/fifo"
+python3 -c "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])" "$D/junk/socket"
+ln -s . "$D/junk/loop"
+ln -s loop2 "$D/junk/loop1"
+ln -s loop1 "$D/junk/loop2"
+ln -s ../bin/exec64 "$D/junk/link-to-exec"
+
+timeout 60 "$ELFSCAN" --format=json --no-progress "$D" >"$T/out.json" 2>"$T/err"
+status=$?
+expect "findings: exit status 1" "$status" 1
+expect "nothing on stderr" "$(cat "$T/err")" ""
+python3 "$top_srcdir/tests/elfscan/check_json.py" "$D" "$T/out.json" >"$T/check.log"
+s=$?
+cat "$T/check.log"
+expect "check_json.py agrees" "$s" 0
+expect "the symbolic link is not followed" \
+    "$(grep -c '"path":"[^"]*link-to-exec"' "$T/out.json")" 0
+
+# The same tree in text: aligned columns, a header, one line per image.
+"$ELFSCAN" --no-progress "$D" >"$T/out.txt" 2>/dev/null
+expect "text: a header and a line for each image that reads" \
+    "$(wc -l <"$T/out.txt")" "$(($(grep -vc '"error"' "$T/out.json") + 1))"
+expect "text: columns aligned" \
+    "$(awk 'NR > 1 && !/malformed/ { print index($0, "/") }' "$T/out.txt" | sort -u | wc -l)" 1
+expect_match "text: archive members as archive!member" "$(cat "$T/out.txt")" "*libmix.a!nonote.o*"
+expect_match "text: the malformed file on stderr" \
+    "$("$ELFSCAN" --no-progress "$D/junk" 2>&1 >/dev/null)" "*junk/truncated: malformed ELF: *"
+
+# -L follows links; the loops end.
+timeout 60 "$ELFSCAN" -L --format=json --no-progress "$D/junk" >"$T/follow.json" 2>/dev/null
+expect "-L: finishes despite the loops" "$?" 1
+expect "-L: the link to a program is followed" \
+    "$(grep -c '"path":"[^"]*link-to-exec"' "$T/follow.json")" 1
+finish
