@@ -5,9 +5,11 @@
  * header and its data padded to an even offset. Special members: "/" and
  * "/SYM64/" (the symbol index, which holds members' offsets), "//" (long
  * names, referenced as "/NNN"). BSD names ("#1/NNN", the name following
- * the header) are read too. A member rewritten to a new size moves the
- * members after it, so the symbol index is rewritten with their new offsets;
- * a BSD symbol table (__.SYMDEF) cannot be, and refuses such a change.
+ * the header) are read too. Members are scanned in place, reading only
+ * their headers; a rewrite reads each ELF member whole. A member rewritten
+ * to a new size moves the members after it, so the symbol index is
+ * rewritten with their new offsets; a BSD symbol table (__.SYMDEF) cannot
+ * be, and refuses such a change.
  * Thin archives hold only paths to their members and are refused.
  */
 #include <stdio.h>
@@ -237,76 +239,51 @@ load_elf_member(struct ar *ar, const struct member *m, int *r,
 	return buf;
 }
 
-/*
- * Members read into memory are bounded: a scan reads members in place
- * through libelf, and only a BSD-named member (which libelf cannot place)
- * or a member of an archive in memory comes here.
- */
-#define MAX_MEMBER_IN_MEMORY (UINT64_C(256) << 20)
+/* A member as a source of its own, read in place. */
+static void
+member_src(const struct ar *ar, const struct member *m, struct chstk_src *out)
+{
+	*out = *ar->src;
+	if (out->fd >= 0)
+		out->base += m->data;
+	else
+		out->mem += m->data;
+	out->size = m->size;
+}
 
 static int
-scan_member(struct ar *ar, Elf *arelf, const struct member *m,
-    chstk_scan_fn fn, void *arg, struct chstk_error *err)
+scan_member(struct ar *ar, const struct member *m, chstk_scan_fn fn,
+    void *arg, struct chstk_error *err)
 {
-	unsigned char magic[SELFMAG], *buf = NULL;
 	struct chstk_src msrc;
 	struct chstk_image im;
 	struct chstk_info info;
 	struct chstk_error merr;
-	int r;
 
-	if (m->kind != M_FILE || m->size < SELFMAG)
+	(void)err;
+	if (m->kind != M_FILE)
 		return 0;
-	r = chstk__src_read(ar->src, m->data, magic, SELFMAG, "member", err);
-	if (r < 0 || !chstk__is_elf(magic, SELFMAG))
-		return r;
 	chstk__clear_error(&merr);
-	if (arelf != NULL && m->namelen == 0) {
-		msrc = *ar->src;
-		msrc.base = m->data;
-		msrc.size = m->size;
-		msrc.ar = arelf;
-		msrc.ar_hdr = m->hdr;
-	} else if (ar->src->fd >= 0 && m->size > MAX_MEMBER_IN_MEMORY) {
-		r = chstk__error(&merr, CHSTK_ERR_UNSUPPORTED,
-		    "member too large to read");
-	} else if ((buf = load_elf_member(ar, m, &r, &merr)) != NULL) {
-		chstk__src_mem(&msrc, buf, (size_t)m->size);
-	}
-	if (r == 0)
-		r = chstk__image_open(&im, &msrc, 0, &merr);
-	if (r < 0) {
-		r = fn(arg, m->name, NULL, &merr);
-	} else {
-		chstk__image_info(&im, &info);
-		chstk__image_close(&im);
-		r = fn(arg, m->name, &info, NULL);
-	}
-	free(buf);
-	return r;
+	member_src(ar, m, &msrc);
+	if (chstk__image_open(&im, &msrc, 0, &merr) < 0)
+		return merr.code == CHSTK_ERR_NOT_ELF ? 0 :
+		    fn(arg, m->name, NULL, &merr);
+	chstk__image_info(&im, &info);
+	chstk__image_close(&im);
+	return fn(arg, m->name, &info, NULL);
 }
 
 int
 chstk__archive_scan(const struct chstk_src *src, chstk_scan_fn fn, void *arg,
     struct chstk_error *err)
 {
-	Elf *arelf = NULL;
 	struct member m;
 	struct ar ar;
 	int r;
 
 	r = open_ar(&ar, src, err);
-	if (r == 0 && src->fd >= 0 && src->ar == NULL) {
-		elf_version(EV_CURRENT);
-		arelf = elf_begin(src->fd, ELF_C_READ, NULL);
-		if (arelf != NULL && elf_kind(arelf) != ELF_K_AR) {
-			elf_end(arelf);
-			arelf = NULL;
-		}
-	}
 	while (r == 0 && (r = next_member(&ar, &m, err)) == 1)
-		r = scan_member(&ar, arelf, &m, fn, arg, err);
-	elf_end(arelf);
+		r = scan_member(&ar, &m, fn, arg, err);
 	free(ar.names);
 	return r;
 }

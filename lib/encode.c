@@ -12,6 +12,7 @@ xlate(const struct chstk_image *im, Elf_Type type, void *mem, size_t memsize,
     size_t n, unsigned char *out, struct chstk_error *err)
 {
 	Elf_Data src, dst;
+	unsigned data = im->ehdr.e_ident[EI_DATA];
 
 	memset(&src, 0, sizeof(src));
 	memset(&dst, 0, sizeof(dst));
@@ -20,10 +21,11 @@ xlate(const struct chstk_image *im, Elf_Type type, void *mem, size_t memsize,
 	src.d_buf = mem;
 	src.d_size = memsize;
 	dst.d_buf = out;
-	dst.d_size = gelf_fsize(im->elf, type, n, EV_CURRENT);
+	dst.d_size = n * chstk__fsize(im, type);
 	dst.d_version = EV_CURRENT;
-	if (gelf_xlatetof(im->elf, &dst, &src, im->ehdr.e_ident[EI_DATA]) ==
-	    NULL)
+	if ((im->ehdr.e_ident[EI_CLASS] == ELFCLASS64 ?
+	    elf64_xlatetof(&dst, &src, data) :
+	    elf32_xlatetof(&dst, &src, data)) == NULL)
 		return chstk__elferror(err, "cannot encode ELF structure");
 	return 0;
 }
@@ -61,7 +63,7 @@ int
 chstk__encode_phdrs(const struct chstk_image *im, const GElf_Phdr *ph,
     size_t n, unsigned char *out, struct chstk_error *err)
 {
-	size_t fsize = gelf_fsize(im->elf, ELF_T_PHDR, 1, EV_CURRENT);
+	size_t fsize = chstk__fsize(im, ELF_T_PHDR);
 	size_t i;
 	int r;
 

@@ -1,11 +1,21 @@
 /*
- * image.c - opening one ELF image with libelf and checking every count,
- * offset and size the rest of the library relies on.
+ * image.c - reading one ELF image: its header, program headers and, for
+ * objects, section headers, each range-checked against the file before it
+ * is read, and decoded by libelf's translators into GElf structures.
+ *
+ * The reader reads only what a verdict needs, in bounded pieces: section
+ * headers stream through a small buffer and names are looked up through a
+ * window on the name table, so that an object with a hundred thousand
+ * sections costs a few kilobytes, not megabytes. Rewrites ask for every
+ * section header to be kept (CHSTK_IMAGE_SECTIONS).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
+
+/* Entries decoded per read: a bound on the buffers. */
+#define CHUNK 64
 
 int
 chstk__is_elf(const unsigned char *buf, size_t len)
@@ -13,38 +23,130 @@ chstk__is_elf(const unsigned char *buf, size_t len)
 	return len >= SELFMAG && memcmp(buf, ELFMAG, SELFMAG) == 0;
 }
 
-static int
-check_ident(const struct chstk_src *src, struct chstk_error *err)
+size_t
+chstk__fsize(const struct chstk_image *im, Elf_Type type)
 {
-	unsigned char id[EI_NIDENT];
-	size_t ehsize;
+	return im->ehdr.e_ident[EI_CLASS] == ELFCLASS64 ?
+	    elf64_fsize(type, 1, EV_CURRENT) : elf32_fsize(type, 1, EV_CURRENT);
+}
+
+/* Decode n entries of type from file bytes into their memory layout. */
+static int
+decode(const struct chstk_image *im, Elf_Type type, const void *file,
+    void *mem, size_t n, struct chstk_error *err)
+{
+	Elf_Data src, dst;
+	int is64 = im->ehdr.e_ident[EI_CLASS] == ELFCLASS64;
+
+	/* The ELF structures read here are laid out alike in the file and
+	   in memory: the same size, only the byte order to mend. */
+	memset(&src, 0, sizeof(src));
+	memset(&dst, 0, sizeof(dst));
+	src.d_buf = (void *)file;
+	src.d_type = type;
+	src.d_version = dst.d_version = EV_CURRENT;
+	src.d_size = dst.d_size = n * chstk__fsize(im, type);
+	dst.d_buf = mem;
+	if ((is64 ? elf64_xlatetom(&dst, &src, im->ehdr.e_ident[EI_DATA]) :
+	    elf32_xlatetom(&dst, &src, im->ehdr.e_ident[EI_DATA])) == NULL)
+		return chstk__elferror(err, "cannot decode ELF structure");
+	return 0;
+}
+
+static void
+widen_phdr(const struct chstk_image *im, const void *mem, size_t i,
+    GElf_Phdr *ph)
+{
+	if (im->ehdr.e_ident[EI_CLASS] == ELFCLASS64) {
+		*ph = ((const Elf64_Phdr *)mem)[i];
+	} else {
+		const Elf32_Phdr *p = (const Elf32_Phdr *)mem + i;
+
+		ph->p_type = p->p_type;
+		ph->p_flags = p->p_flags;
+		ph->p_offset = p->p_offset;
+		ph->p_vaddr = p->p_vaddr;
+		ph->p_paddr = p->p_paddr;
+		ph->p_filesz = p->p_filesz;
+		ph->p_memsz = p->p_memsz;
+		ph->p_align = p->p_align;
+	}
+}
+
+static void
+widen_shdr(const struct chstk_image *im, const void *mem, size_t i,
+    GElf_Shdr *sh)
+{
+	if (im->ehdr.e_ident[EI_CLASS] == ELFCLASS64) {
+		*sh = ((const Elf64_Shdr *)mem)[i];
+	} else {
+		const Elf32_Shdr *s = (const Elf32_Shdr *)mem + i;
+
+		sh->sh_name = s->sh_name;
+		sh->sh_type = s->sh_type;
+		sh->sh_flags = s->sh_flags;
+		sh->sh_addr = s->sh_addr;
+		sh->sh_offset = s->sh_offset;
+		sh->sh_size = s->sh_size;
+		sh->sh_link = s->sh_link;
+		sh->sh_info = s->sh_info;
+		sh->sh_addralign = s->sh_addralign;
+		sh->sh_entsize = s->sh_entsize;
+	}
+}
+
+static int
+read_ehdr(struct chstk_image *im, struct chstk_error *err)
+{
+	const struct chstk_src *src = im->src;
+	unsigned char raw[sizeof(Elf64_Ehdr)];
+	union { Elf32_Ehdr e32; Elf64_Ehdr e64; } m;
+	size_t have = src->size < sizeof(raw) ? (size_t)src->size : sizeof(raw);
 	int r;
 
-	if (src->size < SELFMAG)
+	if (have < SELFMAG)
 		return chstk__error(err, CHSTK_ERR_NOT_ELF, "not an ELF file");
-	r = chstk__src_read(src, 0, id, src->size < EI_NIDENT ? SELFMAG :
-	    EI_NIDENT, "ELF identification", err);
+	r = chstk__src_read(src, 0, raw, have, "ELF header", err);
 	if (r < 0)
 		return r;
-	if (!chstk__is_elf(id, SELFMAG))
+	if (!chstk__is_elf(raw, SELFMAG))
 		return chstk__error(err, CHSTK_ERR_NOT_ELF, "not an ELF file");
-	if (src->size < EI_NIDENT)
+	if (have < EI_NIDENT)
 		return chstk__error(err, CHSTK_ERR_TRUNCATED,
 		    "ELF header runs past the end of the file");
-	if (id[EI_CLASS] != ELFCLASS32 && id[EI_CLASS] != ELFCLASS64)
+	if (raw[EI_CLASS] != ELFCLASS32 && raw[EI_CLASS] != ELFCLASS64)
 		return chstk__error(err, CHSTK_ERR_CORRUPT,
-		    "invalid ELF class %u", id[EI_CLASS]);
-	if (id[EI_DATA] != ELFDATA2LSB && id[EI_DATA] != ELFDATA2MSB)
+		    "invalid ELF class %u", raw[EI_CLASS]);
+	if (raw[EI_DATA] != ELFDATA2LSB && raw[EI_DATA] != ELFDATA2MSB)
 		return chstk__error(err, CHSTK_ERR_CORRUPT,
-		    "invalid ELF byte order %u", id[EI_DATA]);
-	if (id[EI_VERSION] != EV_CURRENT)
+		    "invalid ELF byte order %u", raw[EI_DATA]);
+	if (raw[EI_VERSION] != EV_CURRENT)
 		return chstk__error(err, CHSTK_ERR_CORRUPT,
-		    "unknown ELF version %u", id[EI_VERSION]);
-	ehsize = id[EI_CLASS] == ELFCLASS32 ? sizeof(Elf32_Ehdr) :
-	    sizeof(Elf64_Ehdr);
-	if (src->size < ehsize)
+		    "unknown ELF version %u", raw[EI_VERSION]);
+	memcpy(im->ehdr.e_ident, raw, EI_NIDENT);
+	if (have < chstk__fsize(im, ELF_T_EHDR))
 		return chstk__error(err, CHSTK_ERR_TRUNCATED,
 		    "ELF header runs past the end of the file");
+	r = decode(im, ELF_T_EHDR, raw, &m, 1, err);
+	if (r < 0)
+		return r;
+	if (raw[EI_CLASS] == ELFCLASS64) {
+		im->ehdr = m.e64;
+		return 0;
+	}
+	im->ehdr.e_type = m.e32.e_type;
+	im->ehdr.e_machine = m.e32.e_machine;
+	im->ehdr.e_version = m.e32.e_version;
+	im->ehdr.e_entry = m.e32.e_entry;
+	im->ehdr.e_phoff = m.e32.e_phoff;
+	im->ehdr.e_shoff = m.e32.e_shoff;
+	im->ehdr.e_flags = m.e32.e_flags;
+	im->ehdr.e_ehsize = m.e32.e_ehsize;
+	im->ehdr.e_phentsize = m.e32.e_phentsize;
+	im->ehdr.e_phnum = m.e32.e_phnum;
+	im->ehdr.e_shentsize = m.e32.e_shentsize;
+	im->ehdr.e_shnum = m.e32.e_shnum;
+	im->ehdr.e_shstrndx = m.e32.e_shstrndx;
 	return 0;
 }
 
@@ -54,7 +156,7 @@ check_table(const struct chstk_image *im, uint64_t off, uint64_t n,
     uint64_t entsize, Elf_Type type, const char *what,
     struct chstk_error *err)
 {
-	size_t want = gelf_fsize(im->elf, type, 1, EV_CURRENT);
+	size_t want = chstk__fsize(im, type);
 
 	if (n == 0)
 		return 0;
@@ -68,15 +170,189 @@ check_table(const struct chstk_image *im, uint64_t off, uint64_t n,
 	return 0;
 }
 
+/* Read entries [first, first + n) of a table of type at off, n <= CHUNK. */
+static int
+read_entries(const struct chstk_image *im, Elf_Type type, uint64_t off,
+    size_t first, size_t n, void *mem, const char *what,
+    struct chstk_error *err)
+{
+	unsigned char raw[CHUNK * sizeof(Elf64_Shdr)];
+	size_t es = chstk__fsize(im, type);
+	int r;
+
+	r = chstk__src_read(im->src, off + first * es, raw, n * es, what, err);
+	return r < 0 ? r : decode(im, type, raw, mem, n, err);
+}
+
+int
+chstk__read_shdr(const struct chstk_image *im, size_t i, GElf_Shdr *sh,
+    struct chstk_error *err)
+{
+	union { Elf32_Shdr s32; Elf64_Shdr s64; } m;
+	int r;
+
+	if (im->shdr != NULL) {
+		*sh = im->shdr[i];
+		return 0;
+	}
+	r = read_entries(im, ELF_T_SHDR, im->ehdr.e_shoff, i, 1, &m,
+	    "section header", err);
+	if (r == 0)
+		widen_shdr(im, &m, 0, sh);
+	return r;
+}
+
+/* The section count and name table index, with extended numbering. */
+static int
+section_counts(struct chstk_image *im, struct chstk_error *err)
+{
+	size_t n = im->ehdr.e_shnum, strndx = im->ehdr.e_shstrndx;
+	GElf_Shdr sh0;
+	int r;
+
+	r = check_table(im, im->ehdr.e_shoff, n ? n : im->ehdr.e_shoff != 0,
+	    im->ehdr.e_shentsize, ELF_T_SHDR, "section header table", err);
+	if (r < 0 || (n == 0 && im->ehdr.e_shoff == 0))
+		return r;
+	if (n == 0 || strndx == SHN_XINDEX) {
+		r = chstk__read_shdr(im, 0, &sh0, err);
+		if (r < 0)
+			return r;
+		if (n == 0)
+			n = sh0.sh_size;
+		if (strndx == SHN_XINDEX)
+			strndx = sh0.sh_link;
+		r = check_table(im, im->ehdr.e_shoff, n, im->ehdr.e_shentsize,
+		    ELF_T_SHDR, "section header table", err);
+		if (r < 0)
+			return r;
+	}
+	if (n > 0 && (strndx == SHN_UNDEF || strndx >= n))
+		return chstk__error(err, CHSTK_ERR_CORRUPT,
+		    "section name table index %zu out of range", strndx);
+	im->shnum = n;
+	im->shstrndx = strndx;
+	return 0;
+}
+
+/*
+ * Does the section name at offset name in the name table read exactly
+ * want? Reads through a window on the table, so that names read in order
+ * cost one read per window.
+ */
+int
+chstk__name_is(struct chstk_image *im, uint64_t name, const char *want,
+    struct chstk_error *err)
+{
+	struct chstk_strwin *w = &im->names;
+	size_t len = strlen(want) + 1;
+	int r;
+
+	if (name >= w->table_size || len > w->table_size - name)
+		return 0;
+	if (name < w->off || name + len > w->off + w->len) {
+		w->off = name;
+		w->len = sizeof(w->buf);
+		if (w->len > w->table_size - name)
+			w->len = (size_t)(w->table_size - name);
+		r = chstk__src_read(im->src, w->table_off + name, w->buf, w->len,
+		    "section name table", err);
+		if (r < 0) {
+			w->len = 0;
+			return r;
+		}
+	}
+	return memcmp(w->buf + (name - w->off), want, len) == 0;
+}
+
+/*
+ * Look at one section header: W^X sections, and the note's state. The
+ * assemblers write .note.GNU-stack empty, so only empty sections have
+ * their name read: an object of many sections costs no more reads.
+ */
+static int
+note_section(struct chstk_image *im, size_t i, const GElf_Shdr *sh,
+    struct chstk_error *err)
+{
+	int r;
+
+	if ((sh->sh_flags & (SHF_ALLOC | SHF_WRITE | SHF_EXECINSTR)) ==
+	    (SHF_ALLOC | SHF_WRITE | SHF_EXECINSTR))
+		im->wx_sections++;
+	if (sh->sh_size != 0)
+		return 0;
+	r = chstk__name_is(im, sh->sh_name, CHSTK_NOTE_NAME, err);
+	if (r <= 0)
+		return r;
+	if (im->notes++ == 0) {
+		im->note = i;
+		im->note_flags = sh->sh_flags;
+		im->state = sh->sh_flags & SHF_EXECINSTR ? CHSTK_EXEC :
+		    CHSTK_NOEXEC;
+	}
+	return 0;
+}
+
+static int
+read_shdrs(struct chstk_image *im, unsigned how, struct chstk_error *err)
+{
+	union { Elf32_Shdr s32[CHUNK]; Elf64_Shdr s64[CHUNK]; } m;
+	GElf_Shdr sh, *keep = NULL;
+	size_t i, k, n;
+	int r;
+
+	r = section_counts(im, err);
+	if (r < 0 || im->shnum == 0)
+		return r;
+	r = chstk__read_shdr(im, im->shstrndx, &sh, err);
+	if (r < 0)
+		return r;
+	if (sh.sh_type != SHT_NOBITS &&
+	    chstk__in_range(sh.sh_offset, sh.sh_size, im->src->size)) {
+		im->names.table_off = sh.sh_offset;
+		im->names.table_size = sh.sh_size;
+	}
+	if (how & CHSTK_IMAGE_SECTIONS) {
+		keep = calloc(im->shnum, sizeof(*keep));
+		if (keep == NULL)
+			return chstk__syserror(err, "cannot read section headers");
+	}
+	for (i = 0; r == 0 && i < im->shnum; i += n) {
+		n = im->shnum - i < CHUNK ? im->shnum - i : CHUNK;
+		r = read_entries(im, ELF_T_SHDR, im->ehdr.e_shoff, i, n, &m,
+		    "section header table", err);
+		for (k = 0; r == 0 && k < n; k++) {
+			widen_shdr(im, &m, k, &sh);
+			if (keep != NULL)
+				keep[i + k] = sh;
+			if (i + k > 0)
+				r = note_section(im, i + k, &sh, err);
+		}
+	}
+	if (r < 0)
+		free(keep);
+	else
+		im->shdr = keep;
+	return r;
+}
+
 static int
 read_phdrs(struct chstk_image *im, struct chstk_error *err)
 {
-	size_t i, n;
+	union { Elf32_Phdr p32[CHUNK]; Elf64_Phdr p64[CHUNK]; } m;
+	GElf_Shdr sh0;
+	size_t i, k, n = im->ehdr.e_phnum, c;
 	int r;
 
-	n = im->ehdr.e_phnum;
-	if (n == PN_XNUM && elf_getphdrnum(im->elf, &n) != 0)
-		return chstk__elferror(err, "cannot read program header count");
+	if (n == PN_XNUM) {
+		r = check_table(im, im->ehdr.e_shoff, 1, im->ehdr.e_shentsize,
+		    ELF_T_SHDR, "section header table", err);
+		if (r == 0)
+			r = chstk__read_shdr(im, 0, &sh0, err);
+		if (r < 0)
+			return r;
+		n = sh0.sh_info;
+	}
 	r = check_table(im, im->ehdr.e_phoff, n, im->ehdr.e_phentsize,
 	    ELF_T_PHDR, "program header table", err);
 	if (r < 0 || n == 0)
@@ -84,59 +360,15 @@ read_phdrs(struct chstk_image *im, struct chstk_error *err)
 	im->phdr = calloc(n, sizeof(*im->phdr));
 	if (im->phdr == NULL)
 		return chstk__syserror(err, "cannot read program headers");
-	for (i = 0; i < n; i++)
-		if (gelf_getphdr(im->elf, (int)i, &im->phdr[i]) == NULL)
-			return chstk__elferror(err,
-			    "cannot read program headers");
-	im->phnum = n;
-	return 0;
-}
-
-static int
-read_shdrs(struct chstk_image *im, struct chstk_error *err)
-{
-	size_t i, n = im->ehdr.e_shnum, strndx = im->ehdr.e_shstrndx;
-	int r;
-
-	/* The header's own numbers first: libelf quietly ignores a table
-	   that lies outside the file. Zero sections with a table means the
-	   count is in section 0 (extended numbering). */
-	r = check_table(im, im->ehdr.e_shoff, n ? n : im->ehdr.e_shoff != 0,
-	    im->ehdr.e_shentsize, ELF_T_SHDR, "section header table", err);
-	if (r < 0)
-		return r;
-	if (n == 0 && im->ehdr.e_shoff != 0 &&
-	    elf_getshdrnum(im->elf, &n) != 0)
-		return chstk__elferror(err, "cannot read section count");
-	r = check_table(im, im->ehdr.e_shoff, n, im->ehdr.e_shentsize,
-	    ELF_T_SHDR, "section header table", err);
-	if (r < 0 || n == 0)
-		return r;
-	if (strndx == SHN_XINDEX && elf_getshdrstrndx(im->elf, &strndx) != 0)
-		return chstk__elferror(err,
-		    "cannot read section name table index");
-	if (strndx == SHN_UNDEF || strndx >= n)
-		return chstk__error(err, CHSTK_ERR_CORRUPT,
-		    "section name table index %zu out of range", strndx);
-	for (i = 1; i < n; i++) {
-		GElf_Shdr sh;
-		const char *name;
-
-		if (gelf_getshdr(elf_getscn(im->elf, i), &sh) == NULL)
-			return chstk__elferror(err,
-			    "cannot read section header");
-		name = elf_strptr(im->elf, strndx, sh.sh_name);
-		if (name == NULL || strcmp(name, CHSTK_NOTE_NAME) != 0)
-			continue;
-		if (im->notes++ == 0) {
-			im->note = i;
-			im->state = sh.sh_flags & SHF_EXECINSTR ? CHSTK_EXEC :
-			    CHSTK_NOEXEC;
-		}
+	for (i = 0; r == 0 && i < n; i += c) {
+		c = n - i < CHUNK ? n - i : CHUNK;
+		r = read_entries(im, ELF_T_PHDR, im->ehdr.e_phoff, i, c, &m,
+		    "program header table", err);
+		for (k = 0; r == 0 && k < c; k++)
+			widen_phdr(im, &m, k, &im->phdr[i + k]);
 	}
-	im->shnum = n;
-	im->shstrndx = strndx;
-	return 0;
+	im->phnum = n;
+	return r;
 }
 
 /* The kernel and glibc both let the last PT_GNU_STACK win. */
@@ -161,35 +393,19 @@ chstk__image_open(struct chstk_image *im, const struct chstk_src *src,
 
 	memset(im, 0, sizeof(*im));
 	im->src = src;
-	r = check_ident(src, err);
-	if (r < 0)
-		return r;
 	elf_version(EV_CURRENT);
-	if (src->ar != NULL) {
-		if (elf_rand(src->ar, src->ar_hdr) != src->ar_hdr)
-			return chstk__elferror(err, "cannot read member");
-		im->elf = elf_begin(src->fd, ELF_C_READ, src->ar);
-	} else if (src->fd >= 0)
-		im->elf = elf_begin(src->fd, ELF_C_READ, NULL);
-	else
-		im->elf = elf_memory((char *)src->mem, src->size);
-	if (im->elf == NULL)
-		return chstk__elferror(err, "cannot read ELF header");
-	if (gelf_getehdr(im->elf, &im->ehdr) == NULL) {
-		r = chstk__elferror(err, "cannot read ELF header");
-		goto fail;
-	}
-	r = read_phdrs(im, err);
+	r = read_ehdr(im, err);
+	if (r == 0)
+		r = read_phdrs(im, err);
 	if (r == 0 && (im->ehdr.e_type == ET_REL || how & CHSTK_IMAGE_SECTIONS))
-		r = read_shdrs(im, err);
-	if (r < 0)
-		goto fail;
+		r = read_shdrs(im, how, err);
+	if (r < 0) {
+		chstk__image_close(im);
+		return r;
+	}
 	if (im->ehdr.e_type != ET_REL)
 		im->state = phdr_state(im);
 	return 0;
-fail:
-	chstk__image_close(im);
-	return r;
 }
 
 void
@@ -197,62 +413,47 @@ chstk__image_close(struct chstk_image *im)
 {
 	free(im->phdr);
 	im->phdr = NULL;
-	elf_end(im->elf);
-	im->elf = NULL;
+	free(im->shdr);
+	im->shdr = NULL;
 }
 
-/* DF_1_PIE marks a position-independent executable; older linkers did not
-   set it, so a PT_INTERP without a DT_SONAME also counts as a program. */
+/* Walk the dynamic section for DT_FLAGS_1 and DT_SONAME: DF_1_PIE marks
+   a position-independent executable; older linkers did not set it, so a
+   PT_INTERP without a DT_SONAME also counts as a program. */
 static enum chstk_kind
 dyn_kind(const struct chstk_image *im, const struct chstk_info *info)
 {
+	union { Elf32_Dyn d32[CHUNK]; Elf64_Dyn d64[CHUNK]; } m;
+	size_t es = chstk__fsize(im, ELF_T_DYN), i, k, n, c;
+	const GElf_Phdr *ph = NULL;
 	bool soname = false;
-	size_t i, j, n;
 
-	for (i = 0; i < im->phnum; i++) {
-		const GElf_Phdr *ph = &im->phdr[i];
-		Elf_Data *d;
-
-		if (ph->p_type != PT_DYNAMIC)
-			continue;
-		if (!chstk__in_range(ph->p_offset, ph->p_filesz, im->src->size))
+	for (i = 0; i < im->phnum && ph == NULL; i++)
+		if (im->phdr[i].p_type == PT_DYNAMIC)
+			ph = &im->phdr[i];
+	n = ph != NULL && chstk__in_range(ph->p_offset, ph->p_filesz,
+	    im->src->size) ? (size_t)(ph->p_filesz / es) : 0;
+	for (i = 0; i < n; i += c) {
+		c = n - i < CHUNK ? n - i : CHUNK;
+		if (read_entries(im, ELF_T_DYN, ph->p_offset, i, c, &m,
+		    "dynamic section", NULL) < 0)
 			break;
-		d = elf_getdata_rawchunk(im->elf, (int64_t)ph->p_offset,
-		    ph->p_filesz, ELF_T_DYN);
-		if (d == NULL)
-			break;
-		n = d->d_size / gelf_fsize(im->elf, ELF_T_DYN, 1, EV_CURRENT);
-		for (j = 0; j < n; j++) {
-			GElf_Dyn dyn;
+		for (k = 0; k < c; k++) {
+			bool is64 = im->ehdr.e_ident[EI_CLASS] == ELFCLASS64;
+			int64_t tag = is64 ? m.d64[k].d_tag : m.d32[k].d_tag;
+			uint64_t val = is64 ? m.d64[k].d_un.d_val :
+			    m.d32[k].d_un.d_val;
 
-			if (gelf_getdyn(d, (int)j, &dyn) == NULL ||
-			    dyn.d_tag == DT_NULL)
-				break;
-			if (dyn.d_tag == DT_FLAGS_1 && dyn.d_un.d_val & DF_1_PIE)
+			if (tag == DT_NULL)
+				goto done;
+			if (tag == DT_FLAGS_1 && val & DF_1_PIE)
 				return CHSTK_KIND_PROGRAM;
-			if (dyn.d_tag == DT_SONAME)
+			if (tag == DT_SONAME)
 				soname = true;
 		}
-		break;
 	}
+done:
 	return info->interp && !soname ? CHSTK_KIND_PROGRAM : CHSTK_KIND_SHARED;
-}
-
-static void
-object_info(const struct chstk_image *im, struct chstk_info *info)
-{
-	size_t i;
-
-	for (i = 1; i < im->shnum; i++) {
-		GElf_Shdr sh;
-
-		if (gelf_getshdr(elf_getscn(im->elf, i), &sh) != NULL &&
-		    sh.sh_flags & SHF_ALLOC && sh.sh_flags & SHF_WRITE &&
-		    sh.sh_flags & SHF_EXECINSTR)
-			info->wx++;
-		if (i == im->note)
-			info->stack_flags = (uint32_t)sh.sh_flags;
-	}
 }
 
 void
@@ -299,7 +500,9 @@ chstk__image_info(const struct chstk_image *im, struct chstk_info *info)
 		break;
 	case ET_REL:
 		info->kind = CHSTK_KIND_OBJECT;
-		object_info(im, info);
+		info->wx += im->wx_sections;
+		if (im->notes > 0)
+			info->stack_flags = (uint32_t)im->note_flags;
 		break;
 	default:
 		info->kind = CHSTK_KIND_OTHER;

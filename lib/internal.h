@@ -34,16 +34,13 @@ void chstk__clear_error(struct chstk_error *err);
 /*
  * A read-only source of bytes: an open file (fd >= 0) or a buffer in memory
  * (fd == -1). size is the file's size when it was opened. A member of an
- * archive read in place starts at base in the file, and ar is libelf's
- * handle of the archive, whose member header is at ar_hdr.
+ * archive read in place starts at base in the file.
  */
 struct chstk_src {
 	int fd;
 	const unsigned char *mem;
 	uint64_t size;
 	uint64_t base;
-	Elf *ar;
-	uint64_t ar_hdr;
 };
 
 /* src.c */
@@ -62,23 +59,34 @@ int chstk__src_copy_range(const struct chstk_src *src, uint64_t off,
 int chstk__pwrite_all(int fd, const void *buf, size_t len, uint64_t off,
     struct chstk_error *err);
 
+/* A window on a section name table, for name lookups. */
+struct chstk_strwin {
+	uint64_t table_off, table_size;	/* the table in the file */
+	uint64_t off;			/* the window's start in the table */
+	size_t len;
+	unsigned char buf[512];
+};
+
 /* One ELF image, parsed and range-checked. */
 struct chstk_image {
-	Elf *elf;
 	const struct chstk_src *src;
 	GElf_Ehdr ehdr;
 	size_t phnum;
 	GElf_Phdr *phdr;	/* phnum entries, owned */
 	size_t shnum;		/* 0 when sections were not read */
 	size_t shstrndx;
+	GElf_Shdr *shdr;	/* shnum entries with CHSTK_IMAGE_SECTIONS */
 	size_t note;		/* index of the first .note.GNU-stack, or 0 */
 	unsigned notes;		/* how many .note.GNU-stack sections */
+	uint64_t note_flags;
+	unsigned wx_sections;	/* SHF_ALLOC sections writable and executable */
+	struct chstk_strwin names;
 	enum chstk_state state;
 };
 
 enum {
-	CHSTK_IMAGE_SECTIONS = 1,	/* read the section headers of every
-					   type of file, not only of objects */
+	CHSTK_IMAGE_SECTIONS = 1,	/* read and keep every section header,
+					   whatever the type of file */
 };
 
 /* image.c */
@@ -86,6 +94,14 @@ int chstk__image_open(struct chstk_image *im, const struct chstk_src *src,
     unsigned how, struct chstk_error *err);
 void chstk__image_close(struct chstk_image *im);
 void chstk__image_info(const struct chstk_image *im, struct chstk_info *info);
+/* The size in the file of one entry of type, in the image's class. */
+size_t chstk__fsize(const struct chstk_image *im, Elf_Type type);
+/* Section header i (i < shnum, or 0 to read extended counts). */
+int chstk__read_shdr(const struct chstk_image *im, size_t i, GElf_Shdr *sh,
+    struct chstk_error *err);
+/* Is the section name at name in the name table want? 1, 0 or an error. */
+int chstk__name_is(struct chstk_image *im, uint64_t name, const char *want,
+    struct chstk_error *err);
 /* Does the file start with the ELF magic? */
 int chstk__is_elf(const unsigned char *buf, size_t len);
 
@@ -123,7 +139,7 @@ int chstk__phdr_edit(const struct chstk_image *im, enum chstk_state want,
     struct chstk_edit *ed, struct chstk_error *err);
 
 /* object.c: write the object with state want to out_fd. */
-int chstk__object_write(const struct chstk_image *im, enum chstk_state want,
+int chstk__object_write(struct chstk_image *im, enum chstk_state want,
     int out_fd, struct chstk_error *err);
 
 /* rewrite.c: apply op to the ELF file or archive src, writing the result

@@ -30,28 +30,26 @@ is_signed_module(const struct chstk_image *im)
 }
 
 static int
-flip_flags(const struct chstk_image *im, enum chstk_state want, int out_fd,
+flip_flags(struct chstk_image *im, enum chstk_state want, int out_fd,
     struct chstk_error *err)
 {
-	size_t es = gelf_fsize(im->elf, ELF_T_SHDR, 1, EV_CURRENT);
+	size_t es = chstk__fsize(im, ELF_T_SHDR);
 	struct chstk_edit ed = { 0 };
 	size_t i;
 	int r;
 
 	r = chstk__edit_add(&ed, im->ehdr.e_shoff, im->shnum * es, err);
 	for (i = 0; r == 0 && i < im->shnum; i++) {
-		GElf_Shdr sh;
-		const char *name;
+		GElf_Shdr sh = im->shdr[i];
 
-		if (gelf_getshdr(elf_getscn(im->elf, i), &sh) == NULL) {
-			r = chstk__elferror(err, "cannot read section header");
-			break;
-		}
-		name = elf_strptr(im->elf, im->shstrndx, sh.sh_name);
-		if (i > 0 && name != NULL && strcmp(name, CHSTK_NOTE_NAME) == 0)
+		r = i > 0 && sh.sh_size == 0 ? chstk__name_is(im, sh.sh_name,
+		    CHSTK_NOTE_NAME, err) : 0;
+		if (r == 1)
 			sh.sh_flags = (sh.sh_flags & ~(GElf_Xword)SHF_EXECINSTR)
 			    | (want == CHSTK_EXEC ? SHF_EXECINSTR : 0);
-		r = chstk__encode_shdr(im, &sh, ed.patch[0].buf + i * es, err);
+		if (r >= 0)
+			r = chstk__encode_shdr(im, &sh, ed.patch[0].buf + i * es,
+			    err);
 	}
 	if (r == 0)
 		r = chstk__edit_write(&ed, im->src, out_fd, err);
@@ -59,9 +57,11 @@ flip_flags(const struct chstk_image *im, enum chstk_state want, int out_fd,
 	return r;
 }
 
-/* The rebuild's state: the output, index map and buffers to free. */
+/* The rebuild's state: libelf's view of the input, the output, the index
+   map and buffers to free. */
 struct rebuild {
 	const struct chstk_image *im;
+	Elf *in;
 	Elf *out;
 	size_t *map;		/* old index -> new, 0 for the removed */
 	size_t removed;		/* the removed section, or 0 */
@@ -156,7 +156,7 @@ renumber_data(struct rebuild *rb, Elf_Scn *in, const GElf_Shdr *sh,
 static int
 copy_section(struct rebuild *rb, size_t i)
 {
-	Elf_Scn *in = elf_getscn(rb->im->elf, i), *out;
+	Elf_Scn *in = elf_getscn(rb->in, i), *out;
 	Elf_Data *d, *nd;
 	GElf_Shdr sh;
 	uint64_t v;
@@ -294,15 +294,23 @@ rebuild_to(const struct chstk_image *im, enum chstk_state want, int out_fd,
 	if (im->shnum == 0)
 		return chstk__error(err, CHSTK_ERR_UNSUPPORTED,
 		    "object has no section headers");
+	/* Rewrites read members into memory: a source is a whole file. */
+	if (im->src->base != 0)
+		return chstk__error(err, CHSTK_ERR_INVAL,
+		    "cannot rebuild an object read in place");
+	elf_version(EV_CURRENT);
+	rb.in = im->src->fd >= 0 ? elf_begin(im->src->fd, ELF_C_READ, NULL) :
+	    elf_memory((char *)im->src->mem, im->src->size);
 	rb.map = calloc(im->shnum, sizeof(*rb.map));
 	rb.out = elf_begin(out_fd, ELF_C_WRITE, NULL);
-	if (rb.map == NULL || rb.out == NULL)
-		r = rb.map == NULL ?
-		    chstk__syserror(rb.err, "cannot rebuild the object") :
-		    chstk__elferror(rb.err, "cannot write the object");
+	if (rb.map == NULL)
+		r = chstk__syserror(rb.err, "cannot rebuild the object");
+	else if (rb.in == NULL || rb.out == NULL)
+		r = chstk__elferror(rb.err, "cannot rebuild the object");
 	else
 		r = rebuild(&rb, want);
 	elf_end(rb.out);
+	elf_end(rb.in);
 	for (i = 0; i < rb.nbufs; i++)
 		free(rb.bufs[i]);
 	free(rb.bufs);
@@ -311,7 +319,7 @@ rebuild_to(const struct chstk_image *im, enum chstk_state want, int out_fd,
 }
 
 int
-chstk__object_write(const struct chstk_image *im, enum chstk_state want,
+chstk__object_write(struct chstk_image *im, enum chstk_state want,
     int out_fd, struct chstk_error *err)
 {
 	if (is_signed_module(im))

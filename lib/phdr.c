@@ -72,13 +72,13 @@ static int
 region_free(const struct chstk_image *im, uint64_t lo, uint64_t hi,
     struct chstk_error *err)
 {
-	size_t es = gelf_fsize(im->elf, ELF_T_PHDR, 1, EV_CURRENT);
+	size_t es = chstk__fsize(im, ELF_T_PHDR);
 	size_t i;
 
-	if (overlaps(lo, hi, 0, gelf_fsize(im->elf, ELF_T_EHDR, 1, EV_CURRENT))
+	if (overlaps(lo, hi, 0, chstk__fsize(im, ELF_T_EHDR))
 	    || overlaps(lo, hi, im->ehdr.e_phoff, im->phnum * es) ||
 	    overlaps(lo, hi, im->ehdr.e_shoff, im->shnum *
-	    gelf_fsize(im->elf, ELF_T_SHDR, 1, EV_CURRENT)))
+	    chstk__fsize(im, ELF_T_SHDR)))
 		return 0;
 	for (i = 0; i < im->phnum; i++) {
 		const GElf_Phdr *ph = &im->phdr[i];
@@ -89,17 +89,14 @@ region_free(const struct chstk_image *im, uint64_t lo, uint64_t hi,
 			return 0;
 	}
 	for (i = 1; i < im->shnum; i++) {
-		GElf_Shdr sh;
+		const GElf_Shdr *sh = &im->shdr[i];
 
-		if (gelf_getshdr(elf_getscn(im->elf, i), &sh) == NULL)
-			return chstk__elferror(err,
-			    "cannot read section header");
-		if (sh.sh_type == SHT_NOBITS)
+		if (sh->sh_type == SHT_NOBITS)
 			continue;
-		if (!chstk__in_range(sh.sh_offset, sh.sh_size, im->src->size))
+		if (!chstk__in_range(sh->sh_offset, sh->sh_size, im->src->size))
 			return chstk__error(err, CHSTK_ERR_CORRUPT,
 			    "section %zu runs past the end of the file", i);
-		if (overlaps(lo, hi, sh.sh_offset, sh.sh_size))
+		if (overlaps(lo, hi, sh->sh_offset, sh->sh_size))
 			return 0;
 	}
 	while (lo < hi && lo < im->src->size) {
@@ -205,7 +202,7 @@ static int
 place_at_end(const struct chstk_image *im, GElf_Phdr *ph, size_t *n,
     uint64_t *offset, struct chstk_error *err)
 {
-	size_t es = gelf_fsize(im->elf, ELF_T_PHDR, 1, EV_CURRENT);
+	size_t es = chstk__fsize(im, ELF_T_PHDR);
 	uint64_t align = load_align(im), top = 0, t, v, size;
 	size_t i, last = 0;
 
@@ -251,7 +248,7 @@ static int
 grow_table(const struct chstk_image *im, GElf_Phdr *ph, size_t *n,
     uint64_t *offset, struct chstk_error *err)
 {
-	size_t es = gelf_fsize(im->elf, ELF_T_PHDR, 1, EV_CURRENT);
+	size_t es = chstk__fsize(im, ELF_T_PHDR);
 	uint64_t size = (*n + 1) * es;
 	size_t i;
 	int r;
@@ -297,7 +294,7 @@ static int
 add_entry(const struct chstk_image *im, GElf_Phdr *ph, size_t *n,
     uint64_t *offset, uint32_t flags, struct chstk_error *err)
 {
-	size_t es = gelf_fsize(im->elf, ELF_T_PHDR, 1, EV_CURRENT);
+	size_t es = chstk__fsize(im, ELF_T_PHDR);
 	GElf_Phdr *slot = NULL;
 	size_t i;
 	int r;
@@ -326,7 +323,7 @@ static int
 encode_edit(const struct chstk_image *im, const GElf_Phdr *ph, size_t n,
     uint64_t offset, struct chstk_edit *ed, struct chstk_error *err)
 {
-	size_t es = gelf_fsize(im->elf, ELF_T_PHDR, 1, EV_CURRENT);
+	size_t es = chstk__fsize(im, ELF_T_PHDR);
 	GElf_Ehdr eh = im->ehdr;
 	int r;
 
@@ -338,8 +335,7 @@ encode_edit(const struct chstk_image *im, const GElf_Phdr *ph, size_t n,
 		return r;
 	eh.e_phoff = offset;
 	eh.e_phnum = (Elf64_Half)n;
-	r = chstk__edit_add(ed, 0, gelf_fsize(im->elf, ELF_T_EHDR, 1,
-	    EV_CURRENT), err);
+	r = chstk__edit_add(ed, 0, chstk__fsize(im, ELF_T_EHDR), err);
 	if (r == 0)
 		r = chstk__encode_ehdr(im, &eh, ed->patch[ed->npatch - 1].buf,
 		    err);

@@ -96,7 +96,7 @@ chstk__edit_write(const struct chstk_edit *ed, const struct chstk_src *src,
 }
 
 static int
-write_image(const struct chstk_image *im, enum chstk_state want, int out_fd,
+write_image(struct chstk_image *im, enum chstk_state want, int out_fd,
     struct chstk_error *err)
 {
 	struct chstk_edit ed = { 0 };

@@ -313,7 +313,7 @@ enter(struct walker *w, const struct job *j, int fd, dev_t *dev)
 
 /* The entry's type from d_type, or from a stat when d_type cannot say. */
 static unsigned char
-entry_type(int dirfd, const struct dirent *e, bool follow, bool *link)
+entry_type(int dirfd, const struct dirent64 *e, bool follow, bool *link)
 {
 	struct stat st;
 
@@ -327,73 +327,93 @@ entry_type(int dirfd, const struct dirent *e, bool follow, bool *link)
 	    DT_UNKNOWN;
 }
 
+/* A worker's buffers: directory entries, and the path being built. */
+struct scratch {
+	char dents[32768];
+	char *path;
+	size_t cap;
+};
+
 static void
-scan_dir(struct walker *w, const struct job *j, char **buf, size_t *cap)
+entry(struct walker *w, const struct job *j, int fd, dev_t dev,
+    const struct dirent64 *e, struct scratch *s)
+{
+	size_t nlen = strlen(e->d_name), len;
+	unsigned char type;
+	bool link;
+
+	if (e->d_name[0] == '.' && (nlen == 1 ||
+	    (nlen == 2 && e->d_name[1] == '.')))
+		return;
+	type = entry_type(fd, e, w->o->follow, &link);
+	if (type != DT_DIR && type != DT_REG)
+		return;
+	len = j->len + (j->path[j->len - 1] != '/') + nlen;
+	if (len + 1 > s->cap) {
+		s->cap = 2 * (len + 1);
+		free(s->path);
+		s->path = xmalloc(s->cap);
+	}
+	snprintf(s->path, s->cap, "%s%s%s", j->path,
+	    j->path[j->len - 1] == '/' ? "" : "/", e->d_name);
+	if (type == DT_DIR)
+		push(w, s->path, len, j->root_dev, dev, false, false);
+	else
+		check_file(w, fd, e->d_name, s->path, link);
+}
+
+/* getdents64 straight into the worker's buffer: no DIR to allocate, and
+   none of fdopendir's extra system calls. */
+static void
+scan_dir(struct walker *w, const struct job *j, struct scratch *s)
 {
 	int fd = open_dir(j->path, j->len, j->root || w->o->follow);
-	struct dirent *e;
+	ssize_t n, off;
 	dev_t dev;
-	DIR *d;
 
 	if (fd == -1) {
 		if (errno != ENOENT && !(errno == ELOOP && !j->root))
 			file_error(w, j->path, "cannot open directory", errno);
 		return;
 	}
-	if (!enter(w, j, fd, &dev) || (d = fdopendir(fd)) == NULL) {
+	if (!enter(w, j, fd, &dev)) {
 		close(fd);
 		return;
 	}
 	atomic_fetch_add(&w->r->st->dirs, 1);
 	if (w->prog != NULL)
 		progress_dir(w->prog, j->path);
-	errno = 0;
-	while ((e = readdir(d)) != NULL) {
-		size_t nlen = strlen(e->d_name), len;
-		unsigned char type;
-		bool link;
+	while ((n = getdents64(fd, s->dents, sizeof(s->dents))) > 0)
+		for (off = 0; off < n;) {
+			const struct dirent64 *e =
+			    (const struct dirent64 *)(s->dents + off);
 
-		if (e->d_name[0] == '.' && (nlen == 1 ||
-		    (nlen == 2 && e->d_name[1] == '.')))
-			continue;
-		type = entry_type(fd, e, w->o->follow, &link);
-		if (type != DT_DIR && type != DT_REG)
-			continue;
-		len = j->len + (j->path[j->len - 1] != '/') + nlen;
-		if (len + 1 > *cap) {
-			*cap = 2 * (len + 1);
-			free(*buf);
-			*buf = xmalloc(*cap);
+			off += e->d_reclen;
+			entry(w, j, fd, dev, e, s);
 		}
-		snprintf(*buf, *cap, "%s%s%s", j->path,
-		    j->path[j->len - 1] == '/' ? "" : "/", e->d_name);
-		if (type == DT_DIR)
-			push(w, *buf, len, j->root_dev, dev, false, false);
-		else
-			check_file(w, fd, e->d_name, *buf, link);
-		errno = 0;
-	}
-	if (errno != 0)
+	if (n == -1)
 		file_error(w, j->path, "cannot read directory", errno);
-	closedir(d);
+	close(fd);
 }
 
 static void *
 worker(void *arg)
 {
 	struct walker *w = arg;
-	size_t cap = 4096;
-	char *buf = xmalloc(cap);
+	struct scratch *s = xmalloc(sizeof(*s));
 	struct job *j;
 
+	s->cap = 4096;
+	s->path = xmalloc(s->cap);
 	while ((j = pop(w)) != NULL) {
 		if (j->file)
 			check_file(w, AT_FDCWD, j->path, j->path, true);
 		else
-			scan_dir(w, j, &buf, &cap);
+			scan_dir(w, j, s);
 		free(j);
 	}
-	free(buf);
+	free(s->path);
+	free(s);
 	return NULL;
 }
 
