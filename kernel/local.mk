@@ -28,6 +28,7 @@ EXTRA_DIST += \
 	kernel/exec-shield.config \
 	kernel/check-kernel.sh \
 	kernel/matrix.awk \
+	kernel/README.md \
 	kernel/test/init.c \
 	kernel/test/probe.c \
 	kernel/test/xstack.c
