@@ -228,9 +228,11 @@ checkpatch() {
 	src=$(unpack)
 	status=0
 	for p in $(series); do
-		printf '%s: ' "$(basename "$p")"
-		(cd "$src" && ./scripts/checkpatch.pl --terse \
-			--summary-file "$p") || status=1
+		out=$(cd "$src" && ./scripts/checkpatch.pl "$p" 2>&1) || {
+			echo "$out"
+			status=1
+		}
+		echo "$(basename "$p"): $(echo "$out" | grep '^total:')"
 	done
 	rm -rf "$src"
 	return $status
