@@ -237,35 +237,76 @@ load_elf_member(struct ar *ar, const struct member *m, int *r,
 	return buf;
 }
 
+/*
+ * Members read into memory are bounded: a scan reads members in place
+ * through libelf, and only a BSD-named member (which libelf cannot place)
+ * or a member of an archive in memory comes here.
+ */
+#define MAX_MEMBER_IN_MEMORY (UINT64_C(256) << 20)
+
+static int
+scan_member(struct ar *ar, Elf *arelf, const struct member *m,
+    chstk_scan_fn fn, void *arg, struct chstk_error *err)
+{
+	unsigned char magic[SELFMAG], *buf = NULL;
+	struct chstk_src msrc;
+	struct chstk_image im;
+	struct chstk_info info;
+	struct chstk_error merr;
+	int r;
+
+	if (m->kind != M_FILE || m->size < SELFMAG)
+		return 0;
+	r = chstk__src_read(ar->src, m->data, magic, SELFMAG, "member", err);
+	if (r < 0 || !chstk__is_elf(magic, SELFMAG))
+		return r;
+	chstk__clear_error(&merr);
+	if (arelf != NULL && m->namelen == 0) {
+		msrc = *ar->src;
+		msrc.base = m->data;
+		msrc.size = m->size;
+		msrc.ar = arelf;
+		msrc.ar_hdr = m->hdr;
+	} else if (ar->src->fd >= 0 && m->size > MAX_MEMBER_IN_MEMORY) {
+		r = chstk__error(&merr, CHSTK_ERR_UNSUPPORTED,
+		    "member too large to read");
+	} else if ((buf = load_elf_member(ar, m, &r, &merr)) != NULL) {
+		chstk__src_mem(&msrc, buf, (size_t)m->size);
+	}
+	if (r == 0)
+		r = chstk__image_open(&im, &msrc, 0, &merr);
+	if (r < 0) {
+		r = fn(arg, m->name, NULL, &merr);
+	} else {
+		chstk__image_info(&im, &info);
+		chstk__image_close(&im);
+		r = fn(arg, m->name, &info, NULL);
+	}
+	free(buf);
+	return r;
+}
+
 int
 chstk__archive_scan(const struct chstk_src *src, chstk_scan_fn fn, void *arg,
     struct chstk_error *err)
 {
+	Elf *arelf = NULL;
 	struct member m;
 	struct ar ar;
 	int r;
 
 	r = open_ar(&ar, src, err);
-	while (r == 0 && (r = next_member(&ar, &m, err)) == 1) {
-		struct chstk_src msrc;
-		struct chstk_image im;
-		struct chstk_info info;
-		struct chstk_error merr;
-		unsigned char *buf = load_elf_member(&ar, &m, &r, err);
-
-		if (r < 0 || buf == NULL)
-			continue;
-		chstk__src_mem(&msrc, buf, (size_t)m.size);
-		chstk__clear_error(&merr);
-		if (chstk__image_open(&im, &msrc, 0, &merr) < 0) {
-			r = fn(arg, m.name, NULL, &merr);
-		} else {
-			chstk__image_info(&im, &info);
-			chstk__image_close(&im);
-			r = fn(arg, m.name, &info, NULL);
+	if (r == 0 && src->fd >= 0 && src->ar == NULL) {
+		elf_version(EV_CURRENT);
+		arelf = elf_begin(src->fd, ELF_C_READ, NULL);
+		if (arelf != NULL && elf_kind(arelf) != ELF_K_AR) {
+			elf_end(arelf);
+			arelf = NULL;
 		}
-		free(buf);
 	}
+	while (r == 0 && (r = next_member(&ar, &m, err)) == 1)
+		r = scan_member(&ar, arelf, &m, fn, arg, err);
+	elf_end(arelf);
 	free(ar.names);
 	return r;
 }

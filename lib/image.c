@@ -95,16 +95,24 @@ read_phdrs(struct chstk_image *im, struct chstk_error *err)
 static int
 read_shdrs(struct chstk_image *im, struct chstk_error *err)
 {
-	size_t i, n, strndx;
+	size_t i, n = im->ehdr.e_shnum, strndx = im->ehdr.e_shstrndx;
 	int r;
 
-	if (elf_getshdrnum(im->elf, &n) != 0)
+	/* The header's own numbers first: libelf quietly ignores a table
+	   that lies outside the file. Zero sections with a table means the
+	   count is in section 0 (extended numbering). */
+	r = check_table(im, im->ehdr.e_shoff, n ? n : im->ehdr.e_shoff != 0,
+	    im->ehdr.e_shentsize, ELF_T_SHDR, "section header table", err);
+	if (r < 0)
+		return r;
+	if (n == 0 && im->ehdr.e_shoff != 0 &&
+	    elf_getshdrnum(im->elf, &n) != 0)
 		return chstk__elferror(err, "cannot read section count");
 	r = check_table(im, im->ehdr.e_shoff, n, im->ehdr.e_shentsize,
 	    ELF_T_SHDR, "section header table", err);
 	if (r < 0 || n == 0)
 		return r;
-	if (elf_getshdrstrndx(im->elf, &strndx) != 0)
+	if (strndx == SHN_XINDEX && elf_getshdrstrndx(im->elf, &strndx) != 0)
 		return chstk__elferror(err,
 		    "cannot read section name table index");
 	if (strndx == SHN_UNDEF || strndx >= n)
@@ -157,7 +165,11 @@ chstk__image_open(struct chstk_image *im, const struct chstk_src *src,
 	if (r < 0)
 		return r;
 	elf_version(EV_CURRENT);
-	if (src->fd >= 0)
+	if (src->ar != NULL) {
+		if (elf_rand(src->ar, src->ar_hdr) != src->ar_hdr)
+			return chstk__elferror(err, "cannot read member");
+		im->elf = elf_begin(src->fd, ELF_C_READ, src->ar);
+	} else if (src->fd >= 0)
 		im->elf = elf_begin(src->fd, ELF_C_READ, NULL);
 	else
 		im->elf = elf_memory((char *)src->mem, src->size);

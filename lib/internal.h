@@ -33,12 +33,17 @@ void chstk__clear_error(struct chstk_error *err);
 
 /*
  * A read-only source of bytes: an open file (fd >= 0) or a buffer in memory
- * (fd == -1). size is the file's size when it was opened.
+ * (fd == -1). size is the file's size when it was opened. A member of an
+ * archive read in place starts at base in the file, and ar is libelf's
+ * handle of the archive, whose member header is at ar_hdr.
  */
 struct chstk_src {
 	int fd;
 	const unsigned char *mem;
 	uint64_t size;
+	uint64_t base;
+	Elf *ar;
+	uint64_t ar_hdr;
 };
 
 /* src.c */

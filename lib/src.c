@@ -18,8 +18,8 @@ chstk__src_file(struct chstk_src *src, int fd, struct chstk_error *err)
 	if (!S_ISREG(st.st_mode))
 		return chstk__error(err, CHSTK_ERR_UNSUPPORTED,
 		    "not a regular file");
+	memset(src, 0, sizeof(*src));
 	src->fd = fd;
-	src->mem = NULL;
 	src->size = (uint64_t)st.st_size;
 	return 0;
 }
@@ -27,6 +27,7 @@ chstk__src_file(struct chstk_src *src, int fd, struct chstk_error *err)
 void
 chstk__src_mem(struct chstk_src *src, const void *buf, size_t size)
 {
+	memset(src, 0, sizeof(*src));
 	src->fd = -1;
 	src->mem = buf;
 	src->size = size;
@@ -46,7 +47,7 @@ chstk__src_read(const struct chstk_src *src, uint64_t off, void *buf,
 		return 0;
 	}
 	while (len > 0) {
-		ssize_t n = pread(src->fd, p, len, (off_t)off);
+		ssize_t n = pread(src->fd, p, len, (off_t)(src->base + off));
 
 		if (n == -1 && errno == EINTR)
 			continue;
@@ -130,7 +131,7 @@ chstk__src_copy_range(const struct chstk_src *src, uint64_t off, uint64_t len,
 	if (src->fd < 0)
 		return chstk__pwrite_all(out_fd, src->mem + off, (size_t)len,
 		    out_off, err);
-	r = kernel_copy(src->fd, off, len, out_fd, out_off, &done);
+	r = kernel_copy(src->fd, src->base + off, len, out_fd, out_off, &done);
 	if (r < 0) {
 		errno = -r;
 		return chstk__syserror(err, "cannot write temporary file");

@@ -1,1 +1,8 @@
-# Rules for src/elfscan/ (included by the top-level Makefile.am).
+# elfscan, the bulk audit.
+bin_PROGRAMS += src/elfscan/elfscan
+src_elfscan_elfscan_SOURCES = \
+	src/elfscan/elfscan.h src/elfscan/main.c src/elfscan/walk.c \
+	src/elfscan/verdict.c src/elfscan/report.c src/elfscan/allow.c \
+	src/elfscan/progress.c
+src_elfscan_elfscan_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
+src_elfscan_elfscan_LDADD = lib/libchstk.la -lpthread

@@ -1,0 +1,106 @@
+/*
+ * elfscan.h - what elfscan's parts share: the options, the verdict on one
+ * ELF image, the counters, and each part's entry points.
+ */
+#ifndef ELFSCAN_H
+#define ELFSCAN_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "chstk.h"
+
+enum format { FORMAT_TEXT, FORMAT_JSON };
+
+/* allow.c: glob patterns of paths allowed an executable stack. */
+struct allow {
+	char **pat;
+	size_t n;
+};
+int allow_load(struct allow *a, const char *file);
+bool allow_match(const struct allow *a, const char *path);
+void allow_free(struct allow *a);
+
+struct opts {
+	enum format format;
+	bool quiet;		/* -q: only files with findings */
+	bool print0;		/* -0: NUL-separated paths with findings */
+	bool summary;
+	bool follow;		/* -L: follow symbolic links */
+	bool one_fs;		/* -x */
+	bool progress;		/* on a terminal, unless --no-progress */
+	unsigned jobs;
+	struct allow allow;
+};
+
+/* What a finding is: each a bit, each with a name (verdict.c). */
+enum finding {
+	F_EXEC_STACK = 1 << 0,		/* the stack will be executable */
+	F_READ_IMPLIES_EXEC = 1 << 1,	/* and every readable mapping too */
+	F_DLOPEN_REFUSED = 1 << 2,	/* glibc >= 2.41 refuses to dlopen it */
+	F_UNKNOWN_DEFAULT = 1 << 3,	/* unmarked, default not known here */
+	F_NO_NOTE = 1 << 4,		/* object without .note.GNU-stack */
+	F_WX_SEGMENT = 1 << 5,		/* writable and executable memory */
+	F_MALFORMED = 1 << 6,		/* an ELF file that does not parse */
+};
+#define F_COUNT 7
+const char *finding_name(unsigned bit_index);
+
+enum effective { EFF_NOEXEC, EFF_EXEC, EFF_UNKNOWN, EFF_NONE };
+
+/* The verdict on one ELF image (verdict.c). */
+struct verdict {
+	enum effective effective;
+	unsigned findings;	/* enum finding bits */
+	bool allowed;		/* matched --allow: stack findings waived */
+	const char *why;	/* a sentence, static */
+};
+void verdict_of(const struct chstk_info *info, bool allowed,
+    struct verdict *v);
+const char *machine_name(unsigned machine, char *buf, size_t len);
+const char *type_name(const struct chstk_info *info);
+const char *effective_name(enum effective e);
+/* Print the rules table (for the man page and --rules). */
+void rules_print(FILE *f);
+
+/* The counters, updated by every worker. */
+struct stats {
+	atomic_ulong files;	/* regular files looked at */
+	atomic_ulong dirs;
+	atomic_ulong images;	/* ELF images (files and members) */
+	atomic_ulong state[3];	/* by enum chstk_state */
+	atomic_ulong exec;	/* effective exec */
+	atomic_ulong with_findings;
+	atomic_ulong allowed;
+	atomic_ulong errors;	/* files or directories not read */
+};
+
+/* report.c: output, serialized between workers. */
+struct report {
+	const struct opts *o;
+	struct stats *st;
+	pthread_mutex_t lock;
+};
+void report_header(struct report *r);
+void report_image(struct report *r, const char *path, const char *member,
+    const struct chstk_info *info, const struct verdict *v);
+void report_error(struct report *r, const char *path, const char *member,
+    const char *what, const char *msg);
+void report_path0(struct report *r, const char *path);
+void report_summary(struct report *r, double seconds);
+
+/* progress.c: a line on the terminal while the scan runs. */
+struct progress;
+struct progress *progress_start(struct stats *st);
+void progress_dir(struct progress *p, const char *dir);
+void progress_stop(struct progress *p);
+
+/* walk.c: scan the given roots with o->jobs threads. Returns -1 when a
+   root could not be read, else 0. */
+int walk(const struct opts *o, struct report *r, struct progress *prog,
+    char **roots, size_t n);
+
+#endif

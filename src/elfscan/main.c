@@ -1,0 +1,258 @@
+/*
+ * elfscan - audit a file system for executable stacks.
+ */
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <glob.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "elfscan.h"
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+"usage: elfscan [OPTIONS] [PATH...]\n"
+"Audit ELF files for executable stacks: every program, shared object,\n"
+"object and archive member under each PATH (recursively); without PATH,\n"
+"the directories of $PATH and of the dynamic linker's search path.\n"
+"\n"
+"  -q, --quiet            print only the files with findings\n"
+"      --format=FORMAT    text (aligned columns, the default) or json\n"
+"                         (JSON Lines: one object per file or member)\n"
+"  -0, --print0           print only the paths of files with findings, each\n"
+"                         followed by NUL (for chstk --files-from - -0)\n"
+"      --summary          print counts at the end\n"
+"      --allow FILE       glob patterns, one a line, of paths allowed an\n"
+"                         executable stack\n"
+"  -L, --follow           follow symbolic links\n"
+"  -x, --one-file-system  stay on the file system of each PATH\n"
+"  -j, --jobs N           worker threads (default: the online CPUs)\n"
+"      --no-progress      no progress line on a terminal\n"
+"      --rules            print the table of default stack rules\n"
+"  -h, --help             print this help\n"
+"  -V, --version          print the version\n"
+"\n"
+"Exit status: 0 no findings, 1 findings, 2 an error: a bad option, or a\n"
+"path, file or directory that could not be read (2 wins over 1).\n");
+}
+
+enum { OPT_FORMAT = 256, OPT_SUMMARY, OPT_ALLOW, OPT_NO_PROGRESS, OPT_RULES };
+
+static int
+parse(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "print0", no_argument, NULL, '0' },
+		{ "summary", no_argument, NULL, OPT_SUMMARY },
+		{ "allow", required_argument, NULL, OPT_ALLOW },
+		{ "follow", no_argument, NULL, 'L' },
+		{ "one-file-system", no_argument, NULL, 'x' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+		{ "rules", no_argument, NULL, OPT_RULES },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	char *end;
+	long n;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->jobs = cpus > 0 ? (unsigned)cpus : 1;
+	o->progress = isatty(STDERR_FILENO);
+	while ((c = getopt_long(argc, argv, "q0Lxj:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'q':
+			o->quiet = true;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "text") == 0)
+				o->format = FORMAT_TEXT;
+			else if (strcmp(optarg, "json") == 0)
+				o->format = FORMAT_JSON;
+			else {
+				warnx("unknown format: %s", optarg);
+				return -1;
+			}
+			break;
+		case '0':
+			o->print0 = true;
+			break;
+		case OPT_SUMMARY:
+			o->summary = true;
+			break;
+		case OPT_ALLOW:
+			if (allow_load(&o->allow, optarg) < 0) {
+				warn("%s", optarg);
+				return -1;
+			}
+			break;
+		case 'L':
+			o->follow = true;
+			break;
+		case 'x':
+			o->one_fs = true;
+			break;
+		case 'j':
+			errno = 0;
+			n = strtol(optarg, &end, 10);
+			if (errno || *end != '\0' || n < 1 || n > 1024) {
+				warnx("bad number of jobs: %s", optarg);
+				return -1;
+			}
+			o->jobs = (unsigned)n;
+			break;
+		case OPT_NO_PROGRESS:
+			o->progress = false;
+			break;
+		case OPT_RULES:
+			rules_print(stdout);
+			exit(0);
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case 'V':
+			printf("elfscan %s\n", chstk_version());
+			exit(0);
+		default:
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A list of paths that grows. */
+struct list {
+	char **v;
+	size_t n;
+};
+
+static void
+add(struct list *l, const char *path)
+{
+	char **nv = realloc(l->v, (l->n + 1) * sizeof(*nv));
+
+	if (nv == NULL || (nv[l->n] = strdup(path)) == NULL)
+		errx(2, "out of memory");
+	l->v = nv;
+	l->n++;
+}
+
+/* The directories of /etc/ld.so.conf and the files it includes. */
+static void
+add_ld_conf(struct list *l, const char *file, int depth)
+{
+	FILE *f = fopen(file, "r");
+	char *line = NULL, *p, *q;
+	size_t cap = 0, i;
+	glob_t g;
+
+	if (f == NULL || depth > 8) {
+		if (f != NULL)
+			fclose(f);
+		return;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		line[strcspn(line, "#\n")] = '\0';
+		for (p = line; *p == ' ' || *p == '\t'; p++)
+			;
+		if (strncmp(p, "include", 7) == 0 && (p[7] == ' ' ||
+		    p[7] == '\t')) {
+			for (p += 8; *p == ' ' || *p == '\t'; p++)
+				;
+			if (glob(p, 0, NULL, &g) == 0) {
+				for (i = 0; i < g.gl_pathc; i++)
+					add_ld_conf(l, g.gl_pathv[i], depth + 1);
+				globfree(&g);
+			}
+			continue;
+		}
+		for (q = p + strlen(p); q > p && (q[-1] == ' ' || q[-1] == '\t');)
+			*--q = '\0';
+		if (*p == '/')
+			add(l, p);
+	}
+	free(line);
+	fclose(f);
+}
+
+/* With no PATH: $PATH, the linker's configured and built-in directories. */
+static void
+default_roots(struct list *l)
+{
+	static const char *const builtin[] = {
+		"/lib", "/usr/lib", "/lib64", "/usr/lib64", "/lib32",
+		"/usr/lib32", "/libx32", "/usr/libx32", "/usr/local/lib",
+	};
+	const char *path = getenv("PATH");
+	char *copy, *dir, *save = NULL;
+	struct stat st;
+	size_t i;
+
+	if (path != NULL && (copy = strdup(path)) != NULL) {
+		for (dir = strtok_r(copy, ":", &save); dir != NULL;
+		    dir = strtok_r(NULL, ":", &save))
+			if (dir[0] == '/' && stat(dir, &st) == 0)
+				add(l, dir);
+		free(copy);
+	}
+	add_ld_conf(l, "/etc/ld.so.conf", 0);
+	for (i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++)
+		if (stat(builtin[i], &st) == 0)
+			add(l, builtin[i]);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts o;
+	struct stats st;
+	struct report r = { .o = &o, .st = &st };
+	struct progress *prog = NULL;
+	struct list roots = { NULL, 0 };
+	struct timespec t0, t1;
+	int i, failed;
+	size_t k;
+
+	memset(&st, 0, sizeof(st));
+	if (parse(argc, argv, &o) < 0) {
+		usage(stderr);
+		return 2;
+	}
+	for (i = optind; i < argc; i++)
+		add(&roots, argv[i]);
+	if (roots.n == 0)
+		default_roots(&roots);
+	pthread_mutex_init(&r.lock, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	report_header(&r);
+	if (o.progress)
+		prog = progress_start(&st);
+	failed = walk(&o, &r, prog, roots.v, roots.n) < 0;
+	progress_stop(prog);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (o.summary)
+		report_summary(&r, (double)(t1.tv_sec - t0.tv_sec) +
+		    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		warn("standard output");
+		failed = 1;
+	}
+	for (k = 0; k < roots.n; k++)
+		free(roots.v[k]);
+	free(roots.v);
+	allow_free(&o.allow);
+	if (failed || atomic_load(&st.errors) > 0)
+		return 2;
+	return atomic_load(&st.with_findings) > 0 ? 1 : 0;
+}

@@ -1,0 +1,447 @@
+/*
+ * walk.c - the parallel walk. Worker threads take directories from a
+ * shared stack (depth first, which keeps the stack short), read each with
+ * readdir, and look at regular files by their d_type alone: no stat, one
+ * openat and one 8-byte read for a file that is not ELF. Only ELF files
+ * and archives go to the library, which reads their headers.
+ *
+ * Symbolic links are followed only when asked (-L), except those named on
+ * the command line. Each directory is scanned once, by device and inode,
+ * so link loops and bind mounts end. FIFOs, sockets and devices are never
+ * opened. Paths of any length work: a directory too deep for one open is
+ * opened a piece at a time. Pseudo file systems (/proc, /sys ...) met
+ * during the walk are skipped.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/magic.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "elfscan.h"
+
+struct job {
+	struct job *next;
+	dev_t root_dev;		/* the device of the command-line root */
+	dev_t parent_dev;	/* the device of the directory it is in */
+	bool root;		/* named on the command line */
+	bool file;		/* a file named on the command line */
+	size_t len;
+	char path[];
+};
+
+/* Directories seen, by device and inode: an open-addressing table. */
+struct seen {
+	struct { dev_t dev; ino_t ino; } *slot;
+	size_t cap, n;
+};
+
+struct walker {
+	const struct opts *o;
+	struct report *r;
+	struct progress *prog;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct job *stack;
+	unsigned idle, workers;
+	bool done;
+	struct seen seen;	/* under lock */
+};
+
+static void *
+xmalloc(size_t n)
+{
+	void *p = malloc(n);
+
+	if (p == NULL) {
+		fprintf(stderr, "elfscan: out of memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+/* Record a directory; false if it was seen before. */
+static bool
+first_visit(struct walker *w, dev_t dev, ino_t ino)
+{
+	struct seen *s = &w->seen;
+	size_t i, h;
+	bool first = true;
+
+	pthread_mutex_lock(&w->lock);
+	if (2 * (s->n + 1) > s->cap) {
+		struct seen big = { NULL, s->cap ? 2 * s->cap : 1024, s->n };
+
+		big.slot = xmalloc(big.cap * sizeof(*big.slot));
+		memset(big.slot, 0, big.cap * sizeof(*big.slot));
+		for (i = 0; i < s->cap; i++) {
+			if (s->slot[i].ino == 0)
+				continue;
+			h = (s->slot[i].ino * 0x9e3779b97f4a7c15ULL ^
+			    s->slot[i].dev) & (big.cap - 1);
+			while (big.slot[h].ino != 0)
+				h = (h + 1) & (big.cap - 1);
+			big.slot[h] = s->slot[i];
+		}
+		free(s->slot);
+		*s = big;
+	}
+	h = (ino * 0x9e3779b97f4a7c15ULL ^ dev) & (s->cap - 1);
+	while (s->slot[h].ino != 0 && first) {
+		if (s->slot[h].ino == ino && s->slot[h].dev == dev)
+			first = false;
+		h = (h + 1) & (s->cap - 1);
+	}
+	if (first) {
+		s->slot[h].dev = dev;
+		s->slot[h].ino = ino ? ino : 1;
+		s->n++;
+	}
+	pthread_mutex_unlock(&w->lock);
+	return first;
+}
+
+static void
+push(struct walker *w, const char *path, size_t len, dev_t root_dev,
+    dev_t parent_dev, bool root, bool file)
+{
+	struct job *j = xmalloc(sizeof(*j) + len + 1);
+
+	memcpy(j->path, path, len);
+	j->path[len] = '\0';
+	j->len = len;
+	j->root_dev = root_dev;
+	j->parent_dev = parent_dev;
+	j->root = root;
+	j->file = file;
+	pthread_mutex_lock(&w->lock);
+	j->next = w->stack;
+	w->stack = j;
+	if (w->idle > 0)
+		pthread_cond_signal(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* The next job; NULL when every worker is idle and nothing is left. */
+static struct job *
+pop(struct walker *w)
+{
+	struct job *j;
+
+	pthread_mutex_lock(&w->lock);
+	while (w->stack == NULL && !w->done) {
+		if (++w->idle == w->workers) {
+			w->done = true;
+			pthread_cond_broadcast(&w->cond);
+			break;
+		}
+		pthread_cond_wait(&w->cond, &w->lock);
+		w->idle--;
+	}
+	j = w->stack;
+	if (j != NULL)
+		w->stack = j->next;
+	pthread_mutex_unlock(&w->lock);
+	return j;
+}
+
+/* What one file's scan found, for the library's callback. */
+struct file_ctx {
+	struct walker *w;
+	const char *path;
+	bool allowed;
+	bool findings;
+};
+
+static int
+on_image(void *arg, const char *member, const struct chstk_info *info,
+    const struct chstk_error *err)
+{
+	struct file_ctx *c = arg;
+	struct stats *st = c->w->r->st;
+	struct verdict v;
+
+	atomic_fetch_add(&st->images, 1);
+	if (info == NULL) {
+		c->findings = true;
+		atomic_fetch_add(&st->with_findings, 1);
+		report_error(c->w->r, c->path, member, "malformed", err->msg);
+		return 0;
+	}
+	verdict_of(info, c->allowed, &v);
+	atomic_fetch_add(&st->state[info->state], 1);
+	if (v.effective == EFF_EXEC)
+		atomic_fetch_add(&st->exec, 1);
+	if (v.allowed)
+		atomic_fetch_add(&st->allowed, 1);
+	if (v.findings) {
+		c->findings = true;
+		atomic_fetch_add(&st->with_findings, 1);
+	}
+	report_image(c->w->r, c->path, member, info, &v);
+	return 0;
+}
+
+static void
+file_error(struct walker *w, const char *path, const char *what, int e)
+{
+	char msg[256];
+
+	snprintf(msg, sizeof(msg), "%s: %s", what, strerror(e));
+	atomic_fetch_add(&w->r->st->errors, 1);
+	report_error(w->r, path, NULL, NULL, msg);
+}
+
+static void
+check_file(struct walker *w, int dirfd, const char *name, const char *path,
+    bool follow)
+{
+	struct file_ctx c = { .w = w, .path = path };
+	struct chstk_error err;
+	unsigned char magic[8];
+	ssize_t n;
+	int fd, r;
+
+	fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
+	    (follow ? 0 : O_NOFOLLOW));
+	if (fd == -1) {
+		/* Gone, or replaced by a link, since the listing. */
+		if (errno != ENOENT && errno != ELOOP)
+			file_error(w, path, "cannot open", errno);
+		return;
+	}
+	atomic_fetch_add(&w->r->st->files, 1);
+	n = pread(fd, magic, sizeof(magic), 0);
+	if (n == -1 && errno != EISDIR)
+		file_error(w, path, "cannot read", errno);
+	if (n >= 4 && (memcmp(magic, "\177ELF", 4) == 0 ||
+	    (n == 8 && (memcmp(magic, "!<arch>\n", 8) == 0)))) {
+		c.allowed = allow_match(&w->o->allow, path);
+		r = chstk_scan_fd(fd, on_image, &c, &err);
+		if (r == CHSTK_ERR_SYS)
+			file_error(w, path, "cannot read", err.sys_errno);
+		else if (r < 0 && r != CHSTK_ERR_UNSUPPORTED)
+			on_image(&c, NULL, NULL, &err);
+		if (c.findings && w->o->print0)
+			report_path0(w->r, path);
+	}
+	close(fd);
+}
+
+/* Open a directory whose path may be longer than PATH_MAX. */
+static int
+open_dir(const char *path, size_t len, bool follow)
+{
+	int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | (follow ? 0 :
+	    O_NOFOLLOW);
+	int dirfd = AT_FDCWD, fd;
+	char piece[PATH_MAX];
+
+	while (len >= PATH_MAX) {
+		size_t cut = PATH_MAX - 1;
+
+		while (cut > 0 && path[cut] != '/')
+			cut--;
+		if (cut == 0) {
+			errno = ENAMETOOLONG;
+			fd = -1;
+			break;
+		}
+		memcpy(piece, path, cut);
+		piece[cut] = '\0';
+		fd = openat(dirfd, piece, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dirfd != AT_FDCWD)
+			close(dirfd);
+		if (fd == -1)
+			return -1;
+		dirfd = fd;
+		path += cut + 1;
+		len -= cut + 1;
+	}
+	fd = openat(dirfd, path, flags);
+	if (dirfd != AT_FDCWD) {
+		int e = errno;
+
+		close(dirfd);
+		errno = e;
+	}
+	return fd;
+}
+
+/* Kernel file systems that hold no programs and may not be read freely. */
+static bool
+pseudo_fs(int fd)
+{
+	static const long magics[] = {
+		PROC_SUPER_MAGIC, SYSFS_MAGIC, DEVPTS_SUPER_MAGIC,
+		CGROUP_SUPER_MAGIC, CGROUP2_SUPER_MAGIC, DEBUGFS_MAGIC,
+		TRACEFS_MAGIC, SECURITYFS_MAGIC, PSTOREFS_MAGIC, BPF_FS_MAGIC,
+		EFIVARFS_MAGIC, 0x62656570 /* configfs */,
+		0x65735543 /* fusectl */, 0x19800202 /* mqueue */,
+	};
+	struct statfs sf;
+	size_t i;
+
+	if (fstatfs(fd, &sf) == -1)
+		return false;
+	for (i = 0; i < sizeof(magics) / sizeof(magics[0]); i++)
+		if ((long)sf.f_type == magics[i])
+			return true;
+	return false;
+}
+
+/* May this directory be scanned? Takes fd's ownership when not. */
+static bool
+enter(struct walker *w, const struct job *j, int fd, dev_t *dev)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) == -1)
+		return false;
+	*dev = st.st_dev;
+	if (w->o->one_fs && st.st_dev != j->root_dev)
+		return false;
+	if (!j->root && st.st_dev != j->parent_dev && pseudo_fs(fd))
+		return false;
+	return first_visit(w, st.st_dev, st.st_ino);
+}
+
+/* The entry's type from d_type, or from a stat when d_type cannot say. */
+static unsigned char
+entry_type(int dirfd, const struct dirent *e, bool follow, bool *link)
+{
+	struct stat st;
+
+	*link = e->d_type == DT_LNK;
+	if (e->d_type != DT_UNKNOWN && !(follow && *link))
+		return e->d_type;
+	if (fstatat(dirfd, e->d_name, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW))
+		return DT_UNKNOWN;
+	*link = *link || (!follow && S_ISLNK(st.st_mode));
+	return S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG :
+	    DT_UNKNOWN;
+}
+
+static void
+scan_dir(struct walker *w, const struct job *j, char **buf, size_t *cap)
+{
+	int fd = open_dir(j->path, j->len, j->root || w->o->follow);
+	struct dirent *e;
+	dev_t dev;
+	DIR *d;
+
+	if (fd == -1) {
+		if (errno != ENOENT && !(errno == ELOOP && !j->root))
+			file_error(w, j->path, "cannot open directory", errno);
+		return;
+	}
+	if (!enter(w, j, fd, &dev) || (d = fdopendir(fd)) == NULL) {
+		close(fd);
+		return;
+	}
+	atomic_fetch_add(&w->r->st->dirs, 1);
+	if (w->prog != NULL)
+		progress_dir(w->prog, j->path);
+	errno = 0;
+	while ((e = readdir(d)) != NULL) {
+		size_t nlen = strlen(e->d_name), len;
+		unsigned char type;
+		bool link;
+
+		if (e->d_name[0] == '.' && (nlen == 1 ||
+		    (nlen == 2 && e->d_name[1] == '.')))
+			continue;
+		type = entry_type(fd, e, w->o->follow, &link);
+		if (type != DT_DIR && type != DT_REG)
+			continue;
+		len = j->len + (j->path[j->len - 1] != '/') + nlen;
+		if (len + 1 > *cap) {
+			*cap = 2 * (len + 1);
+			free(*buf);
+			*buf = xmalloc(*cap);
+		}
+		snprintf(*buf, *cap, "%s%s%s", j->path,
+		    j->path[j->len - 1] == '/' ? "" : "/", e->d_name);
+		if (type == DT_DIR)
+			push(w, *buf, len, j->root_dev, dev, false, false);
+		else
+			check_file(w, fd, e->d_name, *buf, link);
+		errno = 0;
+	}
+	if (errno != 0)
+		file_error(w, j->path, "cannot read directory", errno);
+	closedir(d);
+}
+
+static void *
+worker(void *arg)
+{
+	struct walker *w = arg;
+	size_t cap = 4096;
+	char *buf = xmalloc(cap);
+	struct job *j;
+
+	while ((j = pop(w)) != NULL) {
+		if (j->file)
+			check_file(w, AT_FDCWD, j->path, j->path, true);
+		else
+			scan_dir(w, j, &buf, &cap);
+		free(j);
+	}
+	free(buf);
+	return NULL;
+}
+
+/* Returns 0, or -1 when a root could not be read (reported). */
+int
+walk(const struct opts *o, struct report *r, struct progress *prog,
+    char **roots, size_t n)
+{
+	struct walker w = { .o = o, .r = r, .prog = prog };
+	pthread_t *t = xmalloc(o->jobs * sizeof(*t));
+	unsigned i, started = 0;
+	int ret = 0;
+
+	pthread_mutex_init(&w.lock, NULL);
+	pthread_cond_init(&w.cond, NULL);
+	/* Pushed in reverse: the stack hands them out in the given order. */
+	for (i = (unsigned)n; i-- > 0;) {
+		struct stat st;
+		size_t len = strlen(roots[i]);
+
+		while (len > 1 && roots[i][len - 1] == '/')
+			len--;
+		if (stat(roots[i], &st) == -1) {
+			fprintf(stderr, "elfscan: %s: %s\n", roots[i],
+			    strerror(errno));
+			ret = -1;
+		} else if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) {
+			push(&w, roots[i], len, st.st_dev, st.st_dev, true,
+			    S_ISREG(st.st_mode));
+		}
+	}
+	/* The main thread is a worker too. Until every thread is started,
+	   the count stays above what the idle ones can reach. */
+	pthread_mutex_lock(&w.lock);
+	w.workers = o->jobs + 1;
+	pthread_mutex_unlock(&w.lock);
+	for (i = 0; i + 1 < o->jobs; i++)
+		if (pthread_create(&t[started], NULL, worker, &w) == 0)
+			started++;
+	pthread_mutex_lock(&w.lock);
+	w.workers = started + 1;
+	pthread_mutex_unlock(&w.lock);
+	worker(&w);
+	for (i = 0; i < started; i++)
+		pthread_join(t[i], NULL);
+	free(t);
+	free(w.seen.slot);
+	pthread_mutex_destroy(&w.lock);
+	pthread_cond_destroy(&w.cond);
+	return ret;
+}

@@ -1,0 +1,108 @@
+#!/bin/sh
+# Bad input gets a clear error and loses nothing: for each kind of broken,
+# unsupported or inaccessible file, chstk exits 1 with "chstk: FILE: reason",
+# the file stays byte for byte as it was, no temporary file is left, and the
+# other files on the command line are still processed.
+. "$top_srcdir/tests/lib.sh"
+need gcc readelf setpriv timeout
+
+gcc -o "$T/prog" "$FIX/hello.c" && gcc -c -o "$T/obj.o" "$FIX/lib.c" || fail "build"
+mkdir "$T/d"
+
+# refused FILE OPTION MESSAGE-PATTERN: chstk fails cleanly on FILE
+refused() {
+	[ -f "$1" ] && cp "$1" "$T/saved"
+	timeout 10 "$CHSTK" "$2" "$1" >"$T/out" 2>"$T/err"
+	status=$?
+	expect "$(basename "$1") $2: exit status" "$status" 1
+	expect_match "$(basename "$1") $2: message" "$(cat "$T/err")" "chstk: $1: $3"
+	if [ -f "$1" ]; then
+		cmp -s "$1" "$T/saved" && pass "$(basename "$1") $2: byte-identical" ||
+		    fail "$(basename "$1") $2: the file changed"
+	fi
+	expect "$(basename "$1") $2: no temporary file" \
+	    "$(find "$T" -name '*.chstk-*' | wc -l)" 0
+}
+
+printf 'just text\n' >"$T/d/text"
+refused "$T/d/text" -E "not an ELF file"
+: >"$T/d/empty"
+refused "$T/d/empty" -e "not an ELF file"
+head -c 30 "$T/prog" >"$T/d/short"
+refused "$T/d/short" -E "ELF header runs past the end of the file"
+head -c 200 "$T/prog" >"$T/d/cut"
+refused "$T/d/cut" -e "program header table runs past the end of the file"
+refused "$T/d/cut" -v "program header table runs past the end of the file"
+
+cp "$T/prog" "$T/d/entsize"
+poke "$T/d/entsize" 54 '\040'
+refused "$T/d/entsize" -e "program header table entry size is 32, not 56"
+cp "$T/prog" "$T/d/phoff"
+poke "$T/d/phoff" 32 '\000\377\377\377\377\377\377\377'
+refused "$T/d/phoff" -e "program header table runs past the end of the file"
+cp "$T/prog" "$T/d/phnum"
+poke "$T/d/phnum" 56 '\376\377'
+refused "$T/d/phnum" -E "program header table runs past the end of the file"
+cp "$T/prog" "$T/d/class"
+poke "$T/d/class" 4 '\003'
+refused "$T/d/class" -e "invalid ELF class 3"
+cp "$T/prog" "$T/d/core"
+poke "$T/d/core" 16 '\004'
+refused "$T/d/core" -e "cannot mark a core file"
+expect "a core file can still be viewed" "$("$CHSTK" -q "$T/d/core")" "- $T/d/core"
+
+cp "$T/obj.o" "$T/d/shoff.o"
+poke "$T/d/shoff.o" 40 '\000\000\000\001\000\000\000\000'
+refused "$T/d/shoff.o" -d "section header table runs past the end of the file"
+cp "$T/obj.o" "$T/d/strndx.o"
+poke "$T/d/strndx.o" 62 '\310\000'
+refused "$T/d/strndx.o" -e "section name table index 200 out of range"
+
+(cd "$T" && ar rc d/lib.a obj.o)
+head -c 100 "$T/d/lib.a" >"$T/d/cut.a"
+refused "$T/d/cut.a" -e "archive member header runs past the end of the file"
+cp "$T/d/lib.a" "$T/d/badhdr.a"
+poke "$T/d/badhdr.a" 66 'xx'
+refused "$T/d/badhdr.a" -e "member at offset 8: bad header"
+
+refused "$T/d" -e "not a regular file"
+mkfifo "$T/d/fifo"
+refused "$T/d/fifo" -e "not a regular file"
+refused "$T/d/fifo" -q "not a regular file"
+"$CHSTK" -e "$T/d/none" 2>"$T/err"
+expect "missing file: exit status" "$?" 1
+expect "missing file: message" "$(cat "$T/err")" \
+    "chstk: $T/d/none: cannot resolve path: No such file or directory"
+
+# A failure on one file does not stop the others.
+cp "$T/prog" "$T/d/good"
+"$CHSTK" -e "$T/d/text" "$T/d/good" 2>/dev/null
+expect "one bad file among two: exit status" "$?" 1
+expect "one bad file among two: the good one changed" "$(readelf_stack "$T/d/good")" RWE
+
+# What root would pass through: a file nobody cannot read, a directory
+# nobody cannot write.
+nobody_setup
+mkdir "$T/ro"
+cp "$T/prog" "$T/ro/prog"
+chown -R nobody:nogroup "$T/ro"
+chmod 555 "$T/ro"
+cp "$T/ro/prog" "$T/saved"
+as_nobody "$N/bin/chstk" -e "$T/ro/prog" 2>"$T/err"
+expect "read-only directory: exit status" "$?" 1
+expect "read-only directory: message" "$(cat "$T/err")" \
+    "chstk: $T/ro/prog: cannot create temporary file: Permission denied"
+cmp -s "$T/ro/prog" "$T/saved" && pass "read-only directory: byte-identical" ||
+    fail "read-only directory: the file changed"
+expect "read-only directory: -q still works" \
+    "$(as_nobody "$N/bin/chstk" -q "$T/ro/prog")" "- $T/ro/prog"
+mkdir "$T/rw"
+cp "$T/prog" "$T/rw/secret"
+chmod 600 "$T/rw/secret"
+chown nobody:nogroup "$T/rw"
+as_nobody "$N/bin/chstk" -e "$T/rw/secret" 2>"$T/err"
+expect "unreadable file: exit status" "$?" 1
+expect "unreadable file: message" "$(cat "$T/err")" \
+    "chstk: $T/rw/secret: cannot open: Permission denied"
+expect "unreadable file: no temporary file" "$(ls -A "$T/rw")" secret
+finish

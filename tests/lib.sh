@@ -1,0 +1,138 @@
+# tests/lib.sh - sourced by the shell tests: a scratch directory, checks that
+# count, and views of files through independent tools (readelf, the kernel).
+#
+# The environment (set by tests/local.mk): CHSTK, ELFSCAN (the built tools),
+# top_srcdir. Each test builds its fixtures from tests/fixtures/ into $T.
+
+set -u
+: "${CHSTK:?}" "${top_srcdir:?}"
+export LC_ALL=C
+FIX=$top_srcdir/tests/fixtures
+T=$(mktemp -d "${TMPDIR:-/tmp}/chstk-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+checks=0
+failures=0
+
+pass() { checks=$((checks + 1)); echo "ok: $*"; }
+fail() { checks=$((checks + 1)); failures=$((failures + 1)); echo "FAIL: $*"; }
+
+# expect WHAT GOT WANT
+expect() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1: got '$2', want '$3'"; fi
+}
+
+# expect_match WHAT GOT PATTERN (a shell pattern)
+expect_match() {
+	case $2 in
+	$3) pass "$1" ;;
+	*) fail "$1: got '$2', want '$3'" ;;
+	esac
+}
+
+finish() {
+	echo "$checks checks, $failures failed"
+	[ "$failures" -eq 0 ] && [ "$checks" -gt 0 ]
+	exit $?
+}
+
+skip() { echo "SKIP: $*"; exit 77; }
+
+# need TOOL...: the setup installs these; a missing one is a broken setup.
+need() {
+	for tool in "$@"; do
+		command -v "$tool" >/dev/null 2>&1 ||
+		    { echo "ERROR: $tool is missing: run ./bootstrap deps"; exit 99; }
+	done
+}
+
+# The flags of the last PT_GNU_STACK as readelf shows them: RW, RWE, ...,
+# or "none" when there is none.
+readelf_stack() {
+	readelf -lW "$1" 2>/dev/null | awk '
+		$1 == "GNU_STACK" { f = ""; for (i = 7; i < NF; i++) f = f $i; n++ }
+		END { print n ? (f == "" ? "empty" : f) : "none" }'
+}
+
+# X or - for the .note.GNU-stack section of an object, none without one.
+readelf_note() {
+	readelf -SW "$1" 2>/dev/null | awk '
+		/\.note\.GNU-stack/ {
+			for (i = 1; i <= NF; i++) if ($i == "PROGBITS") p = i
+			found = 1; x = (NF - p == 8 && $(p + 5) ~ /X/)
+		}
+		END { print found ? (x ? "X" : "-") : "none" }'
+}
+
+# The stack the running kernel gave a program, from its own output.
+stack_of() { sed -n 's/^stack: //p'; }
+work_of() { grep '^work:'; }
+
+# The stack this kernel gives a program in each state (Linux >= 5.8 on x86:
+# an unmarked i386 program gets READ_IMPLIES_EXEC, an x86_64 one does not).
+expected_stack() {
+	case $1 in
+	exec) echo rwxp ;;
+	noexec) echo rw-p ;;
+	default) [ "$2" = 32 ] && echo rwxp || echo rw-p ;;
+	esac
+}
+
+# The state readelf's view means.
+state_of_flags() {
+	case $1 in
+	none) echo default ;;
+	*E*) echo exec ;;
+	*) echo noexec ;;
+	esac
+}
+
+# inode and modification time, to show that a file was not touched
+stamp() { stat -c '%i %Y.%y' "$1"; }
+
+# eu-elflint's complaints, without the file's name, sorted
+lint() { eu-elflint --gnu-ld "$1" 2>&1 | sed "s|$1||g" | sort; }
+
+# Program header invariants a loader relies on: PT_PHDR describes the table
+# the ELF header points at and comes before every PT_LOAD; PT_LOADs are
+# sorted by address; the table lies inside a PT_LOAD.
+check_layout() {
+	readelf -hlW "$1" | gawk '
+		/Start of program headers:/ { phoff = $5 }
+		/Size of program headers:/ { phentsize = $5 }
+		/Number of program headers:/ { phnum = $5 }
+		$1 == "PHDR" { ph_off = strtonum($2); ph_size = strtonum($5)
+			if (loads) bad = bad " PHDR-after-LOAD" }
+		$1 == "LOAD" { loads++; v = strtonum($3)
+			if (v < last) bad = bad " LOAD-unsorted"; last = v
+			o = strtonum($2); s = strtonum($5)
+			if (o <= phoff && phoff + phentsize * phnum <= o + s) inside = 1 }
+		END {
+			if (ph_size && (ph_off != phoff || ph_size != phentsize * phnum))
+				bad = bad " PHDR-mismatch"
+			if (loads && !inside) bad = bad " table-not-loaded"
+			print bad ? bad : "sound"
+		}'
+}
+
+# poke FILE OFFSET BYTES: overwrite bytes (printf octal escapes, \377...)
+poke() { printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none; }
+
+# A copy of chstk that the unprivileged user nobody can run, for the tests
+# that root would pass through (root reads and writes everything).
+nobody_setup() {
+	N=$T/nobody
+	mkdir -p "$N/bin"
+	chmod 755 "$T" "$N"
+	real=$(dirname "$CHSTK")/.libs/chstk
+	if [ -x "$real" ]; then
+		cp "$real" "$N/bin/chstk"
+		cp -P "$top_builddir"/lib/.libs/libchstk.so* "$N/bin/"
+	else
+		cp "$CHSTK" "$N/bin/chstk"
+	fi
+	chmod -R a+rX "$N/bin"
+}
+as_nobody() {
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+	    env LD_LIBRARY_PATH="$N/bin" "$@"
+}

@@ -1,0 +1,295 @@
+/*
+ * check_image.c - reading: what chstk_scan_mem() reports for images made
+ * byte by byte, and the error it gives for each kind of malformed header.
+ */
+#include <check.h>
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chstk.h"
+#include "elfgen.h"
+
+struct seen {
+	int calls;
+	struct chstk_info info;
+	char member[64];
+};
+
+static int
+record(void *arg, const char *member, const struct chstk_info *info,
+    const struct chstk_error *err)
+{
+	struct seen *s = arg;
+
+	(void)err;
+	s->calls++;
+	if (info != NULL)
+		s->info = *info;
+	snprintf(s->member, sizeof(s->member), "%s", member ? member : "");
+	return 0;
+}
+
+static const struct gen le64 = { 64, 0, ET_EXEC, EM_X86_64 };
+static const struct gen be32 = { 32, 1, ET_EXEC, EM_PPC };
+
+/* A two-segment program with the given PT_GNU_STACK flags (or none). */
+static size_t
+program(const struct gen *g, unsigned char *buf, int stack, uint32_t flags)
+{
+	struct gen_phdr ph[3] = {
+		{ PT_LOAD, PF_R | PF_X, 0, 0x400000, 0x800, 0x800, 0x1000 },
+		{ PT_LOAD, PF_R | PF_W, 0x1000, 0x401000, 0x100, 0x300, 0x1000 },
+		{ PT_GNU_STACK, flags, 0, 0, 0, 0, 16 },
+	};
+
+	gen_program(g, buf, 0x1100, ph, stack ? 3 : 2);
+	return 0x1100;
+}
+
+static int
+scan(const unsigned char *buf, size_t size, struct seen *s,
+    struct chstk_error *err)
+{
+	memset(s, 0, sizeof(*s));
+	return chstk_scan_mem(buf, size, record, s, err);
+}
+
+START_TEST(reads_each_state_in_each_byte_order)
+{
+	const struct gen *g = _i ? &be32 : &le64;
+	unsigned char buf[0x1100];
+	struct chstk_error err;
+	struct seen s;
+
+	program(g, buf, 1, PF_R | PF_W);
+	ck_assert_int_eq(scan(buf, sizeof(buf), &s, &err), 0);
+	ck_assert_int_eq(s.calls, 1);
+	ck_assert_int_eq(s.info.state, CHSTK_NOEXEC);
+	ck_assert_uint_eq(s.info.elf_class, g->bits == 64 ? ELFCLASS64 :
+	    ELFCLASS32);
+	ck_assert_uint_eq(s.info.data, g->big ? ELFDATA2MSB : ELFDATA2LSB);
+	ck_assert_uint_eq(s.info.machine, g->machine);
+	ck_assert_int_eq(s.info.kind, CHSTK_KIND_PROGRAM);
+	ck_assert_uint_eq(s.info.loads, 2);
+	ck_assert_uint_eq(s.info.exec_limit, 0x4007ff);
+	program(g, buf, 1, PF_R | PF_W | PF_X);
+	scan(buf, sizeof(buf), &s, &err);
+	ck_assert_int_eq(s.info.state, CHSTK_EXEC);
+	program(g, buf, 0, 0);
+	scan(buf, sizeof(buf), &s, &err);
+	ck_assert_int_eq(s.info.state, CHSTK_DEFAULT);
+}
+END_TEST
+
+START_TEST(last_pt_gnu_stack_wins_as_in_the_kernel)
+{
+	struct gen_phdr ph[3] = {
+		{ PT_LOAD, PF_R | PF_X, 0, 0x400000, 0x200, 0x200, 0x1000 },
+		{ PT_GNU_STACK, PF_R | PF_W | PF_X, 0, 0, 0, 0, 16 },
+		{ PT_GNU_STACK, PF_R | PF_W, 0, 0, 0, 0, 16 },
+	};
+	unsigned char buf[0x200];
+	struct seen s;
+
+	gen_program(&le64, buf, sizeof(buf), ph, 3);
+	ck_assert_int_eq(scan(buf, sizeof(buf), &s, NULL), 0);
+	ck_assert_int_eq(s.info.state, CHSTK_NOEXEC);
+}
+END_TEST
+
+START_TEST(counts_writable_executable_segments)
+{
+	struct gen_phdr ph[2] = {
+		{ PT_LOAD, PF_R | PF_W | PF_X, 0, 0x400000, 0x100, 0x100, 0x1000 },
+		{ PT_LOAD, PF_R | PF_W | PF_X, 0, 0x500000, 0x100, 0x100, 0x1000 },
+	};
+	unsigned char buf[0x200];
+	struct seen s;
+
+	gen_program(&le64, buf, sizeof(buf), ph, 2);
+	scan(buf, sizeof(buf), &s, NULL);
+	ck_assert_uint_eq(s.info.wx, 2);
+	ck_assert_uint_eq(s.info.exec_limit, 0x5000ff);
+}
+END_TEST
+
+START_TEST(tells_programs_from_shared_objects)
+{
+	struct gen g = le64;
+	struct gen_phdr ph[2] = {
+		{ PT_LOAD, PF_R | PF_X, 0, 0, 0x200, 0x200, 0x1000 },
+		{ PT_INTERP, PF_R, 0x100, 0x100, 0x10, 0x10, 1 },
+	};
+	unsigned char buf[0x200];
+	struct seen s;
+
+	g.type = ET_DYN;
+	gen_program(&g, buf, sizeof(buf), ph, 1);
+	scan(buf, sizeof(buf), &s, NULL);
+	ck_assert_int_eq(s.info.kind, CHSTK_KIND_SHARED);
+	gen_program(&g, buf, sizeof(buf), ph, 2);
+	scan(buf, sizeof(buf), &s, NULL);
+	ck_assert_int_eq(s.info.kind, CHSTK_KIND_PROGRAM);
+	ck_assert(s.info.pie && s.info.interp);
+}
+END_TEST
+
+START_TEST(reads_the_note_of_objects)
+{
+	struct gen g = { 64, 0, ET_REL, EM_X86_64 };
+	unsigned char buf[1024];
+	struct seen s;
+	size_t n;
+
+	n = gen_object(&g, buf, 0, 0);
+	ck_assert_int_eq(scan(buf, n, &s, NULL), 0);
+	ck_assert_int_eq(s.info.kind, CHSTK_KIND_OBJECT);
+	ck_assert_int_eq(s.info.state, CHSTK_DEFAULT);
+	n = gen_object(&g, buf, 1, SHF_EXECINSTR);
+	scan(buf, n, &s, NULL);
+	ck_assert_int_eq(s.info.state, CHSTK_EXEC);
+	g.bits = 32;
+	g.big = 1;
+	n = gen_object(&g, buf, 1, 0);
+	scan(buf, n, &s, NULL);
+	ck_assert_int_eq(s.info.state, CHSTK_NOEXEC);
+}
+END_TEST
+
+/* The malformed headers: each edit of a good program, and what it gives. */
+static const struct bad {
+	const char *what;
+	size_t off;		/* where to write, or SIZE_MAX for a cut */
+	int len;
+	uint64_t value;		/* the value, or the cut's length */
+	int code;
+	const char *msg;
+} bads[] = {
+	{ "cut in the magic", SIZE_MAX, 0, 3, CHSTK_ERR_NOT_ELF,
+	    "not an ELF file" },
+	{ "wrong magic", 1, 1, 'X', CHSTK_ERR_NOT_ELF, "not an ELF file" },
+	{ "cut in the identification", SIZE_MAX, 0, 10, CHSTK_ERR_TRUNCATED,
+	    "ELF header runs past the end of the file" },
+	{ "cut in the header", SIZE_MAX, 0, 40, CHSTK_ERR_TRUNCATED,
+	    "ELF header runs past the end of the file" },
+	{ "class 3", 4, 1, 3, CHSTK_ERR_CORRUPT, "invalid ELF class 3" },
+	{ "byte order 0", 5, 1, 0, CHSTK_ERR_CORRUPT,
+	    "invalid ELF byte order 0" },
+	{ "version 2", 6, 1, 2, CHSTK_ERR_CORRUPT, "unknown ELF version 2" },
+	{ "table past the end", 32, 8, 0x10000, CHSTK_ERR_TRUNCATED,
+	    "program header table runs past the end of the file" },
+	{ "offset that wraps", 32, 8, UINT64_MAX - 8, CHSTK_ERR_TRUNCATED,
+	    "program header table runs past the end of the file" },
+	{ "too many entries", 56, 2, 0xfffe, CHSTK_ERR_TRUNCATED,
+	    "program header table runs past the end of the file" },
+	{ "entry size 32", 54, 2, 32, CHSTK_ERR_CORRUPT,
+	    "program header table entry size is 32, not 56" },
+	{ "cut in the table", SIZE_MAX, 0, 100, CHSTK_ERR_TRUNCATED,
+	    "program header table runs past the end of the file" },
+};
+
+START_TEST(refuses_malformed_headers)
+{
+	const struct bad *b = &bads[_i];
+	unsigned char *buf = malloc(0x1100);
+	size_t size = program(&le64, buf, 1, PF_R | PF_W);
+	struct chstk_error err;
+	struct seen s;
+	unsigned char *exact;
+
+	if (b->off == SIZE_MAX)
+		size = (size_t)b->value;
+	else
+		gen_put(&le64, buf + b->off, b->len, b->value);
+	/* An allocation of exactly the size: a read past it is caught by
+	   the sanitizers and valgrind. */
+	exact = malloc(size);
+	memcpy(exact, buf, size);
+	ck_assert_int_eq(scan(exact, size, &s, &err), b->code);
+	ck_assert_int_eq(err.code, b->code);
+	ck_assert_str_eq(err.msg, b->msg);
+	ck_assert_int_eq(s.calls, 0);
+	free(exact);
+	free(buf);
+}
+END_TEST
+
+START_TEST(refuses_malformed_objects)
+{
+	struct gen g = { 64, 0, ET_REL, EM_X86_64 };
+	unsigned char buf[1024];
+	struct chstk_error err;
+	struct seen s;
+	size_t n = gen_object(&g, buf, 1, 0);
+
+	gen_put(&g, buf + 40, 8, 0x100000);		/* e_shoff */
+	ck_assert_int_eq(scan(buf, n, &s, &err), CHSTK_ERR_TRUNCATED);
+	ck_assert_str_eq(err.msg,
+	    "section header table runs past the end of the file");
+	n = gen_object(&g, buf, 1, 0);
+	gen_put(&g, buf + 62, 2, 9);			/* e_shstrndx */
+	ck_assert_int_eq(scan(buf, n, &s, &err), CHSTK_ERR_CORRUPT);
+	ck_assert_str_eq(err.msg, "section name table index 9 out of range");
+	n = gen_object(&g, buf, 1, 0);
+	gen_put(&g, buf + 58, 2, 40);			/* e_shentsize */
+	ck_assert_int_eq(scan(buf, n, &s, &err), CHSTK_ERR_CORRUPT);
+	ck_assert_str_eq(err.msg,
+	    "section header table entry size is 40, not 64");
+}
+END_TEST
+
+START_TEST(names_states_and_operations)
+{
+	static const enum chstk_state all[] = {
+		CHSTK_DEFAULT, CHSTK_EXEC, CHSTK_NOEXEC,
+	};
+	/* The seed's table: the state each option leaves, per state. */
+	static const enum chstk_state want[5][3] = {
+		[CHSTK_OP_SET_EXEC] = { CHSTK_EXEC, CHSTK_EXEC, CHSTK_EXEC },
+		[CHSTK_OP_SET_NOEXEC] = { CHSTK_NOEXEC, CHSTK_NOEXEC,
+		    CHSTK_NOEXEC },
+		[CHSTK_OP_CLEAR_EXEC] = { CHSTK_DEFAULT, CHSTK_DEFAULT,
+		    CHSTK_NOEXEC },
+		[CHSTK_OP_CLEAR_NOEXEC] = { CHSTK_DEFAULT, CHSTK_EXEC,
+		    CHSTK_DEFAULT },
+		[CHSTK_OP_SET_DEFAULT] = { CHSTK_DEFAULT, CHSTK_DEFAULT,
+		    CHSTK_DEFAULT },
+	};
+	int op, i;
+
+	for (op = 0; op < 5; op++)
+		for (i = 0; i < 3; i++)
+			ck_assert_int_eq(chstk_op_result(op, all[i]),
+			    want[op][all[i]]);
+	ck_assert_str_eq(chstk_state_name(CHSTK_EXEC), "exec");
+	ck_assert_str_eq(chstk_state_name(CHSTK_NOEXEC), "noexec");
+	ck_assert_str_eq(chstk_state_name(CHSTK_DEFAULT), "default");
+	ck_assert_str_eq(chstk_version(), PACKAGE_VERSION);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("image");
+	TCase *tc = tcase_create("read");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_loop_test(tc, reads_each_state_in_each_byte_order, 0, 2);
+	tcase_add_test(tc, last_pt_gnu_stack_wins_as_in_the_kernel);
+	tcase_add_test(tc, counts_writable_executable_segments);
+	tcase_add_test(tc, tells_programs_from_shared_objects);
+	tcase_add_test(tc, reads_the_note_of_objects);
+	tcase_add_loop_test(tc, refuses_malformed_headers, 0,
+	    sizeof(bads) / sizeof(bads[0]));
+	tcase_add_test(tc, refuses_malformed_objects);
+	tcase_add_test(tc, names_states_and_operations);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_VERBOSE);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
