@@ -35,7 +35,7 @@ trap 'rm -rf "$out"' EXIT
 one() {
 	name=$1
 	shift
-	"$GNU_TIME" -f '%e %M' -o "$out/t" "$@" >/dev/null 2>&1 || true
+	"$GNU_TIME" -q -f '%e %M' -o "$out/t" "$@" >/dev/null 2>&1 || true
 	cat "$out/t" >>"$out/$name"
 }
 
@@ -61,7 +61,7 @@ s=$(cut -d' ' -f1 "$out/scanelf" | median)
 em=$(maxcol 2 <"$out/elfscan")
 sm=$(maxcol 2 <"$out/scanelf")
 awk -v e="$e" -v s="$s" -v f="$files" -v em="$em" -v sm="$sm" -v r="$rounds" 'BEGIN {
-	printf "elfscan -q:   %.3f s median of %d, %.0f files/s, peak %.1f MiB\n", e, r, e > 0 ? f / e : 0, em / 1024
-	printf "scanelf -qeR: %.3f s median of %d, %.0f files/s, peak %.1f MiB\n", s, r, s > 0 ? f / s : 0, sm / 1024
-	printf "ratio elfscan/scanelf: %.3f\n", s > 0 ? e / s : 0
+	printf "elfscan -q:   %.3f s median of %d, %.0f files/s, peak %.1f MiB\n", e, r, (e > 0 ? f / e : 0), em / 1024
+	printf "scanelf -qeR: %.3f s median of %d, %.0f files/s, peak %.1f MiB\n", s, r, (s > 0 ? f / s : 0), sm / 1024
+	printf "ratio elfscan/scanelf: %.3f\n", (s > 0 ? e / s : 0)
 }'
