@@ -77,6 +77,16 @@ expected_stack() {
 	esac
 }
 
+# The state chstk OPTION leaves a file in STATE, by the seed's rules.
+state_after() {
+	case $1 in
+	-e) echo exec ;;
+	-E) echo noexec ;;
+	-d) [ "$2" = exec ] && echo default || echo "$2" ;;
+	-D) [ "$2" = noexec ] && echo default || echo "$2" ;;
+	esac
+}
+
 # The state readelf's view means.
 state_of_flags() {
 	case $1 in

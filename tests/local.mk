@@ -32,7 +32,7 @@ chstk_shell_tests = \
 TESTS += $(chstk_shell_tests)
 EXTRA_DIST += $(chstk_shell_tests) tests/lib.sh \
 	tests/fixtures/hello.c tests/fixtures/trampoline.c \
-	tests/fixtures/lib.c tests/fixtures/dlopen.c \
+	tests/fixtures/lib.c tests/fixtures/dlopen.c tests/fixtures/stack_perms.h \
 	tests/fixtures/tiny64.asm tests/fixtures/tiny32.asm \
 	tests/fixtures/cross/ppc.s tests/fixtures/cross/s390x.s \
 	tests/fixtures/cross/aarch64.s tests/fixtures/cross/mips.s \
@@ -52,6 +52,7 @@ unit_ldadd = tests/unit/libelfgen.a lib/libchstk-core.la $(CHECK_LIBS) \
 	$(LIBELF_LIBS)
 check_LIBRARIES = tests/unit/libelfgen.a
 tests_unit_libelfgen_a_SOURCES = tests/unit/elfgen.c tests/unit/elfgen.h
+tests_unit_libelfgen_a_CFLAGS = $(unit_cflags)
 tests_unit_check_image_CFLAGS = $(unit_cflags)
 tests_unit_check_image_LDADD = $(unit_ldadd)
 tests_unit_check_rewrite_CFLAGS = $(unit_cflags)

@@ -317,29 +317,27 @@ void
 report_summary(struct report *r, double seconds)
 {
 	struct stats *s = r->st;
-	unsigned long files = atomic_load(&s->files);
+	unsigned long v[] = {
+		atomic_load(&s->files), atomic_load(&s->dirs),
+		atomic_load(&s->images), atomic_load(&s->state[CHSTK_EXEC]),
+		atomic_load(&s->state[CHSTK_NOEXEC]),
+		atomic_load(&s->state[CHSTK_DEFAULT]), atomic_load(&s->exec),
+		atomic_load(&s->with_findings), atomic_load(&s->allowed),
+		atomic_load(&s->errors),
+	};
 
-	if (r->o->format == FORMAT_JSON) {
+	if (r->o->format == FORMAT_JSON)
 		printf("{\"summary\":{\"files\":%lu,\"directories\":%lu,"
 		    "\"images\":%lu,\"exec\":%lu,\"noexec\":%lu,\"absent\":%lu,"
 		    "\"effective_exec\":%lu,\"with_findings\":%lu,"
-		    "\"allowed\":%lu,\"errors\":%lu,\"seconds\":%.3f}}\n", files,
-		    atomic_load(&s->dirs), atomic_load(&s->images),
-		    atomic_load(&s->state[CHSTK_EXEC]),
-		    atomic_load(&s->state[CHSTK_NOEXEC]),
-		    atomic_load(&s->state[CHSTK_DEFAULT]), atomic_load(&s->exec),
-		    atomic_load(&s->with_findings), atomic_load(&s->allowed),
-		    atomic_load(&s->errors), seconds);
-		return;
-	}
-	fprintf(r->o->print0 ? stderr : stdout,
-	    "%lu files in %lu directories, %lu ELF images: %lu exec, "
-	    "%lu noexec, %lu absent; %lu with an executable stack, "
-	    "%lu with findings, %lu allowed, %lu errors; %.2f s\n", files,
-	    atomic_load(&s->dirs), atomic_load(&s->images),
-	    atomic_load(&s->state[CHSTK_EXEC]),
-	    atomic_load(&s->state[CHSTK_NOEXEC]),
-	    atomic_load(&s->state[CHSTK_DEFAULT]), atomic_load(&s->exec),
-	    atomic_load(&s->with_findings), atomic_load(&s->allowed),
-	    atomic_load(&s->errors), seconds);
+		    "\"allowed\":%lu,\"errors\":%lu,\"seconds\":%.3f}}\n",
+		    v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9],
+		    seconds);
+	else
+		fprintf(r->o->print0 ? stderr : stdout,
+		    "%lu files in %lu directories, %lu ELF images: %lu exec, "
+		    "%lu noexec, %lu absent; %lu with an executable stack, "
+		    "%lu with findings, %lu allowed, %lu errors; %.2f s\n",
+		    v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9],
+		    seconds);
 }

@@ -11,14 +11,6 @@
 . "$top_srcdir/tests/lib.sh"
 need gcc g++ as ar nm objdump readelf eu-elflint llvm-ar
 
-after() {
-	case $1 in
-	-e) echo exec ;;
-	-E) echo noexec ;;
-	-d) [ "$2" = exec ] && echo default || echo "$2" ;;
-	-D) [ "$2" = noexec ] && echo default || echo "$2" ;;
-	esac
-}
 note_state() {
 	case $(readelf_note "$1") in
 	X) echo exec ;; -) echo noexec ;; *) echo default ;;
@@ -70,7 +62,7 @@ for o in c64 c32 asm lto many; do
 	contents "$f" >"$T/$o.ref"
 	state=$(note_state "$f")
 	for opt in -E -e -d -E -D -D -e -E -d -D -e; do
-		want=$(after "$opt" "$state")
+		want=$(state_after "$opt" "$state")
 		before=$(stamp "$f")
 		"$CHSTK" "$opt" "$f" || fail "$o: chstk $opt"
 		expect "$o: $opt ($state -> $want), by readelf" "$(note_state "$f")" "$want"
@@ -111,8 +103,8 @@ s1=$(note_state "$T/a_member_with_a_long_name.o")
 s2=$(note_state "$T/asm2.o")
 for opt in -E -e -D -d -E -D -e -d; do
 	"$CHSTK" "$opt" "$T/libh.a" || fail "archive: chstk $opt"
-	s1=$(after "$opt" "$s1")
-	s2=$(after "$opt" "$s2")
+	s1=$(state_after "$opt" "$s1")
+	s2=$(state_after "$opt" "$s2")
 	(cd "$T" && rm -rf x && mkdir x && cd x && ar x ../libh.a)
 	expect "archive $opt: member list" "$(ar t "$T/libh.a" | tr '\n' ' ')" \
 	    "a_member_with_a_long_name.o asm2.o README "

@@ -9,15 +9,6 @@
 . "$top_srcdir/tests/lib.sh"
 need gcc clang ld.lld readelf eu-elflint gawk
 
-# The state an option leaves, given the state before (the seed's rules).
-after() {
-	case $1 in
-	-e) echo exec ;;
-	-E) echo noexec ;;
-	-d) [ "$2" = exec ] && echo default || echo "$2" ;;
-	-D) [ "$2" = noexec ] && echo default || echo "$2" ;;
-	esac
-}
 
 LLD="clang -fuse-ld=lld -Wl,-z,nognustack"
 set -- \
@@ -52,7 +43,7 @@ while [ $# -gt 0 ]; do
 	state=$(state_of_flags "$(readelf_stack "$p")")
 	case $name in lld-*) expect "$name: lld wrote no PT_GNU_STACK" "$state" default ;; esac
 	for opt in -E -e -E -d -D -d -e -D -E -D -e; do
-		want=$(after "$opt" "$state")
+		want=$(state_after "$opt" "$state")
 		before=$(stamp "$p")
 		"$CHSTK" "$opt" "$p" || fail "$name: chstk $opt failed"
 		got=$(state_of_flags "$(readelf_stack "$p")")

@@ -226,8 +226,6 @@ main(void)
 {
 	Suite *s = suite_create("archive");
 	TCase *tc = tcase_create("archive");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, reads_members_and_their_names);
 	tcase_add_test(tc, moves_the_index_with_the_members);
@@ -235,9 +233,5 @@ main(void)
 	    sizeof(broken) / sizeof(broken[0]));
 	tcase_add_test(tc, reports_a_broken_member_and_goes_on);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_VERBOSE);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return gen_run(s);
 }

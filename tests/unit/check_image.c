@@ -274,8 +274,6 @@ main(void)
 {
 	Suite *s = suite_create("image");
 	TCase *tc = tcase_create("read");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, reads_each_state_in_each_byte_order, 0, 2);
 	tcase_add_test(tc, last_pt_gnu_stack_wins_as_in_the_kernel);
@@ -287,9 +285,5 @@ main(void)
 	tcase_add_test(tc, refuses_malformed_objects);
 	tcase_add_test(tc, names_states_and_operations);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_VERBOSE);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return gen_run(s);
 }

@@ -353,8 +353,7 @@ main(void)
 {
 	Suite *s = suite_create("rewrite");
 	TCase *p = tcase_create("programs"), *o = tcase_create("objects");
-	SRunner *sr;
-	int failed, n = sizeof(gens) / sizeof(gens[0]);
+	int n = sizeof(gens) / sizeof(gens[0]);
 
 	tcase_add_loop_test(p, flips_pf_x_and_nothing_else, 0, n);
 	tcase_add_loop_test(p, default_turns_the_entry_into_pt_null, 0, n);
@@ -369,9 +368,5 @@ main(void)
 	tcase_add_test(o, refuses_unknown_operations);
 	suite_add_tcase(s, p);
 	suite_add_tcase(s, o);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_VERBOSE);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return gen_run(s);
 }

@@ -189,8 +189,6 @@ main(void)
 {
 	Suite *s = suite_create("update");
 	TCase *tc = tcase_create("update");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, leaves_a_file_already_as_asked_untouched);
@@ -200,9 +198,5 @@ main(void)
 	tcase_add_test(tc, fails_cleanly_on_a_file_it_cannot_change);
 	tcase_add_test(tc, refuses_an_unknown_operation_before_reading);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_VERBOSE);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return gen_run(s);
 }

@@ -63,4 +63,8 @@ unsigned char *gen_slurp(int fd, size_t *size);
 /* A memfd holding buf. */
 int gen_memfd(const unsigned char *buf, size_t size);
 
+/* Run a Check suite in fork mode, verbosely; the exit status for main(). */
+struct Suite;
+int gen_run(struct Suite *s);
+
 #endif
