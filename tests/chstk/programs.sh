@@ -1,13 +1,15 @@
 #!/bin/sh
 # Real programs from two linkers (GNU ld; lld without PT_GNU_STACK, packed
 # and with separate code), 64- and 32-bit, PIE, non-PIE, static and static
-# PIE, taken through every option in turn. After each step: readelf shows the
+# PIE, stripped, and rewritten by patchelf (its strings moved to a segment
+# of their own),
+# taken through every option in turn. After each step: readelf shows the
 # state the seed's rules give, a step that changes nothing leaves the file
 # untouched, the program still runs with unchanged output, the running
 # kernel gives its stack the permissions of that state, the program header
 # layout stays sound, and eu-elflint finds nothing new.
 . "$top_srcdir/tests/lib.sh"
-need gcc clang ld.lld readelf eu-elflint gawk
+need gcc clang ld.lld readelf eu-elflint gawk patchelf
 
 
 LLD="clang -fuse-ld=lld -Wl,-z,nognustack"
@@ -26,7 +28,12 @@ set -- \
 	lld-pie-32 "$LLD -m32" \
 	lld-nopie-32 "$LLD -m32 -no-pie" \
 	lld-static-32 "$LLD -m32 -static" \
-	lld-sepcode-32 "$LLD -m32 -no-pie -Wl,-z,separate-code"
+	lld-sepcode-32 "$LLD -m32 -no-pie -Wl,-z,separate-code" \
+	gnu-stripped-64 "gcc -s" \
+	lld-patchelf-64 "$LLD" \
+	lld-patchelf-32 "$LLD -m32"
+# A run path too long for the old string table makes patchelf move it.
+RPATH=/opt/a/run/path/long/enough/that/patchelf/must/move/the/dynamic/strings/elsewhere
 
 while [ $# -gt 0 ]; do
 	name=$1 cc=$2
@@ -38,6 +45,12 @@ while [ $# -gt 0 ]; do
 		fail "$name: build: $(cat "$p.log")"
 		continue
 	fi
+	case $name in *-patchelf-*)
+		loads=$(readelf -lW "$p" | grep -c '^  LOAD')
+		patchelf --set-rpath "$RPATH" "$p"
+		expect "$name: patchelf rewrote the layout (a segment more)" \
+		    "$(readelf -lW "$p" | grep -c '^  LOAD')" $((loads + 1))
+	esac
 	ref=$("$p" | work_of)
 	lint0=$(lint "$p")
 	state=$(state_of_flags "$(readelf_stack "$p")")
