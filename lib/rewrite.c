@@ -192,6 +192,8 @@ chstk__scan(const struct chstk_src *src, chstk_scan_fn fn, void *arg,
 	size_t len;
 	int r;
 
+	if (fn == NULL)
+		return chstk__error(err, CHSTK_ERR_INVAL, "no function to call");
 	r = read_magic(src, magic, &len, err);
 	if (r < 0)
 		return r;
