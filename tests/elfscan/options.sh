@@ -88,6 +88,23 @@ for l in sys.stdin:
     r = json.loads(l); print(r["path"].split("/")[-1], r["stack"], ",".join(r["findings"]))')" \
     "wx noexec wx-segment"
 
+# Progress: a line on a terminal's standard error (script(1) gives one)
+# once a scan has run a quarter of a second (one thread over /usr does,
+# tried three times on a fast machine), none when it is not a terminal.
+need script
+seen=
+for try in 1 2 3; do
+	script -qec "\"$ELFSCAN\" -q -j1 /usr >/dev/null" /dev/null >"$T/tty" 2>&1
+	grep -q 'files/s' "$T/tty" && seen=yes && break
+done
+expect "progress on a terminal" "$seen" yes
+expect_match "progress names a directory" "$(tr '\r' '\n' <"$T/tty" | grep 'files/s' | tail -1)" \
+    "*files, * ELF, * files/s  */*"
+expect "no progress when standard error is not a terminal" \
+    "$("$ELFSCAN" -q -j1 /usr 2>&1 >/dev/null)" ""
+script -qec "\"$ELFSCAN\" -q -j1 --no-progress /usr >/dev/null" /dev/null >"$T/tty" 2>&1
+expect "--no-progress on a terminal" "$(grep -c 'files/s' "$T/tty")" 0
+
 # A directory the user cannot read: reported, and status 2 over 1.
 nobody_setup
 cp "$CHSTK" "$N/bin/" 2>/dev/null
