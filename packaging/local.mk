@@ -1,1 +1,39 @@
-# Rules for packaging/ (included by the top-level Makefile.am).
+# Rules for packaging/ (included by the top-level Makefile.am): the hooks
+# that run elfscan over what an rpm or a Debian package installs.
+
+# rpm: the macros file where rpm reads add-ons, the brp script beside
+# rpm's own (both under $(prefix)/lib/rpm, not $(libdir): rpm's directory
+# is lib on every architecture).
+rpmhookdir = $(prefix)/lib/rpm
+rpmmacrosdir = $(rpmhookdir)/macros.d
+rpmhook_SCRIPTS = packaging/rpm/brp-chstk
+rpmmacros_DATA = packaging/rpm/macros.chstk
+
+# The hooks run the installed tools: their paths are written in at make
+# time, not by configure. packaging/dirs holds them and changes only when
+# they do, so that "make install prefix=..." after "make" remakes the hooks.
+packaging_edit = sed \
+	-e 's|@bindir[@]|$(bindir)|g' \
+	-e 's|@rpmhookdir[@]|$(rpmhookdir)|g'
+packaging_generated = packaging/rpm/brp-chstk packaging/rpm/macros.chstk
+packaging/dirs: packaging-dirs-force
+	$(AM_V_at)$(MKDIR_P) packaging && \
+	echo '$(bindir) $(rpmhookdir)' >$@.tmp && \
+	if cmp -s $@ $@.tmp; then rm -f $@.tmp; else mv $@.tmp $@; fi
+packaging-dirs-force:
+.PHONY: packaging-dirs-force
+$(packaging_generated): packaging/dirs
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && rm -f $@ $@.tmp && \
+	$(packaging_edit) $(srcdir)/$@.in >$@.tmp && \
+	case $@ in *.chstk) ;; *) chmod +x $@.tmp ;; esac && \
+	mv $@.tmp $@
+packaging/rpm/brp-chstk: $(srcdir)/packaging/rpm/brp-chstk.in
+packaging/rpm/macros.chstk: $(srcdir)/packaging/rpm/macros.chstk.in
+CLEANFILES += $(packaging_generated) packaging/dirs
+EXTRA_DIST += $(packaging_generated:=.in)
+
+# Tests: real packages built by rpmbuild with the built tools.
+packaging_tests = \
+	tests/packaging/rpm.sh
+TESTS += $(packaging_tests)
+EXTRA_DIST += $(packaging_tests) tests/packaging/common.sh
