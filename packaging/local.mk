@@ -9,13 +9,22 @@ rpmmacrosdir = $(rpmhookdir)/macros.d
 rpmhook_SCRIPTS = packaging/rpm/brp-chstk
 rpmmacros_DATA = packaging/rpm/macros.chstk
 
+# debhelper: the command, its sequence addon where dh looks for addons,
+# and its manual.
+dhbindir = $(bindir)
+dhbin_SCRIPTS = packaging/debhelper/dh_chstk
+dhsequencedir = $(datadir)/perl5/Debian/Debhelper/Sequence
+dist_dhsequence_DATA = packaging/debhelper/Debian/Debhelper/Sequence/chstk.pm
+dist_man_MANS += man/dh_chstk.1
+
 # The hooks run the installed tools: their paths are written in at make
 # time, not by configure. packaging/dirs holds them and changes only when
 # they do, so that "make install prefix=..." after "make" remakes the hooks.
 packaging_edit = sed \
 	-e 's|@bindir[@]|$(bindir)|g' \
 	-e 's|@rpmhookdir[@]|$(rpmhookdir)|g'
-packaging_generated = packaging/rpm/brp-chstk packaging/rpm/macros.chstk
+packaging_generated = packaging/rpm/brp-chstk packaging/rpm/macros.chstk \
+	packaging/debhelper/dh_chstk
 packaging/dirs: packaging-dirs-force
 	$(AM_V_at)$(MKDIR_P) packaging && \
 	echo '$(bindir) $(rpmhookdir)' >$@.tmp && \
@@ -29,11 +38,14 @@ $(packaging_generated): packaging/dirs
 	mv $@.tmp $@
 packaging/rpm/brp-chstk: $(srcdir)/packaging/rpm/brp-chstk.in
 packaging/rpm/macros.chstk: $(srcdir)/packaging/rpm/macros.chstk.in
+packaging/debhelper/dh_chstk: $(srcdir)/packaging/debhelper/dh_chstk.in
 CLEANFILES += $(packaging_generated) packaging/dirs
 EXTRA_DIST += $(packaging_generated:=.in)
 
-# Tests: real packages built by rpmbuild with the built tools.
+# Tests: real packages built by rpmbuild and dpkg-buildpackage with the
+# built tools.
 packaging_tests = \
-	tests/packaging/rpm.sh
+	tests/packaging/rpm.sh \
+	tests/packaging/dpkg.sh
 TESTS += $(packaging_tests)
 EXTRA_DIST += $(packaging_tests) tests/packaging/common.sh
