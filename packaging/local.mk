@@ -1,1 +1,65 @@
-# Rules for packaging/ (included by the top-level Makefile.am).
+# Rules for packaging/ (included by the top-level Makefile.am): the hooks
+# that run elfscan over what an rpm or a Debian package installs.
+
+# rpm: the macros file where rpm reads add-ons, the brp script beside
+# rpm's own (both under $(prefix)/lib/rpm, not $(libdir): rpm's directory
+# is lib on every architecture).
+rpmhookdir = $(prefix)/lib/rpm
+rpmmacrosdir = $(rpmhookdir)/macros.d
+rpmhook_SCRIPTS = packaging/rpm/brp-chstk
+rpmmacros_DATA = packaging/rpm/macros.chstk
+
+# debhelper: the command, its sequence addon where dh looks for addons,
+# and its manual.
+dhbindir = $(bindir)
+dhbin_SCRIPTS = packaging/debhelper/dh_chstk
+dhsequencedir = $(datadir)/perl5/Debian/Debhelper/Sequence
+dist_dhsequence_DATA = packaging/debhelper/Debian/Debhelper/Sequence/chstk.pm
+dist_man_MANS += man/dh_chstk.1
+
+# The hooks run the installed tools: their paths are written in at make
+# time, not by configure. packaging/dirs holds them and changes only when
+# they do, so that "make install prefix=..." after "make" remakes the hooks.
+packaging_edit = sed \
+	-e 's|@bindir[@]|$(bindir)|g' \
+	-e 's|@rpmhookdir[@]|$(rpmhookdir)|g'
+packaging_generated = packaging/rpm/brp-chstk packaging/rpm/macros.chstk \
+	packaging/debhelper/dh_chstk
+packaging/dirs: packaging-dirs-force
+	$(AM_V_at)$(MKDIR_P) packaging && \
+	echo '$(bindir) $(rpmhookdir)' >$@.tmp && \
+	if cmp -s $@ $@.tmp; then rm -f $@.tmp; else mv $@.tmp $@; fi
+packaging-dirs-force:
+.PHONY: packaging-dirs-force
+$(packaging_generated): packaging/dirs
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && rm -f $@ $@.tmp && \
+	$(packaging_edit) $(srcdir)/$@.in >$@.tmp && \
+	case $@ in *.chstk) ;; *) chmod +x $@.tmp ;; esac && \
+	mv $@.tmp $@
+packaging/rpm/brp-chstk: $(srcdir)/packaging/rpm/brp-chstk.in
+packaging/rpm/macros.chstk: $(srcdir)/packaging/rpm/macros.chstk.in
+packaging/debhelper/dh_chstk: $(srcdir)/packaging/debhelper/dh_chstk.in
+CLEANFILES += $(packaging_generated) packaging/dirs
+EXTRA_DIST += $(packaging_generated:=.in)
+
+# Tests: real packages built by rpmbuild and dpkg-buildpackage with the
+# built tools, and the hooks' handling of files they cannot read.
+packaging_tests = \
+	tests/packaging/rpm.sh \
+	tests/packaging/dpkg.sh \
+	tests/packaging/unreadable.sh
+TESTS += $(packaging_tests)
+EXTRA_DIST += $(packaging_tests) tests/packaging/common.sh
+
+# make installcheck (and so distcheck): the installed hooks find the
+# installed tools without help. (The tools find libchstk in a prefix the
+# dynamic linker does not search through LD_LIBRARY_PATH.)
+EXTRA_DIST += tests/packaging/installed.sh
+installcheck-local: installcheck-packaging
+installcheck-packaging:
+	LD_LIBRARY_PATH='$(libdir)'$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH} \
+	top_srcdir='$(abs_top_srcdir)' CHSTK='$(bindir)/chstk' \
+	ELFSCAN='$(bindir)/elfscan' BINDIR='$(bindir)' \
+	RPMHOOKDIR='$(rpmhookdir)' PERL5DIR='$(datadir)/perl5' \
+	    $(SHELL) $(srcdir)/tests/packaging/installed.sh
+.PHONY: installcheck-packaging

@@ -1,0 +1,154 @@
+#!/bin/sh
+# rpmbuild builds a real package from source, two programs, hello-exec
+# linked with -z execstack and hello without, with macros.chstk read from a
+# macros.d directory in the order rpm reads its own (before the platform
+# file), or with --load. It proves: under fail (the default) the build
+# stops and names hello-exec, and only it; under fix the packaged
+# hello-exec has a non-executable stack by readelf and by the running
+# kernel; under warn the package builds, says so and keeps the executable
+# stack; a program allowed by %chstk_allow (with or without a leading
+# slash, or by a glob) is packaged byte for byte as without the hook; a
+# policy set in the spec file is obeyed; a file that is not sound ELF stops
+# the build even under warn; brp-chstk runs after rpm's brp-strip; and
+# %global __brp_chstk %{nil} turns it off.
+. "$top_srcdir/tests/packaging/common.sh"
+need rpmbuild rpm2cpio cpio gcc readelf
+
+TOP=$T/rpm
+mkdir -p "$TOP/SOURCES" "$TOP/SPECS" "$T/macros.d"
+cp "$FIX/hello.c" "$TOP/SOURCES/"
+cp "$HOOKS/rpm/macros.chstk" "$T/macros.d/"
+MACROPATH=$(rpm --showrc | sed -n 's/^Macro path: //p' |
+    sed "s|macros\.d/macros\.\*|&:$T/macros.d/macros.*|")
+expect_match "our macros.d comes before the platform file" "$MACROPATH" \
+    "*$T/macros.d/macros.\**/platform/*"
+
+# write_spec [PREAMBLE-LINE [INSTALL-LINE]]
+write_spec() {
+	cat >"$TOP/SPECS/hello.spec" <<EOF
+${1:-}
+Name: chstk-hello
+Version: 1
+Release: 1
+Summary: two programs, one linked with an executable stack
+License: MIT
+
+%description
+A package for the tests of brp-chstk.
+
+%build
+gcc -o hello %{_sourcedir}/hello.c
+gcc -z execstack -o hello-exec %{_sourcedir}/hello.c
+
+%install
+mkdir -p %{buildroot}%{_bindir}
+install -m 755 hello hello-exec %{buildroot}%{_bindir}/
+${2:-}
+
+%files
+%{_bindir}/*
+EOF
+}
+
+# build NAME installed|load [RPMBUILD-OPTIONS]: builds the spec with the
+# macros read one way or the other (before the options, which rpm reads in
+# order); the package's files go to $T/NAME, the output to $T/NAME.log.
+# Returns rpmbuild's status.
+build() {
+	name=$1 how=$2
+	shift 2
+	case $how in
+	installed) set -- --macros "$MACROPATH" "$@" ;;
+	load) set -- --load "$HOOKS/rpm/macros.chstk" "$@" ;;
+	esac
+	rm -rf "$TOP/RPMS" "$T/$name"
+	rpmbuild "$@" --define "__brp_chstk_script $HOOKS/rpm/brp-chstk" \
+	    --define "_topdir $TOP" --nodeps -bb "$TOP/SPECS/hello.spec" \
+	    >"$T/$name.log" 2>&1
+	status=$?
+	mkdir "$T/$name"
+	for rpm in "$TOP"/RPMS/*/*.rpm; do
+		[ -f "$rpm" ] || continue
+		(cd "$T/$name" && rpm2cpio "$rpm" | cpio -idm --quiet)
+	done
+	return $status
+}
+B=usr/bin
+
+# Without the hook: the program really has an executable stack, so the
+# checks below can tell.
+write_spec
+build off installed --define '__brp_chstk %{nil}'
+expect "off: builds" "$?" 0
+expect "off: hello-exec is RWE by readelf" "$(readelf_stack "$T/off/$B/hello-exec")" RWE
+expect "off: the kernel gives it an executable stack" "$(runs_with "$T/off/$B/hello-exec")" rwxp
+output_lacks "off: brp-chstk did not run" "$T/off.log" brp-chstk
+
+# fail, the default, as installed.
+build fail installed
+expect "fail: the build fails" "$?" 1
+output_has "fail: names hello-exec and why" "$T/fail.log" \
+    "brp-chstk: /usr/bin/hello-exec: executable stack: marked exec [exec-stack]"
+output_lacks "fail: does not name hello" "$T/fail.log" "/usr/bin/hello:"
+expect "fail: no package" "$(ls "$T/fail")" ""
+expect "fail: brp-chstk runs after brp-strip" \
+    "$(grep -o -e '/brp-strip ' -e '/brp-chstk ' "$T/fail.log" | tr -d ' \n')" \
+    "/brp-strip/brp-chstk"
+
+# fail, with --load.
+build fail-load load
+expect "fail with --load: the build fails" "$?" 1
+output_has "fail with --load: names hello-exec" "$T/fail-load.log" \
+    "brp-chstk: /usr/bin/hello-exec: executable stack"
+
+# fix, set in the spec file itself.
+write_spec '%global chstk_policy fix'
+build fix installed
+expect "fix: builds" "$?" 0
+output_has "fix: says what it marked" "$T/fix.log" \
+    "brp-chstk: /usr/bin/hello-exec: executable stack marked noexec: marked exec [exec-stack]"
+expect "fix: packaged hello-exec is RW by readelf" "$(readelf_stack "$T/fix/$B/hello-exec")" RW
+expect "fix: the kernel gives it a non-executable stack" "$(runs_with "$T/fix/$B/hello-exec")" rw-p
+expect "fix: hello-exec still works" "$("$T/fix/$B/hello-exec" | work_of)" "$("$T/off/$B/hello-exec" | work_of)"
+same_bytes "fix: hello is untouched" "$T/fix/$B/hello" "$T/off/$B/hello"
+
+# fix with --load, on the command line.
+write_spec
+build fix-load load --define 'chstk_policy fix'
+expect "fix with --load: builds" "$?" 0
+expect "fix with --load: hello-exec is RW" "$(readelf_stack "$T/fix-load/$B/hello-exec")" RW
+
+# warn
+build warn load --define 'chstk_policy warn'
+expect "warn: builds" "$?" 0
+output_has "warn: warns about hello-exec" "$T/warn.log" \
+    "brp-chstk: warning: /usr/bin/hello-exec: executable stack: marked exec"
+expect "warn: hello-exec keeps its stack" "$(readelf_stack "$T/warn/$B/hello-exec")" RWE
+
+# Allowed, without a leading slash, under fix: untouched.
+build allow installed --define 'chstk_policy fix' --define 'chstk_allow usr/bin/hello-exec'
+expect "allowed: builds" "$?" 0
+output_has "allowed: says so" "$T/allow.log" \
+    "brp-chstk: /usr/bin/hello-exec: executable stack allowed by %chstk_allow: marked exec"
+expect "allowed: hello-exec keeps RWE" "$(readelf_stack "$T/allow/$B/hello-exec")" RWE
+same_bytes "allowed: hello-exec byte for byte as without the hook" \
+    "$T/allow/$B/hello-exec" "$T/off/$B/hello-exec"
+
+# Allowed by a glob with a leading slash, among others, under fail.
+build allow-glob load --define 'chstk_allow /opt/x /usr/bin/hello-e*'
+expect "allowed by a glob: builds under fail" "$?" 0
+same_bytes "allowed by a glob: hello-exec untouched" \
+    "$T/allow-glob/$B/hello-exec" "$T/off/$B/hello-exec"
+
+# A file that is not sound ELF stops the build even under warn.
+write_spec '' 'printf "\177ELF\2\1\1" >%{buildroot}%{_bindir}/broken'
+build broken installed --define 'chstk_policy warn'
+expect "not sound ELF: the build fails under warn" "$?" 1
+output_has "not sound ELF: named" "$T/broken.log" "brp-chstk: /usr/bin/broken: cannot read: "
+
+# A bad policy is an error.
+write_spec
+build bogus installed --define 'chstk_policy maybe'
+expect "a bad policy: the build fails" "$?" 1
+output_has "a bad policy: said" "$T/bogus.log" "brp-chstk: unknown policy 'maybe': want fail, fix or warn"
+finish
