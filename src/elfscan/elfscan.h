@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -97,6 +98,19 @@ struct progress;
 struct progress *progress_start(struct stats *st);
 void progress_dir(struct progress *p, const char *dir);
 void progress_stop(struct progress *p);
+
+/* member.c: one ELF member of a container, read from a stream. */
+struct stream {
+	/* Up to len bytes into buf: the count, 0 at the end, -1 when the
+	   container failed (its reader reports it). */
+	ssize_t (*read)(void *arg, void *buf, size_t len);
+	void *arg;
+	uint64_t size;		/* as the container declares it, or
+				   UINT64_MAX when it does not */
+};
+#define MEMBER_MAX (64u << 20)	/* bytes buffered for one member */
+int member_scan(const struct stream *s, const unsigned char *head, size_t n,
+    bool ended, chstk_scan_fn fn, void *arg, char *msg, size_t msglen);
 
 /* walk.c: scan the given roots with o->jobs threads. Returns -1 when a
    root could not be read, else 0. */
