@@ -112,6 +112,24 @@ struct stream {
 int member_scan(const struct stream *s, const unsigned char *head, size_t n,
     bool ended, chstk_scan_fn fn, void *arg, char *msg, size_t msglen);
 
+/* container.c: packages, wheels and tarballs, read with libarchive. */
+enum container {
+	CONTAINER_NONE, CONTAINER_DEB, CONTAINER_RPM, CONTAINER_ZIP,
+	CONTAINER_TAR, CONTAINER_CPIO, CONTAINER_COMPRESSED,
+};
+/* What a file's first n bytes (up to 512) say it is. */
+enum container container_kind(const unsigned char *head, size_t n);
+/* Where a container's images and errors go. */
+struct container_out {
+	/* Each ELF image of each member, member named as inside. */
+	chstk_scan_fn image;
+	/* A member that could not be scanned, or (member NULL) the whole. */
+	void (*error)(void *arg, const char *member, const char *msg);
+	void *arg;
+};
+void container_scan(int fd, const char *path, enum container kind,
+    const struct container_out *out);
+
 /* walk.c: scan the given roots with o->jobs threads. Returns -1 when a
    root could not be read, else 0. */
 int walk(const struct opts *o, struct report *r, struct progress *prog,
