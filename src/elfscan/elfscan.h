@@ -32,6 +32,7 @@ struct opts {
 	bool summary;
 	bool follow;		/* -L: follow symbolic links */
 	bool one_fs;		/* -x */
+	bool archives;		/* -A: open containers met in the walk */
 	bool progress;		/* on a terminal, unless --no-progress */
 	unsigned jobs;
 	struct allow allow;
