@@ -36,7 +36,9 @@ one() {
 	name=$1
 	shift
 	"$GNU_TIME" -f '%e %M' -o "$out/t" "$@" >/dev/null 2>&1 || true
-	cat "$out/t" >>"$out/$name"
+	# GNU time puts "Command exited with non-zero status" first when the
+	# scan has findings.
+	tail -1 "$out/t" >>"$out/$name"
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
@@ -61,7 +63,7 @@ s=$(cut -d' ' -f1 "$out/scanelf" | median)
 em=$(maxcol 2 <"$out/elfscan")
 sm=$(maxcol 2 <"$out/scanelf")
 awk -v e="$e" -v s="$s" -v f="$files" -v em="$em" -v sm="$sm" -v r="$rounds" 'BEGIN {
-	printf "elfscan -q:   %.3f s median of %d, %.0f files/s, peak %.1f MiB\n", e, r, e > 0 ? f / e : 0, em / 1024
-	printf "scanelf -qeR: %.3f s median of %d, %.0f files/s, peak %.1f MiB\n", s, r, s > 0 ? f / s : 0, sm / 1024
-	printf "ratio elfscan/scanelf: %.3f\n", s > 0 ? e / s : 0
+	printf "elfscan -q:   %.3f s median of %d, %.0f files/s, peak %.1f MiB\n", e, r, (e > 0 ? f / e : 0), em / 1024
+	printf "scanelf -qeR: %.3f s median of %d, %.0f files/s, peak %.1f MiB\n", s, r, (s > 0 ? f / s : 0), sm / 1024
+	printf "ratio elfscan/scanelf: %.3f\n", (s > 0 ? e / s : 0)
 }'
