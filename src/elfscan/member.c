@@ -16,7 +16,9 @@
  * anonymous mapping of the member's size, where only the pages of the
  * kept pieces are made writable and filled. The rest reads as zeros and
  * costs no memory, and every offset the library range-checks is checked
- * against the member's true size.
+ * against the member's true size. Should the library come to read more of
+ * an image, this must keep it too: tests/elfscan/containers.sh compares
+ * what comes out with readelf on the unpacked files.
  */
 #include <elf.h>
 #include <errno.h>
