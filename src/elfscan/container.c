@@ -9,7 +9,8 @@
  * found inside a container is opened too, one level deep (wheels in a
  * tarball); the data.tar of a .deb is part of the .deb, and libarchive
  * reads the cpio payload of an .rpm through its rpm filter. An ar archive
- * (.a) met inside is scanned whole by the library, as a member.
+ * (.a) met inside, at any depth, is read the same way, object by object,
+ * so that a 300 MB static library costs no more memory than one object.
  *
  * A hostile file costs bounded work: it may expand to EXPAND_MIN bytes or
  * EXPAND_RATIO times its size, whichever is more, and hold MEMBERS_MAX
@@ -51,6 +52,7 @@ struct level {
 	struct scan *s;
 	struct archive *a;
 	bool deb;		/* the ar archive of a .deb */
+	bool ar;		/* an .a: only its ELF members are read */
 	bool data;		/* the .deb's data.tar was met */
 	unsigned depth;		/* 0 for the file, 1 for a member */
 	size_t plen;		/* name[0, plen) names the level */
@@ -78,26 +80,47 @@ why(struct archive *a)
 	return e != NULL ? e : "unknown error";
 }
 
-/* An error about the member being read, or about the level itself (named
-   by its prefix without the "!", or the file at the top). */
+/* The member being read, or the level itself: its prefix without the
+   "!", or NULL for the file. */
+static const char *
+name_of(const struct level *l, bool member, char self[NAME_BUF])
+{
+	if (member)
+		return l->name;
+	if (l->plen == 0)
+		return NULL;
+	memcpy(self, l->name, l->plen - 1);
+	self[l->plen - 1] = '\0';
+	return self;
+}
+
+/* An error about the member being read, or about the level itself. */
 static void __attribute__((format(printf, 3, 4)))
 report(struct level *l, bool member, const char *fmt, ...)
 {
 	char msg[512], self[NAME_BUF];
-	const char *name = l->name;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (!member && l->plen == 0) {
-		name = NULL;
-	} else if (!member) {
-		memcpy(self, l->name, l->plen - 1);
-		self[l->plen - 1] = '\0';
-		name = self;
+	l->s->out->error(l->s->out->arg, name_of(l, member, self), msg);
+}
+
+/* libarchive could not read a: an error, but for an .a a "malformed"
+   finding, as the library makes of an .a it cannot read on disk. */
+static void
+failed(struct level *l, struct archive *a, bool member, bool ar)
+{
+	struct chstk_error err = { .code = CHSTK_ERR_CORRUPT };
+	char self[NAME_BUF];
+
+	if (!ar) {
+		report(l, member, "cannot read archive: %s", why(a));
+		return;
 	}
-	l->s->out->error(l->s->out->arg, name, msg);
+	snprintf(err.msg, sizeof(err.msg), "%s", why(a));
+	l->s->out->image(l->s->out->arg, name_of(l, member, self), NULL, &err);
 }
 
 static bool
@@ -243,18 +266,15 @@ set_name(struct level *l, struct archive_entry *ae)
 	return 0;
 }
 
-/* The library's images of an ELF member, named as the container says. */
+/* The library's image of an ELF member, named as the container says. */
 static int
 on_image(void *arg, const char *member, const struct chstk_info *info,
     const struct chstk_error *err)
 {
 	struct level *l = arg;
-	char full[NAME_BUF + 260];
 
-	if (member == NULL)
-		return l->s->out->image(l->s->out->arg, l->name, info, err);
-	snprintf(full, sizeof(full), "%s!%s", l->name, member);
-	return l->s->out->image(l->s->out->arg, full, info, err);
+	(void)member;
+	return l->s->out->image(l->s->out->arg, l->name, info, err);
 }
 
 static void read_level(struct level *l);
@@ -296,6 +316,7 @@ open_nested(struct level *l, struct entry *e, const unsigned char *head,
 	}
 	in->s = l->s;
 	in->deb = kind == CONTAINER_DEB;
+	in->ar = kind == CONTAINER_AR;
 	in->depth = l->deb ? l->depth : l->depth + 1;
 	in->plen = l->deb ? l->plen : strlen(l->name);
 	memcpy(in->name, l->name, in->plen);
@@ -311,7 +332,7 @@ open_nested(struct level *l, struct entry *e, const unsigned char *head,
 	else if (e->failed == 0 && !(kind == CONTAINER_COMPRESSED &&
 	    archive_errno(in->a) == NOT_AN_ARCHIVE &&
 	    !archive_name(l->name + l->plen)))
-		report(l, true, "cannot read archive: %s", why(in->a));
+		failed(l, in->a, true, in->ar);
 	archive_read_free(in->a);
 	free(in);
 	return e->failed == 0 ? 0 : -1;
@@ -331,17 +352,32 @@ dispatch(struct level *l, struct entry *e, const unsigned char *head,
 	if (l->deb)
 		return open_nested(l, e, head, n, kind);
 	/* ELF first: an ELF file may hold "ustar" where a tar has it. */
-	if (n >= 4 && (memcmp(head, "\177ELF", 4) == 0 || (n >= 8 &&
-	    kind != CONTAINER_DEB && memcmp(head, "!<arch>\n", 8) == 0))) {
+	if (n >= 4 && memcmp(head, "\177ELF", 4) == 0) {
 		r = member_scan(&st, head, n, ended, on_image, l, msg,
 		    sizeof(msg));
 		if (r == -2)
 			report(l, true, "%s", msg);
 		return r == -1 ? -1 : 0;
 	}
+	if (l->ar)
+		return 0;
+	/* An .a holds only objects: read at any depth. */
+	if (kind == CONTAINER_NONE && n >= 8 &&
+	    memcmp(head, "!<arch>\n", 8) == 0)
+		return open_nested(l, e, head, n, CONTAINER_AR);
 	if (kind != CONTAINER_NONE && l->depth == 0)
 		return open_nested(l, e, head, n, kind);
 	return 0;
+}
+
+/* The symbol index and name table of an .a, which are not members. */
+static bool
+ar_index(const struct level *l, struct archive_entry *ae)
+{
+	const char *name = archive_entry_pathname(ae);
+
+	return l->ar && name != NULL && (name[0] == '/' ||
+	    strncmp(name, "__.SYMDEF", 9) == 0);
 }
 
 /* One entry of an archive: 0 to go on to the next, -1 to stop. */
@@ -360,7 +396,9 @@ entry(struct level *l, struct archive_entry *ae)
 		l->s->stop = true;
 		return -1;
 	}
-	if (archive_entry_filetype(ae) != AE_IFREG)
+	/* ar members have no type: 0 */
+	if ((archive_entry_filetype(ae) != AE_IFREG &&
+	    archive_entry_filetype(ae) != 0) || ar_index(l, ae))
 		return 0;
 	named = set_name(l, ae) == 0;
 	/* Counted now: what is skipped may be expanded to be skipped. */
@@ -385,7 +423,7 @@ entry(struct level *l, struct archive_entry *ae)
 	if (e.failed == 0)
 		return 0;
 	if (!l->s->stop)
-		report(l, true, "cannot read archive: %s", why(l->a));
+		failed(l, l->a, true, l->ar);
 	return e.failed == ARCHIVE_FAILED && !l->s->stop ? 0 : -1;
 }
 
@@ -402,7 +440,7 @@ read_level(struct level *l)
 	/* A failure of the outer stream is the outer level's to report. */
 	if (!l->s->stop && r != ARCHIVE_EOF && (l->from == NULL ||
 	    l->from->failed == 0))
-		report(l, false, "cannot read archive: %s", why(l->a));
+		failed(l, l->a, false, l->ar);
 	else if (r == ARCHIVE_EOF && l->deb && !l->data)
 		report(l, false, "cannot read package: no data.tar member");
 }

@@ -117,6 +117,8 @@ int member_scan(const struct stream *s, const unsigned char *head, size_t n,
 enum container {
 	CONTAINER_NONE, CONTAINER_DEB, CONTAINER_RPM, CONTAINER_ZIP,
 	CONTAINER_TAR, CONTAINER_CPIO, CONTAINER_COMPRESSED,
+	CONTAINER_AR,	/* an .a inside a container; never returned by
+			   container_kind: a plain .a goes to the library */
 };
 /* What a file's first n bytes (up to 512) say it is. */
 enum container container_kind(const unsigned char *head, size_t n);

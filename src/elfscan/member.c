@@ -9,8 +9,9 @@
  * in chstk.h). The header and program headers are at the start, kept in
  * a prefix; the dynamic section may be far in (the data segment of a big
  * library) and is kept as a second piece; an object, whose section headers
- * are at the end and whose name table may be anywhere, and an ar archive
- * are kept whole. Nothing kept may exceed MEMBER_MAX bytes.
+ * are at the end and whose name table may be anywhere, is kept whole.
+ * Nothing kept may exceed MEMBER_MAX bytes. (An ar archive is read as a
+ * container, member by member: container.c.)
  *
  * The library then reads a sparse copy of the member: a read-only
  * anonymous mapping of the member's size, where only the pages of the
@@ -282,12 +283,11 @@ copy_of(struct image *im, uint64_t size)
 }
 
 /*
- * Scan the ELF image or ar archive whose first n bytes are head (ended:
- * the stream holds no more) and whose rest comes from s; fn is called for
- * each image, a malformed one included (info NULL). Returns 0; -1 when
- * the stream failed (its owner says why); -2 when the member cannot be
- * scanned within the limits, msg saying why. The stream is left anywhere
- * in the member.
+ * Scan the ELF image whose first n bytes are head (ended: the stream holds
+ * no more) and whose rest comes from s; fn is called once, with info NULL
+ * when the image is malformed. Returns 0; -1 when the stream failed (its
+ * owner says why); -2 when the member cannot be scanned within the limits,
+ * msg saying why. The stream is left anywhere in the member.
  */
 int
 member_scan(const struct stream *s, const unsigned char *head, size_t n,
@@ -304,10 +304,7 @@ member_scan(const struct stream *s, const unsigned char *head, size_t n,
 		return too_big(&im, n);
 	memcpy(im.buf, head, n);
 	im.len = n;
-	if (n >= 8 && memcmp(head, "!<arch>\n", 8) == 0)
-		r = prefix_to(&im, TO_END);
-	else
-		r = gather(&im, scratch, sizeof(scratch));
+	r = gather(&im, scratch, sizeof(scratch));
 	/* Without a declared size, the end of the stream says it. */
 	if (r == READ_OK && s->size == TO_END)
 		r = skip_to(&im, TO_END, scratch, sizeof(scratch));

@@ -12,11 +12,12 @@
 # tool that reads it (dpkg-deb -x, rpm2cpio | cpio, zipfile, tar, cpio) and
 # every record elfscan gives for a member must agree with readelf on the
 # unpacked file, every ELF file unpacked must have its record
-# (check_json.py). Then: names as container!member, -A in directories, a
+# (check_json.py). Then: names as container!member, an ar archive bigger
+# than what a member may buffer read object by object, -A in directories, a
 # .deb is not taken for an ar archive, -0 and --allow on members.
 . "$top_srcdir/tests/lib.sh"
 need gcc clang ld.lld readelf python3 timeout ar as dpkg-deb rpmbuild \
-    rpm2cpio cpio tar gzip xz zstd bzip2
+    rpm2cpio cpio tar gzip xz zstd bzip2 /usr/bin/time
 : "${ELFSCAN:?}"
 S() { "$ELFSCAN" --no-progress "$@"; }
 
@@ -166,6 +167,23 @@ for l in sys.stdin:
     r = json.loads(l)
     v.setdefault(r["member"].split("!", 1)[-1] if r["member"].startswith(("wheels/", "debs/")) else r["member"], set()).add((r["type"], r["effective"], ",".join(r["findings"])))
 print(sorted(k for k, s in v.items() if len(s) != 1))' <"$T/out.json")" "[]"
+
+# An .a of 80 MB in a tarball, over the 64 MiB a member may buffer: read
+# object by object, every object there, in little memory.
+mkdir -p "$T/bigar"
+for i in $(seq 20); do
+	printf '\t.data\n\t.fill 4000000, 1, %d\n' "$i" | as -o "$T/bigar/o$i.o" || fail "o$i.o"
+done
+(cd "$T/bigar" && ar rc libbig.a o*.o && tar -cf - libbig.a | zstd -q -1 >"$T/bigar.tar.zst") ||
+    fail "libbig.a"
+/usr/bin/time -f '%M' -o "$T/time" "$ELFSCAN" --no-progress --format=json "$T/bigar.tar.zst" \
+    >"$T/bigar.json" 2>"$T/err"
+expect "a big .a: exit 1 (objects without .note.GNU-stack), no error" "$?:$(cat "$T/err")" "1:"
+expect "a big .a: every object" \
+    "$(python3 -c 'import json, sys; print(" ".join(sorted(json.loads(l)["member"] for l in sys.stdin)))' <"$T/bigar.json")" \
+    "$(ar t "$T/bigar/libbig.a" | sed 's/^/libbig.a!/' | sort | tr '\n' ' ' | sed 's/ $//')"
+expect "a big .a: under 32 MiB of memory" \
+    "$(tail -1 "$T/time" | awk '{ print $1 < 32768 ? "yes" : $1 " KiB" }')" yes
 
 # In directories: only with -A; a .deb is never scanned as an ar archive.
 D=$T/dir
