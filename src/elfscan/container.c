@@ -14,7 +14,12 @@
  *
  * A hostile file costs bounded work: it may expand to EXPAND_MIN bytes or
  * EXPAND_RATIO times its size, whichever is more, and hold MEMBERS_MAX
- * entries; past either the file is abandoned with an error. Members named
+ * entries; past either the file is abandoned with an error. What counts
+ * is what is decompressed, not what headers declare: every member's bytes
+ * that pass through a decompressor are read here, through entry_read,
+ * rather than skipped inside libarchive where they could not be counted or
+ * stopped; only skips that cost nothing (a seek in a plain file, a zip
+ * member's compressed bytes) are left to libarchive. Members named
  * absolutely or with a ".." component, which tar and bsdtar refuse to
  * unpack, and names longer than NAME_LEN are errors and are not scanned.
  */
@@ -57,18 +62,19 @@ struct level {
 	unsigned depth;		/* 0 for the file, 1 for a member */
 	size_t plen;		/* name[0, plen) names the level */
 	char name[NAME_BUF];	/* the prefix, then the member being read */
-	/* A member's level reads the member through its outer level. */
+	/* A member's level reads the member through its outer level, into
+	   buf, which libarchive reads from until the next call. */
 	struct entry *from;
 	const unsigned char *head;
 	size_t head_len;
 	unsigned char buf[65536];
+	unsigned char drain[65536];	/* for what is read to be dropped */
 };
 
 /* One member's bytes, from its level's archive, counted. */
 struct entry {
 	struct level *l;
 	uint64_t size;		/* declared, or UINT64_MAX */
-	uint64_t got, counted;	/* bytes read; bytes counted as expanded */
 	int failed;		/* the libarchive status of a failed read */
 };
 
@@ -147,14 +153,10 @@ entry_read(void *arg, void *buf, size_t len)
 		e->failed = (int)n;
 		return -1;
 	}
-	e->got += (uint64_t)n;
-	if (e->got > e->counted) {
-		e->l->s->used += e->got - e->counted;
-		e->counted = e->got;
-		if (over_budget(e->l)) {
-			e->failed = ARCHIVE_FATAL;
-			return -1;
-		}
+	e->l->s->used += (uint64_t)n;
+	if (over_budget(e->l)) {
+		e->failed = ARCHIVE_FATAL;
+		return -1;
 	}
 	return n;
 }
@@ -380,15 +382,25 @@ ar_index(const struct level *l, struct archive_entry *ae)
 	    strncmp(name, "__.SYMDEF", 9) == 0);
 }
 
+/* Would skipping the rest of a member cost decompressing it? Then it is
+   read here instead, where it is counted. A zip member of known size is
+   skipped by its compressed size. */
+static bool
+costly_skip(const struct level *l, const struct entry *e)
+{
+	return e->size == UINT64_MAX || archive_filter_count(l->a) > 1;
+}
+
 /* One entry of an archive: 0 to go on to the next, -1 to stop. */
 static int
 entry(struct level *l, struct archive_entry *ae)
 {
 	struct entry e = { .l = l, .size = UINT64_MAX };
+	mode_t type = archive_entry_filetype(ae);
 	unsigned char head[HEAD];
 	size_t n = 0;
 	ssize_t k = 1;
-	bool named;
+	bool scan;
 
 	if (++l->s->entries > MEMBERS_MAX) {
 		report(l, false, "stopped: more than %d members",
@@ -396,30 +408,24 @@ entry(struct level *l, struct archive_entry *ae)
 		l->s->stop = true;
 		return -1;
 	}
+	if (archive_entry_size_is_set(ae) && archive_entry_size(ae) >= 0)
+		e.size = (uint64_t)archive_entry_size(ae);
 	/* ar members have no type: 0 */
-	if ((archive_entry_filetype(ae) != AE_IFREG &&
-	    archive_entry_filetype(ae) != 0) || ar_index(l, ae))
-		return 0;
-	named = set_name(l, ae) == 0;
-	/* Counted now: what is skipped may be expanded to be skipped. */
-	if (archive_entry_size_is_set(ae) && archive_entry_size(ae) >= 0) {
-		e.size = e.counted = (uint64_t)archive_entry_size(ae);
-		l->s->used += e.size;
-		if (over_budget(l))
-			return -1;
+	scan = (type == AE_IFREG || type == 0) && !ar_index(l, ae) &&
+	    set_name(l, ae) == 0;
+	/* Of a .deb, only the data.tar. */
+	if (scan && l->deb && (scan = strncmp(l->name + l->plen, "data.tar",
+	    8) == 0))
+		l->data = true;
+	if (scan) {
+		while (n < HEAD && (k = entry_read(&e, head + n, HEAD - n)) > 0)
+			n += (size_t)k;
+		if (k >= 0)
+			k = dispatch(l, &e, head, n, k == 0);
 	}
-	if (!named || (l->deb && strncmp(l->name + l->plen, "data.tar",
-	    8) != 0))
-		return 0;
-	l->data = true;
-	while (n < HEAD && (k = entry_read(&e, head + n, HEAD - n)) > 0)
-		n += (size_t)k;
-	if (k >= 0 && dispatch(l, &e, head, n, k == 0) == 0 &&
-	    e.size == UINT64_MAX && !l->s->stop) {
-		/* Undeclared sizes are counted as read, not skipped. */
-		while ((k = entry_read(&e, l->buf, sizeof(l->buf))) > 0)
+	if (k >= 0 && !l->s->stop && costly_skip(l, &e))
+		while ((k = entry_read(&e, l->drain, sizeof(l->drain))) > 0)
 			;
-	}
 	if (e.failed == 0)
 		return 0;
 	if (!l->s->stop)

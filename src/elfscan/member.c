@@ -13,13 +13,16 @@
  * Nothing kept may exceed MEMBER_MAX bytes. (An ar archive is read as a
  * container, member by member: container.c.)
  *
- * The library then reads a sparse copy of the member: a read-only
- * anonymous mapping of the member's size, where only the pages of the
- * kept pieces are made writable and filled. The rest reads as zeros and
- * costs no memory, and every offset the library range-checks is checked
- * against the member's true size. Should the library come to read more of
- * an image, this must keep it too: tests/elfscan/containers.sh compares
- * what comes out with readelf on the unpacked files.
+ * The library then reads the member cut where the kept pieces end: it
+ * refuses only ranges that run past an image's end, and every range it
+ * reads was kept (or lay past the member's end, and is refused either
+ * way), so its answers are those it gives on the whole member. When the
+ * dynamic section is a piece of its own, the copy is sparse: a read-only
+ * anonymous mapping in which only the pages of the pieces are made
+ * writable and filled; the gap reads as zeros and costs no memory. Should
+ * the library come to read more of an image, this must keep it too:
+ * tests/elfscan/containers.sh compares what comes out with readelf on the
+ * unpacked files.
  */
 #include <elf.h>
 #include <errno.h>
@@ -198,7 +201,7 @@ keep_dynamic(struct image *im, const struct ehdr *h, unsigned char *scratch,
 		return READ_OK;
 	if (off <= im->len)
 		return prefix_to(im, off + size);
-	if (size > MEMBER_MAX - im->len)
+	if (size > MEMBER_MAX - im->len || off > SIZE_MAX - size)
 		return too_big(im, im->len + size);
 	r = skip_to(im, off, scratch, scratch_len);
 	if (r < 0 || im->pos < off)
@@ -255,30 +258,24 @@ place(unsigned char *map, uint64_t off, const void *p, size_t len)
 	return 0;
 }
 
-/* A copy of the member of size bytes: the prefix when it holds it all,
-   else a sparse mapping. NULL with msg set when it cannot be made. */
+/* The member up to the end of the kept pieces: the prefix, or a sparse
+   mapping of size bytes. NULL with msg set when it cannot be made. */
 static unsigned char *
-copy_of(struct image *im, uint64_t size)
+copy_of(struct image *im, size_t size)
 {
 	unsigned char *map;
 
-	if (size <= im->len)
+	if (im->dyn == NULL)
 		return im->buf;
-	if (size > SIZE_MAX / 2) {
-		snprintf(im->msg, im->msglen, "cannot scan member: %ju bytes "
-		    "do not fit in the address space", (uintmax_t)size);
-		return NULL;
-	}
-	map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS |
+	map = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS |
 	    MAP_NORESERVE, -1, 0);
 	if (map != MAP_FAILED && place(map, 0, im->buf, im->len) == 0 &&
-	    (im->dyn == NULL || place(map, im->dyn_off, im->dyn,
-	    im->dyn_len) == 0))
+	    place(map, im->dyn_off, im->dyn, im->dyn_len) == 0)
 		return map;
-	snprintf(im->msg, im->msglen, "cannot scan member: cannot map %ju "
-	    "bytes: %s", (uintmax_t)size, strerror(errno));
+	snprintf(im->msg, im->msglen, "cannot scan member: cannot map %zu "
+	    "bytes: %s", size, strerror(errno));
 	if (map != MAP_FAILED)
-		munmap(map, (size_t)size);
+		munmap(map, size);
 	return NULL;
 }
 
@@ -297,7 +294,7 @@ member_scan(const struct stream *s, const unsigned char *head, size_t n,
 	    .msglen = msglen, .cap = n > 4096 ? n : 4096 };
 	unsigned char scratch[16384], *copy;
 	struct chstk_error err;
-	uint64_t size;
+	size_t size;
 	int r, rc;
 
 	if ((im.buf = malloc(im.cap)) == NULL)
@@ -305,16 +302,14 @@ member_scan(const struct stream *s, const unsigned char *head, size_t n,
 	memcpy(im.buf, head, n);
 	im.len = n;
 	r = gather(&im, scratch, sizeof(scratch));
-	/* Without a declared size, the end of the stream says it. */
-	if (r == READ_OK && s->size == TO_END)
-		r = skip_to(&im, TO_END, scratch, sizeof(scratch));
-	size = im.end ? im.pos : s->size;
+	/* The dynamic piece lies within the bytes read: its end fits. */
+	size = im.dyn != NULL ? (size_t)(im.dyn_off + im.dyn_len) : im.len;
 	if (r == READ_OK && (copy = copy_of(&im, size)) == NULL)
 		r = READ_LIMIT;
 	if (r == READ_OK) {
-		rc = chstk_scan_mem(copy, (size_t)size, fn, arg, &err);
+		rc = chstk_scan_mem(copy, size, fn, arg, &err);
 		if (copy != im.buf)
-			munmap(copy, (size_t)size);
+			munmap(copy, size);
 		if (rc == CHSTK_ERR_NOMEM || rc == CHSTK_ERR_SYS) {
 			snprintf(msg, msglen, "cannot scan member: %s",
 			    err.msg);
