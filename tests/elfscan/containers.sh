@@ -8,10 +8,10 @@
 # real tools: dpkg-deb (xz, zstd, none), rpmbuild (gzip and zstd payloads),
 # python3's zipfile (a wheel with declared sizes, a jar written as a stream
 # without them), tar (plain, gzip, xz, zstd, bzip2), cpio (plain, gzip), and
-# a tarball holding a wheel and a .deb. Each container is unpacked with the
-# tool that reads it (dpkg-deb -x, rpm2cpio | cpio, zipfile, tar, cpio) and
-# every record elfscan gives for a member must agree with readelf on the
-# unpacked file, every ELF file unpacked must have its record
+# a tarball holding a wheel, the jar and a .deb. Each container is unpacked
+# with the tool that reads it (dpkg-deb -x, rpm2cpio | cpio, zipfile, tar,
+# cpio) and every record elfscan gives for a member must agree with readelf
+# on the unpacked file, every ELF file unpacked must have its record
 # (check_json.py). Then: names as container!member, an ar archive bigger
 # than what a member may buffer read object by object, -A in directories, a
 # .deb is not taken for an ar archive, -0 and --allow on members.
@@ -35,6 +35,8 @@ gcc -shared -fPIC -z execstack -o "$R/usr/lib/libexec.so" "$FIX/lib.c" &&
     ar rc "$R/usr/lib/libmix.a" "$T/obj/note.o" "$T/obj/nonote.o" ||
     fail "build the tree"
 printf 'not ELF\n' >"$R/usr/share/doc/t/README"
+# data to be skipped, more than a read's worth, and not compressible
+head -c 300000 /dev/urandom >"$R/usr/share/doc/t/data"
 printf 'a changelog\n' | gzip -9n >"$R/usr/share/doc/t/changelog.gz"
 off=$(readelf -lW "$R/usr/bin/bigpie" | awk '$1 == "DYNAMIC" { print $2 }')
 expect "the static PIE's dynamic section is past 4 MB" "$((${off:-0} > 0x400000))" 1
@@ -98,9 +100,10 @@ for c in gzip:gz xz:xz zstd:zst bzip2:bz2; do
 done
 (cd "$R" && find . | cpio -o -H newc --quiet) >"$T/c/t.cpio" &&
     gzip -c <"$T/c/t.cpio" >"$T/c/t.cpio.gz" || fail "cpio"
-# a tarball of a wheel and a .deb
+# a tarball of a wheel, a jar and a .deb
 mkdir -p "$T/outer/wheels" "$T/outer/debs" &&
     cp "$T/c/t-1.0-py3-none-any.whl" "$T/outer/wheels/t.whl" &&
+    cp "$T/c/t.jar" "$T/outer/wheels/t.jar" &&
     cp "$T/c/t-xz.deb" "$T/outer/debs/t.deb" &&
     tar -C "$T/outer" -czf "$T/c/nested.tar.gz" wheels debs || fail "nested"
 
@@ -119,6 +122,7 @@ for f in "$T"/c/*; do
 	esac || fail "unpack $b"
 done
 python3 -m zipfile -e "$U/nested.tar.gz/wheels/t.whl" "$U/nested.tar.gz/wheels/t.whl.d" &&
+    python3 -m zipfile -e "$U/nested.tar.gz/wheels/t.jar" "$U/nested.tar.gz/wheels/t.jar.d" &&
     dpkg-deb -x "$U/nested.tar.gz/debs/t.deb" "$U/nested.tar.gz/debs/t.deb.d" ||
     fail "unpack the nested ones"
 
@@ -137,7 +141,7 @@ for line in open(records):
     r = json.loads(line)
     parts = r["member"].split("!")
     path = os.path.join(udir, os.path.relpath(r["path"], cdir), parts.pop(0))
-    if parts and path.endswith((".whl", ".deb")):
+    if parts and path.endswith((".whl", ".jar", ".deb")):
         path = os.path.join(path + ".d", parts.pop(0))
     r["path"] = path
     if parts:
