@@ -39,7 +39,9 @@
 #define EXPAND_RATIO 100
 #define MEMBERS_MAX 1000000
 #define NAME_LEN 4096
-#define NAME_BUF (2 * (NAME_LEN + 1) + 1)
+/* A name joins at most three: a container in the file, an .a in that, an
+   object in the .a; each with its "!". */
+#define NAME_BUF (3 * (NAME_LEN + 1) + 1)
 /* The errno libarchive gives "Unrecognized archive format" (its private
    ARCHIVE_ERRNO_FILE_FORMAT): the compression held something else. */
 #define NOT_AN_ARCHIVE EILSEQ
@@ -248,9 +250,10 @@ set_name(struct level *l, struct archive_entry *ae)
 		for (name += 2; *name == '/' && name[1] != '\0';)
 			name++;
 	len = strlen(name);
-	if (len > NAME_LEN) {
+	if (len > NAME_LEN || len >= sizeof(l->name) - l->plen) {
 		/* shown by its start */
-		snprintf(l->name + l->plen, NAME_LEN, "%.64s...", name);
+		snprintf(l->name + l->plen, sizeof(l->name) - l->plen,
+		    "%.64s...", name);
 		report(l, true, "not scanned: a member name longer than %d "
 		    "bytes", NAME_LEN);
 		return -1;
@@ -311,9 +314,13 @@ open_nested(struct level *l, struct entry *e, const unsigned char *head,
 	struct level *in = calloc(1, sizeof(*in));
 	int r;
 
-	if (in == NULL || (in->a = new_reader()) == NULL) {
+	if (in == NULL || (in->a = new_reader()) == NULL ||
+	    strlen(l->name) + 2 > sizeof(in->name)) {
+		report(l, true, "cannot read archive: %s", in == NULL ||
+		    in->a == NULL ? "out of memory" : "name too long");
+		if (in != NULL)
+			archive_read_free(in->a);
 		free(in);
-		report(l, true, "cannot read archive: %s", "out of memory");
 		return 0;
 	}
 	in->s = l->s;

@@ -8,8 +8,10 @@
 # one cut before its data.tar, a zip bomb whose sizes are not declared, a
 # .tar.zst of 1.1 GiB of zeros, a tar member declaring a terabyte it does
 # not hold, members named ../../etc/x, /abs and 5000 bytes long, a zip name
-# holding a NUL, an object too big to buffer (with and without a declared
-# size), truncated and lying ELF members, and more entries than allowed.
+# holding a NUL, the longest names nesting allows (an object in an .a in a
+# tar in a tar, 4000 bytes each), an object too big to buffer (with and
+# without a declared size), truncated and lying ELF members, and more
+# entries than allowed.
 # Valgrind watches the small ones.
 . "$top_srcdir/tests/lib.sh"
 need gcc python3 timeout tar gzip zstd dpkg-deb as valgrind /usr/bin/time
@@ -141,6 +143,39 @@ expect "a NUL in a zip name: read up to the NUL, no error" \
     "$(python3 -c 'import json, sys; print(sorted(json.loads(l)["member"] for l in sys.stdin))' <"$T/out"; cat "$T/err")" \
     "['a', 'ok.so']"
 
+# The longest names: an object in an .a in a tar in a tar, each named with
+# 4000 bytes (the .a's in its GNU long-name table).
+gcc -c -o "$T/small.o" "$FIX/lib.c" || fail "small.o"
+python3 - "$H/deep.tar" "$T/small.o" <<'PY' || fail "deep.tar"
+import io, sys, tarfile
+def field(v, n):
+    return str(v).encode().ljust(n)
+def ar(name, data):
+    names = name.encode() + b"/\n"
+    return (b"!<arch>\n" + field("//", 48) + field(len(names), 10) + b"`\n" +
+            names + field("/0", 16) + field(0, 12) + field(0, 6) + field(0, 6) +
+            field(644, 8) + field(len(data), 10) + b"`\n" + data +
+            b"\n" * (len(data) % 2))
+def tar(name, data):
+    b = io.BytesIO()
+    with tarfile.open(fileobj=b, mode="w", format=tarfile.PAX_FORMAT) as t:
+        i = tarfile.TarInfo(name)
+        i.size = len(data)
+        t.addfile(i, io.BytesIO(data))
+    return b.getvalue()
+obj = open(sys.argv[2], "rb").read()
+inner = tar("b" * 4000 + ".a", ar("c" * 4000 + ".o", obj))
+open(sys.argv[1], "wb").write(tar("a" * 4000 + ".tar", inner))
+PY
+S --format=json "$H/deep.tar" >"$T/out" 2>"$T/err"
+expect "the longest names: the object, named whole" \
+    "$(python3 -c '
+import json, sys
+for l in sys.stdin:
+    r = json.loads(l)
+    print(r["type"], [len(p) for p in r["member"].split("!")])' <"$T/out"; cat "$T/err")" \
+    "object [4004, 4002, 4002]"
+
 # An object too big to buffer: refused before reading when its size is
 # declared (tar), at the limit when not (a zip written as a stream).
 printf '\t.data\n\t.fill 70000000, 1, 0\n' | as -o "$T/big.o" || fail "big.o"
@@ -197,7 +232,7 @@ real=$(dirname "$ELFSCAN")/.libs/elfscan
 LD_LIBRARY_PATH=$top_builddir/lib/.libs timeout 300 valgrind -q --error-exitcode=99 \
     --leak-check=full --errors-for-leak-kinds=definite "$real" --no-progress -j 2 \
     "$H/cut.tar.gz" "$H/start.tar.gz" "$H/corrupt.deb" "$H/nodata.deb" "$H/tera.tar" \
-    "$H/names.tar" "$H/nul.zip" "$H/malformed.tar" "$T/good.tar.gz" "$T/t.deb" \
+    "$H/names.tar" "$H/nul.zip" "$H/deep.tar" "$H/malformed.tar" "$T/good.tar.gz" "$T/t.deb" \
     >/dev/null 2>"$T/vg"
 expect "valgrind: no error (exit 2 is the scan's)" "$?" 2
 expect "valgrind: nothing to say" "$(grep -v '^elfscan: ' "$T/vg")" ""
