@@ -4,10 +4,16 @@
 # `scanelf -qeR`, then the median wall time of each, their ratio, files per
 # second, and the peak memory (maximum resident set) of each.
 #
+# Then elfscan inside a large tarball: a .tar.zst of TARBALL_DIR (default
+# the multiarch library directory, /usr/lib/x86_64-linux-gnu here) made now,
+# scanned ROUNDS times: the median wall time, MB/s of tar stream expanded
+# and of file read, members and ELF images per second, the peak memory,
+# and beside it the time `zstd -dc` alone takes, the floor.
+#
 #   bench/run.sh [TREE [ROUNDS]]     default: /usr, 7 rounds
 #
 # Run from the build directory after `make`. The machine should be otherwise
-# idle: the figures are wall times.
+# idle: the figures are wall times; the load average is printed with them.
 set -eu
 tree=${1:-/usr}
 rounds=${2:-7}
@@ -24,7 +30,9 @@ else
 	echo "bench: build elfscan first (make)" >&2
 	exit 2
 fi
-command -v scanelf >/dev/null || { echo "bench: scanelf missing: ./bootstrap deps" >&2; exit 2; }
+for tool in scanelf zstd tar; do
+	command -v "$tool" >/dev/null || { echo "bench: $tool missing: ./bootstrap deps" >&2; exit 2; }
+done
 GNU_TIME=/usr/bin/time
 [ -x "$GNU_TIME" ] || { echo "bench: /usr/bin/time missing (apt-get install time)" >&2; exit 2; }
 
@@ -35,8 +43,10 @@ trap 'rm -rf "$out"' EXIT
 one() {
 	name=$1
 	shift
-	"$GNU_TIME" -q -f '%e %M' -o "$out/t" "$@" >/dev/null 2>&1 || true
-	cat "$out/t" >>"$out/$name"
+	"$GNU_TIME" -f '%e %M' -o "$out/t" "$@" >/dev/null 2>&1 || true
+	# GNU time puts "Command exited with non-zero status" first when the
+	# scan has findings.
+	tail -1 "$out/t" >>"$out/$name"
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
@@ -45,7 +55,7 @@ maxcol() { awk -v c="$1" '$c > m { m = $c } END { print m }'; }
 files=$("$elfscan" -q --summary --no-progress "$tree" 2>/dev/null | tail -1 |
     awk '{ print $1 }')
 echo "tree: $tree ($files files)"
-echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -r)"
+echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "elfscan: $("$elfscan" --version); scanelf: $(scanelf -V 2>&1 | head -1)"
 # Warm the cache for both.
 "$elfscan" -q --no-progress "$tree" >/dev/null 2>&1 || true
@@ -64,4 +74,40 @@ awk -v e="$e" -v s="$s" -v f="$files" -v em="$em" -v sm="$sm" -v r="$rounds" 'BE
 	printf "elfscan -q:   %.3f s median of %d, %.0f files/s, peak %.1f MiB\n", e, r, (e > 0 ? f / e : 0), em / 1024
 	printf "scanelf -qeR: %.3f s median of %d, %.0f files/s, peak %.1f MiB\n", s, r, (s > 0 ? f / s : 0), sm / 1024
 	printf "ratio elfscan/scanelf: %.3f\n", (s > 0 ? e / s : 0)
+}'
+
+# elfscan in a tarball.
+dir=${TARBALL_DIR:-}
+if [ -z "$dir" ]; then
+	multiarch=$(gcc -print-multiarch 2>/dev/null || true)
+	dir=/usr/lib/${multiarch:-.}
+fi
+dir=$(cd "$dir" && pwd)
+tarball=$out/lib.tar.zst
+tar -C "$(dirname "$dir")" -cf - "$(basename "$dir")" 2>/dev/null |
+    zstd -q -T0 -3 >"$tarball"
+bytes=$(zstd -dc "$tarball" | wc -c)
+packed=$(stat -c %s "$tarball")
+members=$(find "$dir" -type f | wc -l)
+images=$("$elfscan" --format=json --summary --no-progress "$tarball" 2>/dev/null |
+    tail -1 | sed 's/.*"images":\([0-9]*\).*/\1/')
+echo "tarball: $dir as .tar.zst -3: $(awk -v b="$packed" 'BEGIN { printf "%.0f", b / 1048576 }') MiB," \
+    "$(awk -v b="$bytes" 'BEGIN { printf "%.0f", b / 1048576 }') MiB of tar, $members files, $images ELF images;" \
+    "load $(cut -d' ' -f1-3 /proc/loadavg)"
+zstd -dc "$tarball" >/dev/null
+i=0
+while [ "$i" -lt "$rounds" ]; do
+	one tarball "$elfscan" -q --no-progress "$tarball"
+	one zstd zstd -dc "$tarball"
+	i=$((i + 1))
+done
+t=$(cut -d' ' -f1 "$out/tarball" | median)
+z=$(cut -d' ' -f1 "$out/zstd" | median)
+tm=$(maxcol 2 <"$out/tarball")
+awk -v t="$t" -v z="$z" -v b="$bytes" -v p="$packed" -v m="$members" -v im="$images" \
+    -v tm="$tm" -v r="$rounds" 'BEGIN {
+	if (t <= 0 || z <= 0)
+		exit 1
+	printf "elfscan -q tarball: %.3f s median of %d, %.0f MB/s of tar (%.0f MB/s read), %.0f members/s, %.0f ELF images/s, peak %.1f MiB\n", t, r, b / t / 1e6, p / t / 1e6, m / t, im / t, tm / 1024
+	printf "zstd -dc alone:     %.3f s median of %d, %.0f MB/s of tar\n", z, r, b / z / 1e6
 }'

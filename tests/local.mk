@@ -13,7 +13,9 @@ AM_TESTS_ENVIRONMENT = \
 elfscan_shell_tests = \
 	tests/elfscan/tree.sh \
 	tests/elfscan/options.sh \
-	tests/elfscan/system.sh
+	tests/elfscan/system.sh \
+	tests/elfscan/containers.sh \
+	tests/elfscan/hostile.sh
 TESTS += $(elfscan_shell_tests)
 EXTRA_DIST += $(elfscan_shell_tests) tests/elfscan/check_json.py
 

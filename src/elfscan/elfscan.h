@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -31,6 +32,7 @@ struct opts {
 	bool summary;
 	bool follow;		/* -L: follow symbolic links */
 	bool one_fs;		/* -x */
+	bool archives;		/* -A: open containers met in the walk */
 	bool progress;		/* on a terminal, unless --no-progress */
 	unsigned jobs;
 	struct allow allow;
@@ -97,6 +99,39 @@ struct progress;
 struct progress *progress_start(struct stats *st);
 void progress_dir(struct progress *p, const char *dir);
 void progress_stop(struct progress *p);
+
+/* member.c: one ELF member of a container, read from a stream. */
+struct stream {
+	/* Up to len bytes into buf: the count, 0 at the end, -1 when the
+	   container failed (its reader reports it). */
+	ssize_t (*read)(void *arg, void *buf, size_t len);
+	void *arg;
+	uint64_t size;		/* as the container declares it, or
+				   UINT64_MAX when it does not */
+};
+#define MEMBER_MAX (64u << 20)	/* bytes buffered for one member */
+int member_scan(const struct stream *s, const unsigned char *head, size_t n,
+    bool ended, chstk_scan_fn fn, void *arg, char *msg, size_t msglen);
+
+/* container.c: packages, wheels and tarballs, read with libarchive. */
+enum container {
+	CONTAINER_NONE, CONTAINER_DEB, CONTAINER_RPM, CONTAINER_ZIP,
+	CONTAINER_TAR, CONTAINER_CPIO, CONTAINER_COMPRESSED,
+	CONTAINER_AR,	/* an .a inside a container; never returned by
+			   container_kind: a plain .a goes to the library */
+};
+/* What a file's first n bytes (up to 512) say it is. */
+enum container container_kind(const unsigned char *head, size_t n);
+/* Where a container's images and errors go. */
+struct container_out {
+	/* Each ELF image of each member, member named as inside. */
+	chstk_scan_fn image;
+	/* A member that could not be scanned, or (member NULL) the whole. */
+	void (*error)(void *arg, const char *member, const char *msg);
+	void *arg;
+};
+void container_scan(int fd, const char *path, enum container kind,
+    const struct container_out *out);
 
 /* walk.c: scan the given roots with o->jobs threads. Returns -1 when a
    root could not be read, else 0. */

@@ -32,14 +32,19 @@ usage(FILE *f)
 "                         executable stack\n"
 "  -L, --follow           follow symbolic links\n"
 "  -x, --one-file-system  stay on the file system of each PATH\n"
+"  -A, --archives         also look into the packages, wheels and tarballs\n"
+"                         met in directories (those named are always)\n"
 "  -j, --jobs N           worker threads (default: the online CPUs)\n"
 "      --no-progress      no progress line on a terminal\n"
 "      --rules            print the table of default stack rules\n"
 "  -h, --help             print this help\n"
 "  -V, --version          print the version\n"
 "\n"
+"Members of .deb, .rpm, zip (.whl, .jar, .apk), tar and cpio files, plain\n"
+"or compressed, are shown as FILE!MEMBER.\n"
+"\n"
 "Exit status: 0 no findings, 1 findings, 2 an error: a bad option, or a\n"
-"path, file or directory that could not be read (2 wins over 1).\n");
+"path, file, directory or member that could not be read (2 wins over 1).\n");
 }
 
 enum { OPT_FORMAT = 256, OPT_SUMMARY, OPT_ALLOW, OPT_NO_PROGRESS, OPT_RULES };
@@ -55,6 +60,7 @@ parse(int argc, char **argv, struct opts *o)
 		{ "allow", required_argument, NULL, OPT_ALLOW },
 		{ "follow", no_argument, NULL, 'L' },
 		{ "one-file-system", no_argument, NULL, 'x' },
+		{ "archives", no_argument, NULL, 'A' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 		{ "rules", no_argument, NULL, OPT_RULES },
@@ -70,7 +76,7 @@ parse(int argc, char **argv, struct opts *o)
 	memset(o, 0, sizeof(*o));
 	o->jobs = cpus > 0 ? (unsigned)cpus : 1;
 	o->progress = isatty(STDERR_FILENO);
-	while ((c = getopt_long(argc, argv, "q0Lxj:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "q0LxAj:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'q':
 			o->quiet = true;
@@ -102,6 +108,9 @@ parse(int argc, char **argv, struct opts *o)
 			break;
 		case 'x':
 			o->one_fs = true;
+			break;
+		case 'A':
+			o->archives = true;
 			break;
 		case 'j':
 			errno = 0;

@@ -2,8 +2,10 @@
  * walk.c - the parallel walk. Worker threads take directories from a
  * shared stack (depth first, which keeps the stack short), read each with
  * readdir, and look at regular files by their d_type alone: no stat, one
- * openat and one 8-byte read for a file that is not ELF. Only ELF files
- * and archives go to the library, which reads their headers.
+ * openat and one read of the first bytes for a file that is not ELF. Only
+ * ELF files and archives go to the library, which reads their headers;
+ * packages, wheels and tarballs go to container.c when named on the
+ * command line, or with -A.
  *
  * Symbolic links are followed only when asked (-L), except those named on
  * the command line. Each directory is scanned once, by device and inode,
@@ -158,6 +160,22 @@ struct file_ctx {
 	bool findings;
 };
 
+/* A member is allowed with its container, or as container!member. */
+static bool
+member_allowed(const struct file_ctx *c, const char *member)
+{
+	char *full;
+	bool allowed;
+
+	if (c->allowed || member == NULL || c->w->o->allow.n == 0)
+		return c->allowed;
+	if (asprintf(&full, "%s!%s", c->path, member) < 0)
+		return false;
+	allowed = allow_match(&c->w->o->allow, full);
+	free(full);
+	return allowed;
+}
+
 static int
 on_image(void *arg, const char *member, const struct chstk_info *info,
     const struct chstk_error *err)
@@ -173,7 +191,7 @@ on_image(void *arg, const char *member, const struct chstk_info *info,
 		report_error(c->w->r, c->path, member, "malformed", err->msg);
 		return 0;
 	}
-	verdict_of(info, c->allowed, &v);
+	verdict_of(info, member_allowed(c, member), &v);
 	atomic_fetch_add(&st->state[info->state], 1);
 	if (v.effective == EFF_EXEC)
 		atomic_fetch_add(&st->exec, 1);
@@ -197,15 +215,44 @@ file_error(struct walker *w, const char *path, const char *what, int e)
 	report_error(w->r, path, NULL, NULL, msg);
 }
 
+/* A member, or the whole of a container, that could not be read. */
+static void
+on_container_error(void *arg, const char *member, const char *msg)
+{
+	struct file_ctx *c = arg;
+
+	atomic_fetch_add(&c->w->r->st->errors, 1);
+	report_error(c->w->r, c->path, member, NULL, msg);
+}
+
+static void
+scan_elf(struct file_ctx *c, int fd)
+{
+	struct chstk_error err;
+	int r;
+
+	r = chstk_scan_fd(fd, on_image, c, &err);
+	if (r == CHSTK_ERR_SYS)
+		file_error(c->w, c->path, "cannot read", err.sys_errno);
+	else if (r < 0 && r != CHSTK_ERR_UNSUPPORTED)
+		on_image(c, NULL, NULL, &err);
+}
+
+/*
+ * An ELF file or ar archive goes to the library. A package, wheel or
+ * tarball is looked into when named on the command line (named), or
+ * with -A; a .deb, though an ar archive, is never scanned as one.
+ */
 static void
 check_file(struct walker *w, int dirfd, const char *name, const char *path,
-    bool follow)
+    bool follow, bool named)
 {
 	struct file_ctx c = { .w = w, .path = path };
-	struct chstk_error err;
-	unsigned char magic[8];
+	struct container_out out = { on_image, on_container_error, &c };
+	unsigned char head[512];
+	enum container kind;
 	ssize_t n;
-	int fd, r;
+	int fd;
 
 	fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
 	    (follow ? 0 : O_NOFOLLOW));
@@ -216,20 +263,20 @@ check_file(struct walker *w, int dirfd, const char *name, const char *path,
 		return;
 	}
 	atomic_fetch_add(&w->r->st->files, 1);
-	n = pread(fd, magic, sizeof(magic), 0);
+	n = pread(fd, head, sizeof(head), 0);
 	if (n == -1 && errno != EISDIR)
 		file_error(w, path, "cannot read", errno);
-	if (n >= 4 && (memcmp(magic, "\177ELF", 4) == 0 ||
-	    (n == 8 && (memcmp(magic, "!<arch>\n", 8) == 0)))) {
+	kind = n > 0 ? container_kind(head, (size_t)n) : CONTAINER_NONE;
+	if (n >= 4 && (memcmp(head, "\177ELF", 4) == 0 || (n >= 8 &&
+	    kind != CONTAINER_DEB && memcmp(head, "!<arch>\n", 8) == 0))) {
 		c.allowed = allow_match(&w->o->allow, path);
-		r = chstk_scan_fd(fd, on_image, &c, &err);
-		if (r == CHSTK_ERR_SYS)
-			file_error(w, path, "cannot read", err.sys_errno);
-		else if (r < 0 && r != CHSTK_ERR_UNSUPPORTED)
-			on_image(&c, NULL, NULL, &err);
-		if (c.findings && w->o->print0)
-			report_path0(w->r, path);
+		scan_elf(&c, fd);
+	} else if (kind != CONTAINER_NONE && (named || w->o->archives)) {
+		c.allowed = allow_match(&w->o->allow, path);
+		container_scan(fd, path, kind, &out);
 	}
+	if (c.findings && w->o->print0)
+		report_path0(w->r, path);
 	close(fd);
 }
 
@@ -359,7 +406,7 @@ entry(struct walker *w, const struct job *j, int fd, dev_t dev,
 	if (type == DT_DIR)
 		push(w, s->path, len, j->root_dev, dev, false, false);
 	else
-		check_file(w, fd, e->d_name, s->path, link);
+		check_file(w, fd, e->d_name, s->path, link, false);
 }
 
 /* getdents64 straight into the worker's buffer: no DIR to allocate, and
@@ -407,7 +454,7 @@ worker(void *arg)
 	s->path = xmalloc(s->cap);
 	while ((j = pop(w)) != NULL) {
 		if (j->file)
-			check_file(w, AT_FDCWD, j->path, j->path, true);
+			check_file(w, AT_FDCWD, j->path, j->path, true, true);
 		else
 			scan_dir(w, j, s);
 		free(j);
