@@ -17,7 +17,7 @@ export PATH PERL5LIB
 
 S=$T/src/chstk-hello
 mkdir -p "$S/debian"
-cp "$FIX/hello.c" "$S/"
+cp "$FIX/hello.c" "$FIX/stack_perms.h" "$S/"
 cat >"$S/debian/control" <<'EOF'
 Source: chstk-hello
 Section: misc

@@ -16,7 +16,7 @@ need rpmbuild rpm2cpio cpio gcc readelf
 
 TOP=$T/rpm
 mkdir -p "$TOP/SOURCES" "$TOP/SPECS" "$T/macros.d"
-cp "$FIX/hello.c" "$TOP/SOURCES/"
+cp "$FIX/hello.c" "$FIX/stack_perms.h" "$TOP/SOURCES/"
 cp "$HOOKS/rpm/macros.chstk" "$T/macros.d/"
 MACROPATH=$(rpm --showrc | sed -n 's/^Macro path: //p' |
     sed "s|macros\.d/macros\.\*|&:$T/macros.d/macros.*|")
