@@ -10,7 +10,8 @@
  * to a new size moves the members after it, so the symbol index is
  * rewritten with their new offsets; a BSD symbol table (__.SYMDEF) cannot
  * be, and refuses such a change.
- * Thin archives hold only paths to their members and are refused.
+ * Thin archives hold only paths to their members, and Debian packages hold
+ * their files in a compressed tar member: both are refused.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -199,16 +200,25 @@ next_member(struct ar *ar, struct member *m, struct chstk_error *err)
 static int
 open_ar(struct ar *ar, const struct chstk_src *src, struct chstk_error *err)
 {
-	unsigned char magic[AR_MAGLEN];
+	static const char deb[] = "debian-binary";
+	unsigned char head[AR_MAGLEN + sizeof(deb)];
 	int r;
 
 	memset(ar, 0, sizeof(*ar));
 	ar->src = src;
 	ar->next = AR_MAGLEN;
-	r = chstk__src_read(src, 0, magic, AR_MAGLEN, "archive header", err);
-	if (r == 0 && memcmp(magic, AR_THIN, AR_MAGLEN) == 0)
-		r = chstk__error(err, CHSTK_ERR_UNSUPPORTED,
+	r = chstk__src_read(src, 0, head, AR_MAGLEN, "archive header", err);
+	if (r == 0 && memcmp(head, AR_THIN, AR_MAGLEN) == 0)
+		return chstk__error(err, CHSTK_ERR_UNSUPPORTED,
 		    "thin archive: its members are separate files");
+	/* A Debian package is an ar archive too, whose programs are inside a
+	   compressed tar member: saying "nothing to change" would mislead. */
+	if (r == 0 && src->size >= sizeof(head) &&
+	    chstk__src_read(src, 0, head, sizeof(head), "archive header",
+	    err) == 0 && memcmp(head + AR_MAGLEN, deb, sizeof(deb) - 1) == 0)
+		r = chstk__error(err, CHSTK_ERR_UNSUPPORTED,
+		    "a Debian package: chstk changes the files a package "
+		    "installs, not the package");
 	return r;
 }
 

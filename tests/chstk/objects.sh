@@ -9,7 +9,7 @@
 # every member for the linker, long names survive; thin archives and BSD
 # archives whose members would move are refused and left untouched.
 . "$top_srcdir/tests/lib.sh"
-need gcc g++ as ar nm objdump readelf eu-elflint llvm-ar
+need gcc g++ as ar nm objdump readelf eu-elflint llvm-ar dpkg-deb
 
 note_state() {
 	case $(readelf_note "$1") in
@@ -133,6 +133,17 @@ done
 expect "thin archive refused" "$?" 1
 expect_match "thin archive: message" "$(cat "$T/err")" "*thin archive*"
 cmp -s "$T/libthin.a" "$T/thin.orig" && pass "thin archive untouched" || fail "thin archive changed"
+
+# A Debian package is an ar archive whose files are in a tar member: chstk
+# must say it cannot change them rather than find "nothing to change".
+mkdir -p "$T/pkg/DEBIAN" "$T/pkg/usr/bin"
+printf 'Package: t\nVersion: 1\nArchitecture: amd64\nMaintainer: t <t@example.org>\nDescription: t\n' >"$T/pkg/DEBIAN/control"
+gcc -z execstack -o "$T/pkg/usr/bin/t" "$T/main64.o" "$T/orig/c64.o"
+dpkg-deb --build "$T/pkg" "$T/t.deb" >/dev/null && cp "$T/t.deb" "$T/deb.orig"
+"$CHSTK" -E "$T/t.deb" 2>"$T/err"
+expect "a .deb: chstk fails" "$?" 1
+expect_match "a .deb: says why" "$(cat "$T/err")" "*a Debian package*"
+cmp -s "$T/t.deb" "$T/deb.orig" && pass "a .deb: untouched" || fail "a .deb changed"
 
 # A BSD archive (binutils cannot read one; llvm-ar can): flags can flip in
 # place, but members that would move under the BSD index cannot.
