@@ -112,9 +112,16 @@ read_shdrs(struct chstk_image *im, struct chstk_error *err)
 	    ELF_T_SHDR, "section header table", err);
 	if (r < 0 || n == 0)
 		return r;
-	if (strndx == SHN_XINDEX && elf_getshdrstrndx(im->elf, &strndx) != 0)
-		return chstk__elferror(err,
-		    "cannot read section name table index");
+	/* The real index is in section 0. Not elf_getshdrstrndx(): on an
+	   image in memory of the other byte order it wants a file to read. */
+	if (strndx == SHN_XINDEX) {
+		GElf_Shdr sh0;
+
+		if (gelf_getshdr(elf_getscn(im->elf, 0), &sh0) == NULL)
+			return chstk__elferror(err,
+			    "cannot read section name table index");
+		strndx = sh0.sh_link;
+	}
 	if (strndx == SHN_UNDEF || strndx >= n)
 		return chstk__error(err, CHSTK_ERR_CORRUPT,
 		    "section name table index %zu out of range", strndx);
