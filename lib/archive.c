@@ -239,10 +239,35 @@ load_elf_member(struct ar *ar, const struct member *m, int *r,
 
 /*
  * Members read into memory are bounded: a scan reads members in place
- * through libelf, and only a BSD-named member (which libelf cannot place)
- * or a member of an archive in memory comes here.
+ * through libelf, and only a BSD-named member (which libelf cannot place),
+ * a member libelf places elsewhere than the walk, or a member of an archive
+ * in memory comes here.
  */
 #define MAX_MEMBER_IN_MEMORY (UINT64_C(256) << 20)
+
+/*
+ * Does libelf see the member where the walk does? It parses the archive
+ * itself, and on a damaged one its idea of a member (or whether there is
+ * one at all) can differ from the walk's: then the member is read into
+ * memory, so that a file and the same bytes in memory read alike.
+ */
+static bool
+in_place(Elf *arelf, int fd, const struct member *m)
+{
+	Elf_Arhdr *h;
+	Elf *e;
+	bool same;
+
+	if (arelf == NULL || m->namelen != 0 ||
+	    elf_rand(arelf, (size_t)m->hdr) != m->hdr)
+		return false;
+	e = elf_begin(fd, ELF_C_READ, arelf);
+	same = e != NULL && elf_kind(e) == ELF_K_ELF &&
+	    (h = elf_getarhdr(e)) != NULL && h->ar_size >= 0 &&
+	    (uint64_t)h->ar_size == m->size;
+	elf_end(e);
+	return same;
+}
 
 static int
 scan_member(struct ar *ar, Elf *arelf, const struct member *m,
@@ -261,7 +286,7 @@ scan_member(struct ar *ar, Elf *arelf, const struct member *m,
 	if (r < 0 || !chstk__is_elf(magic, SELFMAG))
 		return r;
 	chstk__clear_error(&merr);
-	if (arelf != NULL && m->namelen == 0) {
+	if (in_place(arelf, ar->src->fd, m)) {
 		msrc = *ar->src;
 		msrc.base = m->data;
 		msrc.size = m->size;
