@@ -208,13 +208,16 @@ add_note(struct rebuild *rb, enum chstk_state want)
 	GElf_Shdr sh;
 	char *buf;
 
-	if (names == NULL || names->d_type != ELF_T_BYTE)
+	/* A name table without data (SHT_NOBITS) has nothing to append to. */
+	if (names == NULL || names->d_type != ELF_T_BYTE ||
+	    (names->d_buf == NULL && names->d_size > 0))
 		return chstk__error(rb->err, CHSTK_ERR_CORRUPT,
 		    "cannot read section name table");
 	buf = keep_buf(rb, names->d_size + len);
 	if (buf == NULL)
 		return chstk__syserror(rb->err, "cannot rebuild the object");
-	memcpy(buf, names->d_buf, names->d_size);
+	if (names->d_size > 0)
+		memcpy(buf, names->d_buf, names->d_size);
 	memcpy(buf + names->d_size, CHSTK_NOTE_NAME, len);
 	memset(&sh, 0, sizeof(sh));
 	sh.sh_name = (Elf64_Word)names->d_size;
