@@ -256,6 +256,30 @@ set_ehdr(struct rebuild *rb)
 	return 0;
 }
 
+/*
+ * Lay the object out before writing it: a hostile section alignment would
+ * have libelf write gigabytes of padding. A real object only gains a name
+ * and a section header, and a section moves by at most its alignment,
+ * which its offset in the original already honours: far less than the
+ * original's size again.
+ */
+static int
+write_out(struct rebuild *rb)
+{
+	uint64_t was = rb->im->src->size;
+	int64_t size = elf_update(rb->out, ELF_C_NULL);
+
+	if (size < 0)
+		return chstk__elferror(rb->err, "cannot write the object");
+	if ((uint64_t)size > 2 * was + 65536)
+		return chstk__error(rb->err, CHSTK_ERR_CORRUPT,
+		    "section alignments would grow the object from %ju to "
+		    "%jd bytes", (uintmax_t)was, (intmax_t)size);
+	if (elf_update(rb->out, ELF_C_WRITE) < 0)
+		return chstk__elferror(rb->err, "cannot write the object");
+	return 0;
+}
+
 static int
 rebuild(struct rebuild *rb, enum chstk_state want)
 {
@@ -276,9 +300,7 @@ rebuild(struct rebuild *rb, enum chstk_state want)
 		return rb->err->code;
 	if (set_ehdr(rb) < 0)
 		return rb->err->code;
-	if (elf_update(rb->out, ELF_C_WRITE) < 0)
-		return chstk__elferror(rb->err, "cannot write the object");
-	return 0;
+	return write_out(rb);
 }
 
 static int
