@@ -114,13 +114,17 @@ renumber_data(struct rebuild *rb, Elf_Scn *in, const GElf_Shdr *sh,
 
 	if (d == NULL)
 		return chstk__elferror(rb->err, "cannot read section data");
+	if (d->d_buf == NULL && d->d_size > 0)
+		return chstk__error(rb->err, CHSTK_ERR_CORRUPT,
+		    "section %zu has no data", elf_ndxscn(in));
 	out->d_type = d->d_type;
 	out->d_size = d->d_size;
 	out->d_align = d->d_align;
 	out->d_buf = keep_buf(rb, d->d_size);
 	if (out->d_buf == NULL)
 		return chstk__syserror(rb->err, "cannot rebuild the object");
-	memcpy(out->d_buf, d->d_buf, d->d_size);
+	if (d->d_size > 0)
+		memcpy(out->d_buf, d->d_buf, d->d_size);
 	if (sh->sh_type == SHT_SYMTAB || sh->sh_type == SHT_DYNSYM) {
 		n = d->d_size / gelf_fsize(rb->out, ELF_T_SYM, 1, EV_CURRENT);
 		for (i = 0; i < n; i++) {
