@@ -72,12 +72,18 @@ parse_num(const char *f, size_t len, uint64_t *out)
 	return 0;
 }
 
+/* Names go into messages and reports, which are one line each: control
+   characters (a newline in a hostile archive) become '?'. */
 static void
 set_name(struct member *m, const char *s, size_t len)
 {
+	size_t i;
+
 	if (len >= sizeof(m->name))
 		len = sizeof(m->name) - 1;
-	memcpy(m->name, s, len);
+	for (i = 0; i < len; i++)
+		m->name[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' :
+		    s[i];
 	m->name[len] = '\0';
 }
 
