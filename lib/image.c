@@ -250,6 +250,9 @@ object_info(const struct chstk_image *im, struct chstk_info *info)
 {
 	size_t i;
 
+	/* An object's marking is its note; a PT_GNU_STACK it may carry is
+	   not what the linker reads. */
+	info->stack_flags = 0;
 	for (i = 1; i < im->shnum; i++) {
 		GElf_Shdr sh;
 
