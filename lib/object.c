@@ -10,6 +10,7 @@
  * infos, symbols, SHT_SYMTAB_SHNDX, groups), and is refused when anything
  * refers to the removed section itself.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -279,8 +280,13 @@ write_out(struct rebuild *rb)
 		return chstk__error(rb->err, CHSTK_ERR_CORRUPT,
 		    "section alignments would grow the object from %ju to "
 		    "%jd bytes", (uintmax_t)was, (intmax_t)size);
+	/* libelf says only "cannot write data to file"; the reason (a full
+	   disk, a quota) is in errno, which nothing else in the write sets. */
+	errno = 0;
 	if (elf_update(rb->out, ELF_C_WRITE) < 0)
-		return chstk__elferror(rb->err, "cannot write the object");
+		return errno != 0 ?
+		    chstk__syserror(rb->err, "cannot write temporary file") :
+		    chstk__elferror(rb->err, "cannot write the object");
 	return 0;
 }
 
