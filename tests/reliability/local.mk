@@ -4,7 +4,8 @@
 # at random moments, two chstk at once on one file, and hostile trees for
 # elfscan.
 reliability_tests = \
-	tests/reliability/fuzz-replay.sh
+	tests/reliability/fuzz-replay.sh \
+	tests/reliability/faults.sh
 TESTS += $(reliability_tests)
 EXTRA_DIST += $(reliability_tests)
 
@@ -17,3 +18,21 @@ FUZZ_CHECK_SECONDS = 30
 AM_TESTS_ENVIRONMENT += \
 	FUZZ_CHECK_SECONDS='$(FUZZ_CHECK_SECONDS)'; \
 	export FUZZ_CHECK_SECONDS;
+
+# failshim.so, preloaded by the tests to make one step of the write path
+# fail. It is built without the sanitizers: it is preloaded into shells and
+# other programs that are not.
+check_LTLIBRARIES = tests/reliability/failshim.la
+tests_reliability_failshim_la_SOURCES = tests/reliability/failshim.c
+tests_reliability_failshim_la_CFLAGS = -std=gnu11 $(WARN_CFLAGS)
+tests_reliability_failshim_la_LDFLAGS = -module -avoid-version -shared \
+	-rpath '$(abs_builddir)/tests/reliability'
+tests_reliability_failshim_la_LIBADD = -ldl
+AM_TESTS_ENVIRONMENT += \
+	FAILSHIM='$(abs_top_builddir)/tests/reliability/.libs/failshim.so'; \
+	export FAILSHIM;
+if SANITIZERS
+AM_TESTS_ENVIRONMENT += SANITIZERS=yes; export SANITIZERS;
+else
+AM_TESTS_ENVIRONMENT += SANITIZERS=no; export SANITIZERS;
+endif
