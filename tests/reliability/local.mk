@@ -5,7 +5,8 @@
 # elfscan.
 reliability_tests = \
 	tests/reliability/fuzz-replay.sh \
-	tests/reliability/faults.sh
+	tests/reliability/faults.sh \
+	tests/reliability/filesystems.sh
 TESTS += $(reliability_tests)
 EXTRA_DIST += $(reliability_tests)
 
