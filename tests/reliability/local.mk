@@ -6,7 +6,9 @@
 reliability_tests = \
 	tests/reliability/fuzz-replay.sh \
 	tests/reliability/faults.sh \
-	tests/reliability/filesystems.sh
+	tests/reliability/filesystems.sh \
+	tests/reliability/kill.sh \
+	tests/reliability/concurrent.sh
 TESTS += $(reliability_tests)
 EXTRA_DIST += $(reliability_tests)
 
@@ -37,3 +39,7 @@ AM_TESTS_ENVIRONMENT += SANITIZERS=yes; export SANITIZERS;
 else
 AM_TESTS_ENVIRONMENT += SANITIZERS=no; export SANITIZERS;
 endif
+
+# killat runs a program and kills it after a given delay (kill.sh).
+check_PROGRAMS += tests/reliability/killat
+tests_reliability_killat_SOURCES = tests/reliability/killat.c
