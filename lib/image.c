@@ -48,6 +48,69 @@ check_ident(const struct chstk_src *src, struct chstk_error *err)
 	return 0;
 }
 
+/* An unsigned field of len bytes in the byte order of the image whose
+   identification is id. */
+static uint64_t
+raw_get(const unsigned char *id, const unsigned char *p, size_t len)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		v |= (uint64_t)p[id[EI_DATA] == ELFDATA2MSB ? len - 1 - i : i] <<
+		    (8 * i);
+	return v;
+}
+
+/*
+ * The section and program header counts, read before libelf sees the
+ * file: opening a file, libelf allocates some 200 bytes of bookkeeping for
+ * every section it claims, and a sparse file can claim millions at no
+ * cost. Real files stay far below the limit (a Linux vmlinux.o has a few
+ * hundred thousand sections).
+ */
+#define MAX_ENTRIES (UINT64_C(1) << 20)
+
+static int
+check_counts(const struct chstk_src *src, struct chstk_error *err)
+{
+	unsigned char eh[sizeof(Elf64_Ehdr)], sh0[sizeof(Elf64_Shdr)];
+	int r = chstk__src_read(src, 0, eh, sizeof(Elf32_Ehdr), "ELF header",
+	    err);
+	int is64 = eh[EI_CLASS] == ELFCLASS64;
+	size_t shsize = is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
+	uint64_t shoff, shnum, phnum;
+
+	if (r == 0 && is64)
+		r = chstk__src_read(src, 0, eh, sizeof(Elf64_Ehdr),
+		    "ELF header", err);
+	if (r < 0)
+		return r;
+	shoff = raw_get(eh, eh + (is64 ? 40 : 32), is64 ? 8 : 4);
+	phnum = raw_get(eh, eh + (is64 ? 56 : 44), 2);
+	shnum = raw_get(eh, eh + (is64 ? 60 : 48), 2);
+	if ((shnum == 0 || phnum == PN_XNUM) && shoff != 0 &&
+	    chstk__in_range(shoff, shsize, src->size)) {
+		r = chstk__src_read(src, shoff, sh0, shsize, "section header 0",
+		    err);
+		if (r < 0)
+			return r;
+		if (shnum == 0)
+			shnum = raw_get(eh, sh0 + (is64 ? 32 : 20), is64 ? 8 : 4);
+		if (phnum == PN_XNUM)
+			phnum = raw_get(eh, sh0 + (is64 ? 44 : 28), 4);
+	}
+	if (shnum > MAX_ENTRIES)
+		return chstk__error(err, CHSTK_ERR_CORRUPT,
+		    "%ju sections, more than the %ju this library reads",
+		    (uintmax_t)shnum, (uintmax_t)MAX_ENTRIES);
+	if (phnum > MAX_ENTRIES)
+		return chstk__error(err, CHSTK_ERR_CORRUPT,
+		    "%ju program headers, more than the %ju this library reads",
+		    (uintmax_t)phnum, (uintmax_t)MAX_ENTRIES);
+	return 0;
+}
+
 /* Is a table of n entries of entsize bytes at off inside the file? */
 static int
 check_table(const struct chstk_image *im, uint64_t off, uint64_t n,
@@ -169,6 +232,8 @@ chstk__image_open(struct chstk_image *im, const struct chstk_src *src,
 	memset(im, 0, sizeof(*im));
 	im->src = src;
 	r = check_ident(src, err);
+	if (r == 0)
+		r = check_counts(src, err);
 	if (r < 0)
 		return r;
 	elf_version(EV_CURRENT);
