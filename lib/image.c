@@ -155,6 +155,37 @@ read_phdrs(struct chstk_image *im, struct chstk_error *err)
 	return 0;
 }
 
+/* Where the section names are: a string table inside the file, or none
+   (then no section has a name, as elf_strptr() would say). */
+static int
+find_names(struct chstk_image *im, size_t strndx, struct chstk_error *err)
+{
+	GElf_Shdr sh;
+
+	if (gelf_getshdr(elf_getscn(im->elf, strndx), &sh) == NULL)
+		return chstk__elferror(err, "cannot read section header");
+	if (sh.sh_type == SHT_STRTAB &&
+	    chstk__in_range(sh.sh_offset, sh.sh_size, im->src->size)) {
+		im->names_off = sh.sh_offset;
+		im->names_size = sh.sh_size;
+	}
+	return 0;
+}
+
+/* Is name (an offset in the section names) .note.GNU-stack? Only those
+   bytes are read: elf_strptr() reads the whole table, which a sparse file
+   can make gigabytes. */
+int
+chstk__is_note(const struct chstk_image *im, uint64_t name)
+{
+	char buf[sizeof(CHSTK_NOTE_NAME)];
+
+	return chstk__in_range(name, sizeof(buf), im->names_size) &&
+	    chstk__src_read(im->src, im->names_off + name, buf, sizeof(buf),
+	    "section name", NULL) == 0 &&
+	    memcmp(buf, CHSTK_NOTE_NAME, sizeof(buf)) == 0;
+}
+
 static int
 read_shdrs(struct chstk_image *im, struct chstk_error *err)
 {
@@ -188,15 +219,14 @@ read_shdrs(struct chstk_image *im, struct chstk_error *err)
 	if (strndx == SHN_UNDEF || strndx >= n)
 		return chstk__error(err, CHSTK_ERR_CORRUPT,
 		    "section name table index %zu out of range", strndx);
-	for (i = 1; i < n; i++) {
+	r = find_names(im, strndx, err);
+	for (i = 1; r == 0 && i < n; i++) {
 		GElf_Shdr sh;
-		const char *name;
 
 		if (gelf_getshdr(elf_getscn(im->elf, i), &sh) == NULL)
 			return chstk__elferror(err,
 			    "cannot read section header");
-		name = elf_strptr(im->elf, strndx, sh.sh_name);
-		if (name == NULL || strcmp(name, CHSTK_NOTE_NAME) != 0)
+		if (!chstk__is_note(im, sh.sh_name))
 			continue;
 		if (im->notes++ == 0) {
 			im->note = i;
@@ -206,7 +236,7 @@ read_shdrs(struct chstk_image *im, struct chstk_error *err)
 	}
 	im->shnum = n;
 	im->shstrndx = strndx;
-	return 0;
+	return r;
 }
 
 /* The kernel and glibc both let the last PT_GNU_STACK win. */

@@ -71,6 +71,8 @@ struct chstk_image {
 	GElf_Phdr *phdr;	/* phnum entries, owned */
 	size_t shnum;		/* 0 when sections were not read */
 	size_t shstrndx;
+	uint64_t names_off;	/* the section names, when sections were */
+	uint64_t names_size;	/* read and they have names; else 0, 0 */
 	size_t note;		/* index of the first .note.GNU-stack, or 0 */
 	unsigned notes;		/* how many .note.GNU-stack sections */
 	enum chstk_state state;
@@ -86,6 +88,9 @@ int chstk__image_open(struct chstk_image *im, const struct chstk_src *src,
     unsigned how, struct chstk_error *err);
 void chstk__image_close(struct chstk_image *im);
 void chstk__image_info(const struct chstk_image *im, struct chstk_info *info);
+/* Is the section named at offset name in the section names
+   .note.GNU-stack? */
+int chstk__is_note(const struct chstk_image *im, uint64_t name);
 /* Does the file start with the ELF magic? */
 int chstk__is_elf(const unsigned char *buf, size_t len);
 

@@ -42,14 +42,12 @@ flip_flags(const struct chstk_image *im, enum chstk_state want, int out_fd,
 	r = chstk__edit_add(&ed, im->ehdr.e_shoff, im->shnum * es, err);
 	for (i = 0; r == 0 && i < im->shnum; i++) {
 		GElf_Shdr sh;
-		const char *name;
 
 		if (gelf_getshdr(elf_getscn(im->elf, i), &sh) == NULL) {
 			r = chstk__elferror(err, "cannot read section header");
 			break;
 		}
-		name = elf_strptr(im->elf, im->shstrndx, sh.sh_name);
-		if (i > 0 && name != NULL && strcmp(name, CHSTK_NOTE_NAME) == 0)
+		if (i > 0 && chstk__is_note(im, sh.sh_name))
 			sh.sh_flags = (sh.sh_flags & ~(GElf_Xword)SHF_EXECINSTR)
 			    | (want == CHSTK_EXEC ? SHF_EXECINSTR : 0);
 		r = chstk__encode_shdr(im, &sh, ed.patch[0].buf + i * es, err);
