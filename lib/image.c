@@ -303,40 +303,47 @@ chstk__image_close(struct chstk_image *im)
 	im->elf = NULL;
 }
 
-/* DF_1_PIE marks a position-independent executable; older linkers did not
-   set it, so a PT_INTERP without a DT_SONAME also counts as a program. */
+/*
+ * DF_1_PIE marks a position-independent executable; older linkers did not
+ * set it, so a PT_INTERP without a DT_SONAME also counts as a program. The
+ * dynamic array is read a piece at a time up to its DT_NULL: libelf would
+ * read all of p_filesz at once, which a sparse file can make gigabytes.
+ */
 static enum chstk_kind
 dyn_kind(const struct chstk_image *im, const struct chstk_info *info)
 {
+	const unsigned char *id = im->ehdr.e_ident;
+	size_t w = id[EI_CLASS] == ELFCLASS64 ? 8 : 4, n, j;
+	unsigned char buf[4096];
+	const GElf_Phdr *ph = NULL;
 	bool soname = false;
-	size_t i, j, n;
+	uint64_t off, tag;
+	size_t i;
 
-	for (i = 0; i < im->phnum; i++) {
-		const GElf_Phdr *ph = &im->phdr[i];
-		Elf_Data *d;
-
-		if (ph->p_type != PT_DYNAMIC)
-			continue;
-		if (!chstk__in_range(ph->p_offset, ph->p_filesz, im->src->size))
-			break;
-		d = elf_getdata_rawchunk(im->elf, (int64_t)ph->p_offset,
-		    ph->p_filesz, ELF_T_DYN);
-		if (d == NULL)
-			break;
-		n = d->d_size / gelf_fsize(im->elf, ELF_T_DYN, 1, EV_CURRENT);
-		for (j = 0; j < n; j++) {
-			GElf_Dyn dyn;
-
-			if (gelf_getdyn(d, (int)j, &dyn) == NULL ||
-			    dyn.d_tag == DT_NULL)
-				break;
-			if (dyn.d_tag == DT_FLAGS_1 && dyn.d_un.d_val & DF_1_PIE)
+	for (i = 0; i < im->phnum && ph == NULL; i++)
+		if (im->phdr[i].p_type == PT_DYNAMIC)
+			ph = &im->phdr[i];
+	if (ph == NULL ||
+	    !chstk__in_range(ph->p_offset, ph->p_filesz, im->src->size))
+		goto out;
+	for (off = 0; ph->p_filesz - off >= 2 * w; off += n) {
+		n = sizeof(buf) < ph->p_filesz - off ? sizeof(buf) :
+		    (size_t)(ph->p_filesz - off) / (2 * w) * (2 * w);
+		if (chstk__src_read(im->src, ph->p_offset + off, buf, n,
+		    "dynamic section", NULL) < 0)
+			goto out;
+		for (j = 0; j < n; j += 2 * w) {
+			tag = raw_get(id, buf + j, w);
+			if (tag == DT_NULL)
+				goto out;
+			if (tag == DT_FLAGS_1 && raw_get(id, buf + j + w, w) &
+			    DF_1_PIE)
 				return CHSTK_KIND_PROGRAM;
-			if (dyn.d_tag == DT_SONAME)
+			if (tag == DT_SONAME)
 				soname = true;
 		}
-		break;
 	}
+out:
 	return info->interp && !soname ? CHSTK_KIND_PROGRAM : CHSTK_KIND_SHARED;
 }
 
