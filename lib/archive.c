@@ -32,6 +32,7 @@ struct member {
 	uint64_t data;		/* offset of the data, after a BSD name */
 	uint64_t size;		/* bytes of data */
 	uint64_t namelen;	/* bytes of BSD name between header and data */
+	bool long_name;		/* named in the long-name table ("/NNN") */
 	enum member_kind kind;
 	char name[256];
 };
@@ -40,8 +41,9 @@ struct member {
 struct ar {
 	const struct chstk_src *src;
 	uint64_t next;		/* offset of the next header */
-	char *names;		/* the long-name table, owned */
-	uint64_t names_size;
+	uint64_t names;		/* the long-name table: where it is, */
+	uint64_t names_size;	/* how long, */
+	uint64_t names_max;	/* and the longest such table seen */
 };
 
 int
@@ -87,22 +89,34 @@ set_name(struct member *m, const char *s, size_t len)
 	m->name[len] = '\0';
 }
 
+/* The name is read alone from the long-name table, which is never read
+   whole: a sparse archive can make it gigabytes. */
 static int
 long_name(struct ar *ar, struct member *m, const char *field,
     struct chstk_error *err)
 {
-	uint64_t off, end;
+	char buf[sizeof(m->name)];
+	uint64_t off;
+	size_t len, end;
+	int r;
 
 	if (parse_num(field + 1, 15, &off) < 0 || off >= ar->names_size)
 		return chstk__error(err, CHSTK_ERR_CORRUPT,
 		    "member at offset %ju: bad long name reference",
 		    (uintmax_t)m->hdr);
-	for (end = off; end < ar->names_size; end++)
-		if (ar->names[end] == '\n' || ar->names[end] == '\0')
+	len = ar->names_size - off < sizeof(buf) ?
+	    (size_t)(ar->names_size - off) : sizeof(buf);
+	r = chstk__src_read(ar->src, ar->names + off, buf, len,
+	    "long member name", err);
+	if (r < 0)
+		return r;
+	for (end = 0; end < len; end++)
+		if (buf[end] == '\n' || buf[end] == '\0')
 			break;
-	if (end > off && ar->names[end - 1] == '/')
+	if (end > 0 && buf[end - 1] == '/')
 		end--;
-	set_name(m, ar->names + off, (size_t)(end - off));
+	set_name(m, buf, end);
+	m->long_name = true;
 	return 0;
 }
 
@@ -132,16 +146,13 @@ bsd_name(struct ar *ar, struct member *m, const char *field,
 	return 0;
 }
 
-static int
-read_names(struct ar *ar, const struct member *m, struct chstk_error *err)
+static void
+set_names(struct ar *ar, const struct member *m)
 {
-	free(ar->names);
-	ar->names = malloc(m->size ? (size_t)m->size : 1);
-	if (ar->names == NULL)
-		return chstk__syserror(err, "cannot read long member names");
+	ar->names = m->data;
 	ar->names_size = m->size;
-	return chstk__src_read(ar->src, m->data, ar->names, (size_t)m->size,
-	    "long member names", err);
+	if (m->size > ar->names_max)
+		ar->names_max = m->size;
 }
 
 static void
@@ -196,7 +207,7 @@ next_member(struct ar *ar, struct member *m, struct chstk_error *err)
 	else
 		name_member(m, h);
 	if (r == 0 && m->kind == M_NAMES)
-		r = read_names(ar, m, err);
+		set_names(ar, m);
 	return r < 0 ? r : 1;
 }
 
@@ -252,22 +263,30 @@ load_elf_member(struct ar *ar, const struct member *m, int *r,
 #define MAX_MEMBER_IN_MEMORY (UINT64_C(256) << 20)
 
 /*
+ * To name a member libelf reads the whole long-name table into memory;
+ * real ones are kilobytes. Members named in a bigger one are read into
+ * memory instead, where their size is bounded.
+ */
+#define MAX_NAMES_FOR_LIBELF (UINT64_C(16) << 20)
+
+/*
  * Does libelf see the member where the walk does? It parses the archive
  * itself, and on a damaged one its idea of a member (or whether there is
  * one at all) can differ from the walk's: then the member is read into
  * memory, so that a file and the same bytes in memory read alike.
  */
 static bool
-in_place(Elf *arelf, int fd, const struct member *m)
+in_place(const struct ar *ar, Elf *arelf, const struct member *m)
 {
 	Elf_Arhdr *h;
 	Elf *e;
 	bool same;
 
 	if (arelf == NULL || m->namelen != 0 ||
+	    (m->long_name && ar->names_max > MAX_NAMES_FOR_LIBELF) ||
 	    elf_rand(arelf, (size_t)m->hdr) != m->hdr)
 		return false;
-	e = elf_begin(fd, ELF_C_READ, arelf);
+	e = elf_begin(ar->src->fd, ELF_C_READ, arelf);
 	same = e != NULL && elf_kind(e) == ELF_K_ELF &&
 	    (h = elf_getarhdr(e)) != NULL && h->ar_size >= 0 &&
 	    (uint64_t)h->ar_size == m->size;
@@ -292,7 +311,7 @@ scan_member(struct ar *ar, Elf *arelf, const struct member *m,
 	if (r < 0 || !chstk__is_elf(magic, SELFMAG))
 		return r;
 	chstk__clear_error(&merr);
-	if (in_place(arelf, ar->src->fd, m)) {
+	if (in_place(ar, arelf, m)) {
 		msrc = *ar->src;
 		msrc.base = m->data;
 		msrc.size = m->size;
@@ -338,7 +357,6 @@ chstk__archive_scan(const struct chstk_src *src, chstk_scan_fn fn, void *arg,
 	while (r == 0 && (r = next_member(&ar, &m, err)) == 1)
 		r = scan_member(&ar, arelf, &m, fn, arg, err);
 	elf_end(arelf);
-	free(ar.names);
 	return r;
 }
 
@@ -618,6 +636,5 @@ chstk__archive_rewrite(const struct chstk_src *src, int out_fd,
 	if (rw.spool != -1)
 		close(rw.spool);
 	free(rw.p);
-	free(ar.names);
 	return r;
 }
