@@ -8,7 +8,8 @@ reliability_tests = \
 	tests/reliability/faults.sh \
 	tests/reliability/filesystems.sh \
 	tests/reliability/kill.sh \
-	tests/reliability/concurrent.sh
+	tests/reliability/concurrent.sh \
+	tests/reliability/hostile-trees.sh
 TESTS += $(reliability_tests)
 EXTRA_DIST += $(reliability_tests)
 
