@@ -9,7 +9,8 @@ reliability_tests = \
 	tests/reliability/filesystems.sh \
 	tests/reliability/kill.sh \
 	tests/reliability/concurrent.sh \
-	tests/reliability/hostile-trees.sh
+	tests/reliability/hostile-trees.sh \
+	tests/reliability/valgrind.sh
 TESTS += $(reliability_tests)
 EXTRA_DIST += $(reliability_tests)
 
