@@ -2,7 +2,6 @@
  * elfgen.c - see elfgen.h. Offsets are those of the ELF specification,
  * written out here rather than taken from <elf.h> structures.
  */
-#define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
