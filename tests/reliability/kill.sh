@@ -3,7 +3,8 @@
 # random, so that no mix of old and new could pass for either), toggling
 # it between noexec (-E) and exec (-e), and is killed after a random delay
 # spread over the length of a whole run, KILL_ROUNDS times (400 by
-# default), half with O_TMPFILE and half with named temporary files. After
+# default, and more, up to four times that, until 40 kills have hit the
+# write), half with O_TMPFILE and half with named temporary files. After
 # every kill the program is byte for byte the old or the new version,
 # nothing else. failshim.so logs when the temporary file is created and
 # renamed, which tells where each kill landed: before the temporary file,
@@ -14,8 +15,10 @@
 . "$top_srcdir/tests/lib.sh"
 need gcc cmp readelf od
 : "${FAILSHIM:?}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 KILLAT=$top_builddir/tests/reliability/killat
 rounds=${KILL_ROUNDS:-400}
+hits=40
 
 D=$T/d
 mkdir "$D"
@@ -44,8 +47,8 @@ mode_env=
 full=0
 for i in 1 2 3; do
 	cp "$T/old" "$D/prog"
-	set -- $(run 20000000 -e)
-	[ "$1" = exited ] && [ "$2" = 0 ] || fail "an unhurried run: $*"
+	set -- $(run 20000000 -e) - - -
+	[ "$1" = exited ] && [ "$2" = 0 ] || { fail "an unhurried run: $*"; finish; }
 	[ "$3" -gt "$full" ] && full=$3
 done
 echo "figure: a whole run takes up to $full us"
@@ -56,7 +59,8 @@ random() { od -An -N4 -tu4 /dev/urandom | tr -d ' '; }
 before=0 during=0 after=0 finished=0 bad=0 left_tmpfile=0 left_named=0
 cp "$T/old" "$D/prog"
 i=0
-while [ $i -lt "$rounds" ]; do
+while [ $i -lt "$rounds" ] ||
+    { [ $during -lt $hits ] && [ $i -lt $((4 * rounds)) ]; }; do
 	i=$((i + 1))
 	if [ $((i % 2)) = 0 ]; then
 		mode_env=FAILSHIM_NO_TMPFILE=1
@@ -65,7 +69,7 @@ while [ $i -lt "$rounds" ]; do
 	fi
 	cmp -s "$D/prog" "$T/old" && op=-e || op=-E
 	rm -f "$T/log"
-	set -- $(run $(($(random) % span)) $op)
+	set -- $(run $(($(random) % span)) $op) -
 	if cmp -s "$D/prog" "$T/old" || cmp -s "$D/prog" "$T/new"; then
 		:
 	else
@@ -90,11 +94,11 @@ while [ $i -lt "$rounds" ]; do
 	fi
 	find "$D" -name '*.chstk-*' -delete
 done
-expect "$rounds kills: the file was always the old or the new version" "$bad" 0
-echo "figure: $rounds rounds: killed before the temporary file $before, while writing it $during, after the rename $after; finished first $finished"
+expect "$i kills: the file was always the old or the new version" "$bad" 0
+echo "figure: $i rounds: killed before the temporary file $before, while writing it $during, after the rename $after; finished first $finished"
 echo "figure: temporary files left by a kill: $left_tmpfile with O_TMPFILE, $left_named named"
-[ "$during" -ge $((rounds / 10)) ] &&
-    pass "$during kills (of $rounds) hit the write itself" ||
-    fail "only $during kills (of $rounds) hit the write: the test proved little"
+[ "$during" -ge $hits ] &&
+    pass "$during kills (of $i) hit the write itself" ||
+    fail "only $during kills (of $i) hit the write: the test proved little"
 expect "no other file appeared" "$(ls -A "$D")" prog
 finish
