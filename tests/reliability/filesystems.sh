@@ -16,6 +16,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 
 mounts=
 trap 'for m in $mounts; do umount "$m"; done; rm -rf "$T"' EXIT
+trap 'exit 1' HUP INT TERM
 # tmpfs DIR OPTIONS
 tmpfs() {
 	mkdir -p "$1" && mount -t tmpfs -o "$2" chstk-test "$1" &&

@@ -4,7 +4,8 @@
 # seed corpus and fuzz/regress, and must find nothing (no broken promise,
 # no sanitizer report, no leak, no input slower than 10 s or using 2 GB).
 . "$top_srcdir/tests/lib.sh"
-need gcc as nasm ar strip llvm-ar
+need gcc as nasm ar strip llvm-ar powerpc-linux-gnu-as s390x-linux-gnu-as \
+    aarch64-linux-gnu-as mips-linux-gnu-as
 : "${FUZZ_CHECK_SECONDS:=30}"
 
 "$top_srcdir/fuzz/seeds.sh" "$T/seeds" "$top_builddir/fuzz/gen-seeds" ||
