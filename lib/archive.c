@@ -43,8 +43,8 @@ struct member {
 struct ar {
 	const struct chstk_src *src;
 	uint64_t next;		/* offset of the next header */
-	char *names;		/* the long-name table, owned */
-	uint64_t names_size;
+	uint64_t names;		/* the long-name table: where it is, */
+	uint64_t names_size;	/* and how long */
 };
 
 int
@@ -75,31 +75,48 @@ parse_num(const char *f, size_t len, uint64_t *out)
 	return 0;
 }
 
+/* Names go into messages and reports, which are one line each: control
+   characters (a newline in a hostile archive) become '?'. */
 static void
 set_name(struct member *m, const char *s, size_t len)
 {
+	size_t i;
+
 	if (len >= sizeof(m->name))
 		len = sizeof(m->name) - 1;
-	memcpy(m->name, s, len);
+	for (i = 0; i < len; i++)
+		m->name[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' :
+		    s[i];
 	m->name[len] = '\0';
 }
 
+/* The name is read alone from the long-name table, which is never read
+   whole: a sparse archive can make it gigabytes. */
 static int
 long_name(struct ar *ar, struct member *m, const char *field,
     struct chstk_error *err)
 {
-	uint64_t off, end;
+	char buf[sizeof(m->name)];
+	uint64_t off;
+	size_t len, end;
+	int r;
 
 	if (parse_num(field + 1, 15, &off) < 0 || off >= ar->names_size)
 		return chstk__error(err, CHSTK_ERR_CORRUPT,
 		    "member at offset %ju: bad long name reference",
 		    (uintmax_t)m->hdr);
-	for (end = off; end < ar->names_size; end++)
-		if (ar->names[end] == '\n' || ar->names[end] == '\0')
+	len = ar->names_size - off < sizeof(buf) ?
+	    (size_t)(ar->names_size - off) : sizeof(buf);
+	r = chstk__src_read(ar->src, ar->names + off, buf, len,
+	    "long member name", err);
+	if (r < 0)
+		return r;
+	for (end = 0; end < len; end++)
+		if (buf[end] == '\n' || buf[end] == '\0')
 			break;
-	if (end > off && ar->names[end - 1] == '/')
+	if (end > 0 && buf[end - 1] == '/')
 		end--;
-	set_name(m, ar->names + off, (size_t)(end - off));
+	set_name(m, buf, end);
 	return 0;
 }
 
@@ -129,17 +146,6 @@ bsd_name(struct ar *ar, struct member *m, const char *field,
 	return 0;
 }
 
-static int
-read_names(struct ar *ar, const struct member *m, struct chstk_error *err)
-{
-	free(ar->names);
-	ar->names = malloc(m->size ? (size_t)m->size : 1);
-	if (ar->names == NULL)
-		return chstk__syserror(err, "cannot read long member names");
-	ar->names_size = m->size;
-	return chstk__src_read(ar->src, m->data, ar->names, (size_t)m->size,
-	    "long member names", err);
-}
 
 static void
 name_member(struct member *m, const char *field)
@@ -192,8 +198,10 @@ next_member(struct ar *ar, struct member *m, struct chstk_error *err)
 		r = bsd_name(ar, m, h, err);
 	else
 		name_member(m, h);
-	if (r == 0 && m->kind == M_NAMES)
-		r = read_names(ar, m, err);
+	if (r == 0 && m->kind == M_NAMES) {
+		ar->names = m->data;
+		ar->names_size = m->size;
+	}
 	return r < 0 ? r : 1;
 }
 
@@ -294,7 +302,6 @@ chstk__archive_scan(const struct chstk_src *src, chstk_scan_fn fn, void *arg,
 	r = open_ar(&ar, src, err);
 	while (r == 0 && (r = next_member(&ar, &m, err)) == 1)
 		r = scan_member(&ar, &m, fn, arg, err);
-	free(ar.names);
 	return r;
 }
 
@@ -574,6 +581,5 @@ chstk__archive_rewrite(const struct chstk_src *src, int out_fd,
 	if (rw.spool != -1)
 		close(rw.spool);
 	free(rw.p);
-	free(ar.names);
 	return r;
 }

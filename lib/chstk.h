@@ -130,8 +130,11 @@ typedef int (*chstk_scan_fn)(void *arg, const char *member,
  * Read the marking of the ELF file or ar archive open on fd (read-only is
  * enough; the offset is not used or changed) and call fn for each image.
  * Returns 0, what fn returned to stop, or a negative chstk_errcode when the
- * file as a whole cannot be read (then fn was not called, err says why).
- * A member that cannot be read is reported to fn and the scan goes on.
+ * file as a whole cannot be read (err says why). A member that cannot be
+ * read is reported to fn and the scan goes on; an archive whose structure
+ * is damaged part of the way through (a bad member header) ends with an
+ * error after fn has seen the members before the damage. An ELF file that
+ * cannot be read is never reported to fn.
  */
 int chstk_scan_fd(int fd, chstk_scan_fn fn, void *arg,
     struct chstk_error *err);

@@ -10,6 +10,9 @@
 
 #include "internal.h"
 
+static int vset(struct chstk_error *err, int code, int sys_errno,
+    const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
+
 static int
 vset(struct chstk_error *err, int code, int sys_errno, const char *fmt,
     va_list ap)

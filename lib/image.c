@@ -17,6 +17,14 @@
 /* Entries decoded per read: a bound on the buffers. */
 #define CHUNK 64
 
+/*
+ * The most sections or program headers read: a sparse file can claim
+ * billions at no cost, and reading their headers would take hours. Real
+ * files stay far below (a Linux vmlinux.o has a few hundred thousand
+ * sections).
+ */
+#define MAX_ENTRIES (UINT64_C(1) << 20)
+
 int
 chstk__is_elf(const unsigned char *buf, size_t len)
 {
@@ -164,6 +172,11 @@ check_table(const struct chstk_image *im, uint64_t off, uint64_t n,
 		return chstk__error(err, CHSTK_ERR_CORRUPT,
 		    "%s entry size is %ju, not %zu", what, (uintmax_t)entsize,
 		    want);
+	if (n > MAX_ENTRIES)
+		return chstk__error(err, CHSTK_ERR_CORRUPT,
+		    "%ju %s, more than the %ju this library reads", (uintmax_t)n,
+		    type == ELF_T_PHDR ? "program headers" : "sections",
+		    (uintmax_t)MAX_ENTRIES);
 	if (off > im->src->size || n > (im->src->size - off) / entsize)
 		return chstk__error(err, CHSTK_ERR_TRUNCATED,
 		    "%s runs past the end of the file", what);
@@ -474,7 +487,8 @@ chstk__image_info(const struct chstk_image *im, struct chstk_info *info)
 
 		if (ph->p_type == PT_INTERP)
 			info->interp = true;
-		if (ph->p_type == PT_GNU_STACK)
+		/* An object's marking is its note, whatever else it holds. */
+		if (ph->p_type == PT_GNU_STACK && im->ehdr.e_type != ET_REL)
 			info->stack_flags = ph->p_flags;
 		if (ph->p_type != PT_LOAD)
 			continue;

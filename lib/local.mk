@@ -12,7 +12,7 @@ lib_libchstk_core_la_LIBADD = $(LIBELF_LIBS)
 lib_LTLIBRARIES += lib/libchstk.la
 lib_libchstk_la_SOURCES =
 lib_libchstk_la_LIBADD = lib/libchstk-core.la $(LIBELF_LIBS)
-lib_libchstk_la_LDFLAGS = -version-info $(LIBCHSTK_LT_VERSION) \
+lib_libchstk_la_LDFLAGS = $(AM_LDFLAGS) -version-info $(LIBCHSTK_LT_VERSION) \
 	-export-symbols-regex '^chstk_[a-z]'
 
 include_HEADERS += lib/chstk.h

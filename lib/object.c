@@ -10,6 +10,7 @@
  * infos, symbols, SHT_SYMTAB_SHNDX, groups), and is refused when anything
  * refers to the removed section itself.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,13 +115,17 @@ renumber_data(struct rebuild *rb, Elf_Scn *in, const GElf_Shdr *sh,
 
 	if (d == NULL)
 		return chstk__elferror(rb->err, "cannot read section data");
+	if (d->d_buf == NULL && d->d_size > 0)
+		return chstk__error(rb->err, CHSTK_ERR_CORRUPT,
+		    "section %zu has no data", elf_ndxscn(in));
 	out->d_type = d->d_type;
 	out->d_size = d->d_size;
 	out->d_align = d->d_align;
 	out->d_buf = keep_buf(rb, d->d_size);
 	if (out->d_buf == NULL)
 		return chstk__syserror(rb->err, "cannot rebuild the object");
-	memcpy(out->d_buf, d->d_buf, d->d_size);
+	if (d->d_size > 0)
+		memcpy(out->d_buf, d->d_buf, d->d_size);
 	if (sh->sh_type == SHT_SYMTAB || sh->sh_type == SHT_DYNSYM) {
 		n = d->d_size / gelf_fsize(rb->out, ELF_T_SYM, 1, EV_CURRENT);
 		for (i = 0; i < n; i++) {
@@ -208,13 +213,16 @@ add_note(struct rebuild *rb, enum chstk_state want)
 	GElf_Shdr sh;
 	char *buf;
 
-	if (names == NULL || names->d_type != ELF_T_BYTE)
+	/* A name table without data (SHT_NOBITS) has nothing to append to. */
+	if (names == NULL || names->d_type != ELF_T_BYTE ||
+	    (names->d_buf == NULL && names->d_size > 0))
 		return chstk__error(rb->err, CHSTK_ERR_CORRUPT,
 		    "cannot read section name table");
 	buf = keep_buf(rb, names->d_size + len);
 	if (buf == NULL)
 		return chstk__syserror(rb->err, "cannot rebuild the object");
-	memcpy(buf, names->d_buf, names->d_size);
+	if (names->d_size > 0)
+		memcpy(buf, names->d_buf, names->d_size);
 	memcpy(buf + names->d_size, CHSTK_NOTE_NAME, len);
 	memset(&sh, 0, sizeof(sh));
 	sh.sh_name = (Elf64_Word)names->d_size;
@@ -253,6 +261,35 @@ set_ehdr(struct rebuild *rb)
 	return 0;
 }
 
+/*
+ * Lay the object out before writing it: a hostile section alignment would
+ * have libelf write gigabytes of padding. A real object only gains a name
+ * and a section header, and a section moves by at most its alignment,
+ * which its offset in the original already honours: far less than the
+ * original's size again.
+ */
+static int
+write_out(struct rebuild *rb)
+{
+	uint64_t was = rb->im->src->size;
+	int64_t size = elf_update(rb->out, ELF_C_NULL);
+
+	if (size < 0)
+		return chstk__elferror(rb->err, "cannot write the object");
+	if ((uint64_t)size > 2 * was + 65536)
+		return chstk__error(rb->err, CHSTK_ERR_CORRUPT,
+		    "section alignments would grow the object from %ju to "
+		    "%jd bytes", (uintmax_t)was, (intmax_t)size);
+	/* libelf says only "cannot write data to file"; the reason (a full
+	   disk, a quota) is in errno, which nothing else in the write sets. */
+	errno = 0;
+	if (elf_update(rb->out, ELF_C_WRITE) < 0)
+		return errno != 0 ?
+		    chstk__syserror(rb->err, "cannot write temporary file") :
+		    chstk__elferror(rb->err, "cannot write the object");
+	return 0;
+}
+
 static int
 rebuild(struct rebuild *rb, enum chstk_state want)
 {
@@ -273,9 +310,7 @@ rebuild(struct rebuild *rb, enum chstk_state want)
 		return rb->err->code;
 	if (set_ehdr(rb) < 0)
 		return rb->err->code;
-	if (elf_update(rb->out, ELF_C_WRITE) < 0)
-		return chstk__elferror(rb->err, "cannot write the object");
-	return 0;
+	return write_out(rb);
 }
 
 static int

@@ -161,7 +161,10 @@ place_after_load(const struct chstk_image *im, size_t i, uint64_t size,
 	uint64_t end, t, v;
 	int r;
 
-	if (l->p_filesz != l->p_memsz || l->p_filesz > UINT64_MAX - l->p_offset)
+	/* A segment that claims to end past the end of the file would put
+	   the table there, and the file would grow to match. */
+	if (l->p_filesz != l->p_memsz ||
+	    !chstk__in_range(l->p_offset, l->p_filesz, im->src->size))
 		return 0;
 	end = l->p_offset + l->p_filesz;
 	if (!align_up(end, 8, &t) || size > UINT64_MAX - t ||

@@ -234,9 +234,11 @@ unchanged(const struct target *t, struct chstk_error *err)
 	struct stat now, fd_now;
 
 	if (fstatat(t->dirfd, t->base, &now, AT_SYMLINK_NOFOLLOW) == -1)
-		return chstk__syserror(err, "cannot stat");
+		return errno == ENOENT ? chstk__error(err, CHSTK_ERR_CHANGED,
+		    "the file was removed while it was being rewritten") :
+		    chstk__syserror(err, "cannot stat the file again");
 	if (fstat(t->fd, &fd_now) == -1)
-		return chstk__syserror(err, "cannot stat");
+		return chstk__syserror(err, "cannot stat the file again");
 	if (now.st_dev != t->st.st_dev || now.st_ino != t->st.st_ino ||
 	    fd_now.st_size != t->st.st_size ||
 	    fd_now.st_mtim.tv_sec != t->st.st_mtim.tv_sec ||

@@ -53,7 +53,8 @@ unit_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS)
 unit_ldadd = tests/unit/libelfgen.a lib/libchstk-core.la $(CHECK_LIBS) \
 	$(LIBELF_LIBS)
 check_LIBRARIES = tests/unit/libelfgen.a
-tests_unit_libelfgen_a_SOURCES = tests/unit/elfgen.c tests/unit/elfgen.h
+tests_unit_libelfgen_a_SOURCES = tests/unit/elfgen.c tests/unit/elfgen.h \
+	tests/unit/run.c
 tests_unit_libelfgen_a_CFLAGS = $(unit_cflags)
 tests_unit_check_image_CFLAGS = $(unit_cflags)
 tests_unit_check_image_LDADD = $(unit_ldadd)

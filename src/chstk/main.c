@@ -7,6 +7,7 @@
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,6 +228,10 @@ main(int argc, char **argv)
 	struct opts o;
 	int i, status = 0;
 
+	/* Past a file size limit (ulimit -f) a write then fails with EFBIG,
+	   and the temporary file is removed, instead of chstk being killed
+	   and leaving a named one behind. */
+	signal(SIGXFSZ, SIG_IGN);
 	if (parse(argc, argv, &o) < 0) {
 		usage(stderr);
 		return 2;

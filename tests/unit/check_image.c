@@ -4,6 +4,7 @@
  */
 #include <check.h>
 #include <elf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

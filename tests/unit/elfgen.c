@@ -2,8 +2,6 @@
  * elfgen.c - see elfgen.h. Offsets are those of the ELF specification,
  * written out here rather than taken from <elf.h> structures.
  */
-#define _GNU_SOURCE
-#include <check.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -254,16 +252,4 @@ gen_memfd(const unsigned char *buf, size_t size)
 		return -1;
 	}
 	return fd;
-}
-
-int
-gen_run(Suite *s)
-{
-	SRunner *sr = srunner_create(s);
-	int failed;
-
-	srunner_run_all(sr, CK_VERBOSE);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
 }

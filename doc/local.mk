@@ -1,0 +1,2 @@
+# Documents that are not man pages.
+EXTRA_DIST += doc/reliability.md

@@ -1,0 +1,51 @@
+#!/bin/sh
+# seeds.sh OUT GEN-SEEDS: the seed corpus, built from the test fixtures into
+# directory OUT: programs, shared objects and objects from gcc (64- and
+# 32-bit, each marking), hand-made x86 programs (nasm), big-endian and
+# other foreign programs and objects from the cross binutils, archives
+# (GNU with a symbol index and long names, BSD, thin, mixed byte orders),
+# and the byte-by-byte images of gen-seeds. Programs are stripped: small
+# seeds mutate faster.
+set -eu
+out=$1 gen=$2
+fix=$(cd "$(dirname "$0")/../tests/fixtures" && pwd)
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+w=$(mktemp -d "${TMPDIR:-/tmp}/chstk-seeds.XXXXXX")
+trap 'rm -rf "$w"' EXIT
+
+"$gen" "$out"
+
+cc() { name=$1; shift; gcc -o "$w/$name" "$@" && strip -o "$out/$name" "$w/$name"; }
+cc prog-pie "$fix/hello.c"
+cc prog-nopie -no-pie "$fix/hello.c"
+cc prog-exec -z execstack "$fix/hello.c"
+cc prog-32 -m32 "$fix/hello.c"
+cc lib.so -shared -fPIC "$fix/lib.c"
+cc lib32.so -m32 -shared -fPIC "$fix/lib.c"
+gcc -c -o "$out/lib.o" "$fix/lib.c"
+gcc -c -Wa,--execstack -o "$out/lib-exec.o" "$fix/lib.c"
+gcc -m32 -c -o "$out/lib32.o" "$fix/lib.c"
+printf '\t.text\n\tret\n' | as -o "$out/nonote.o"
+nasm -f bin -o "$out/tiny64" "$fix/tiny64.asm"
+nasm -f bin -o "$out/tiny32" "$fix/tiny32.asm"
+nasm -f bin -DPFLAGS=7 -o "$out/tiny64-wx" "$fix/tiny64.asm"
+
+for m in ppc:powerpc-linux-gnu s390x:s390x-linux-gnu \
+    aarch64:aarch64-linux-gnu mips:mips-linux-gnu; do
+	n=${m%%:*} t=${m#*:}
+	"$t-as" -o "$out/$n.o" "$fix/cross/$n.s"
+	"$t-ld" -o "$out/$n" "$out/$n.o" 2>/dev/null
+	"$t-ld" -T "$fix/cross/noheaders.ld" -o "$out/$n-packed" "$out/$n.o"
+done
+
+cd "$w"
+cp "$out/lib.o" a_member_name_longer_than_sixteen.o
+cp "$out/nonote.o" short.o
+cp "$out/gen-64be-obj-exec.o" big.o
+printf 'not elf\n' >text.txt
+ar rcs "$out/gnu.a" a_member_name_longer_than_sixteen.o short.o text.txt
+ar rcs "$out/mixed.a" big.o short.o "$out/ppc.o"
+ar rcS "$out/noindex.a" short.o a_member_name_longer_than_sixteen.o
+ar rcT "$out/thin.a" short.o
+llvm-ar --format=bsd rcs "$out/bsd.a" short.o a_member_name_longer_than_sixteen.o

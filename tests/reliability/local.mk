@@ -1,0 +1,47 @@
+# Reliability tests (doc/reliability.md): the fuzz targets replayed over the
+# seeds and past crashes, the command-line tools under valgrind, every step
+# of the write path made to fail, full and read-only file systems, SIGKILL
+# at random moments, two chstk at once on one file, and hostile trees for
+# elfscan.
+reliability_tests = \
+	tests/reliability/fuzz-replay.sh \
+	tests/reliability/faults.sh \
+	tests/reliability/filesystems.sh \
+	tests/reliability/kill.sh \
+	tests/reliability/concurrent.sh \
+	tests/reliability/hostile-trees.sh \
+	tests/reliability/valgrind.sh
+TESTS += $(reliability_tests)
+EXTRA_DIST += $(reliability_tests)
+
+if FUZZING
+# A short bounded run of each libFuzzer target (FUZZ_CHECK_SECONDS each).
+TESTS += tests/reliability/fuzz-short.sh
+endif
+EXTRA_DIST += tests/reliability/fuzz-short.sh
+FUZZ_CHECK_SECONDS = 30
+AM_TESTS_ENVIRONMENT += \
+	FUZZ_CHECK_SECONDS='$(FUZZ_CHECK_SECONDS)'; \
+	export FUZZ_CHECK_SECONDS;
+
+# failshim.so, preloaded by the tests to make one step of the write path
+# fail. It is built without the sanitizers: it is preloaded into shells and
+# other programs that are not.
+check_LTLIBRARIES = tests/reliability/failshim.la
+tests_reliability_failshim_la_SOURCES = tests/reliability/failshim.c
+tests_reliability_failshim_la_CFLAGS = -std=gnu11 $(WARN_CFLAGS)
+tests_reliability_failshim_la_LDFLAGS = -module -avoid-version -shared \
+	-rpath '$(abs_builddir)/tests/reliability'
+tests_reliability_failshim_la_LIBADD = -ldl
+AM_TESTS_ENVIRONMENT += \
+	FAILSHIM='$(abs_top_builddir)/tests/reliability/.libs/failshim.so'; \
+	export FAILSHIM;
+if SANITIZERS
+AM_TESTS_ENVIRONMENT += SANITIZERS=yes; export SANITIZERS;
+else
+AM_TESTS_ENVIRONMENT += SANITIZERS=no; export SANITIZERS;
+endif
+
+# killat runs a program and kills it after a given delay (kill.sh).
+check_PROGRAMS += tests/reliability/killat
+tests_reliability_killat_SOURCES = tests/reliability/killat.c
