@@ -46,7 +46,8 @@ unit_tests = \
 	tests/unit/check_image \
 	tests/unit/check_rewrite \
 	tests/unit/check_archive \
-	tests/unit/check_update
+	tests/unit/check_update \
+	tests/unit/check_verdict
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 unit_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS)
@@ -64,3 +65,8 @@ tests_unit_check_archive_CFLAGS = $(unit_cflags)
 tests_unit_check_archive_LDADD = $(unit_ldadd)
 tests_unit_check_update_CFLAGS = $(unit_cflags)
 tests_unit_check_update_LDADD = $(unit_ldadd)
+tests_unit_check_verdict_SOURCES = tests/unit/check_verdict.c \
+	src/elfscan/verdict.c
+tests_unit_check_verdict_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/elfscan
+tests_unit_check_verdict_CFLAGS = $(unit_cflags)
+tests_unit_check_verdict_LDADD = $(unit_ldadd)

@@ -1,0 +1,149 @@
+/*
+ * check_verdict.c - elfscan's rules (src/elfscan/verdict.c): for each
+ * marking and kind of image on the machines whose defaults differ, the
+ * effective stack and the findings elfscan(1) documents.
+ */
+#include <check.h>
+#include <elf.h>
+#include <string.h>
+
+#include "elfscan.h"
+#include "elfgen.h"
+
+static struct chstk_info
+image(unsigned machine, unsigned cls, enum chstk_kind kind,
+    enum chstk_state state)
+{
+	struct chstk_info i;
+
+	memset(&i, 0, sizeof(i));
+	i.machine = machine;
+	i.elf_class = cls;
+	i.kind = kind;
+	i.state = state;
+	i.type = kind == CHSTK_KIND_OBJECT ? ET_REL : kind ==
+	    CHSTK_KIND_SHARED ? ET_DYN : ET_EXEC;
+	return i;
+}
+
+static const struct row {
+	unsigned machine, cls;
+	enum chstk_kind kind;
+	enum chstk_state state;
+	enum effective want;
+	unsigned findings;
+} rows[] = {
+	/* A marking wins everywhere. */
+	{ EM_X86_64, ELFCLASS64, CHSTK_KIND_PROGRAM, CHSTK_EXEC, EFF_EXEC,
+	    F_EXEC_STACK },
+	{ EM_386, ELFCLASS32, CHSTK_KIND_PROGRAM, CHSTK_NOEXEC, EFF_NOEXEC, 0 },
+	{ EM_MIPS, ELFCLASS32, CHSTK_KIND_SHARED, CHSTK_NOEXEC, EFF_NOEXEC, 0 },
+	{ EM_AARCH64, ELFCLASS64, CHSTK_KIND_SHARED, CHSTK_EXEC, EFF_EXEC,
+	    F_EXEC_STACK | F_DLOPEN_REFUSED },
+	/* Unmarked programs: the kernel's main stack, glibc's threads. */
+	{ EM_X86_64, ELFCLASS64, CHSTK_KIND_PROGRAM, CHSTK_DEFAULT, EFF_EXEC,
+	    F_EXEC_STACK },
+	{ EM_386, ELFCLASS32, CHSTK_KIND_PROGRAM, CHSTK_DEFAULT, EFF_EXEC,
+	    F_EXEC_STACK | F_READ_IMPLIES_EXEC },
+	{ EM_X86_64, ELFCLASS32, CHSTK_KIND_PROGRAM, CHSTK_DEFAULT, EFF_EXEC,
+	    F_EXEC_STACK | F_READ_IMPLIES_EXEC },
+	{ EM_AARCH64, ELFCLASS64, CHSTK_KIND_PROGRAM, CHSTK_DEFAULT,
+	    EFF_NOEXEC, 0 },
+	{ EM_S390, ELFCLASS64, CHSTK_KIND_PROGRAM, CHSTK_DEFAULT, EFF_EXEC,
+	    F_EXEC_STACK },
+	{ EM_MIPS, ELFCLASS32, CHSTK_KIND_PROGRAM, CHSTK_DEFAULT, EFF_EXEC,
+	    F_EXEC_STACK },
+	{ EM_RISCV, ELFCLASS64, CHSTK_KIND_PROGRAM, CHSTK_DEFAULT, EFF_NOEXEC,
+	    0 },
+	{ EM_SPARCV9, ELFCLASS64, CHSTK_KIND_PROGRAM, CHSTK_DEFAULT, EFF_EXEC,
+	    F_EXEC_STACK },
+	{ EM_QDSP6, ELFCLASS32, CHSTK_KIND_PROGRAM, CHSTK_DEFAULT, EFF_UNKNOWN,
+	    F_UNKNOWN_DEFAULT },
+	/* Unmarked shared objects: glibc's rule alone. */
+	{ EM_X86_64, ELFCLASS64, CHSTK_KIND_SHARED, CHSTK_DEFAULT, EFF_EXEC,
+	    F_EXEC_STACK | F_DLOPEN_REFUSED },
+	{ EM_PPC64, ELFCLASS64, CHSTK_KIND_SHARED, CHSTK_DEFAULT, EFF_NOEXEC,
+	    0 },
+	{ EM_CSKY, ELFCLASS32, CHSTK_KIND_SHARED, CHSTK_DEFAULT, EFF_NOEXEC,
+	    0 },
+	{ EM_XTENSA, ELFCLASS32, CHSTK_KIND_SHARED, CHSTK_DEFAULT,
+	    EFF_UNKNOWN, F_UNKNOWN_DEFAULT },
+	/* Objects: GNU ld asks for an executable stack without the note. */
+	{ EM_AARCH64, ELFCLASS64, CHSTK_KIND_OBJECT, CHSTK_DEFAULT, EFF_EXEC,
+	    F_EXEC_STACK | F_NO_NOTE },
+	/* No rule known. */
+	{ 0x1234, ELFCLASS64, CHSTK_KIND_SHARED, CHSTK_DEFAULT, EFF_UNKNOWN,
+	    F_UNKNOWN_DEFAULT },
+};
+
+START_TEST(gives_the_documented_verdict)
+{
+	const struct row *r = &rows[_i];
+	struct chstk_info i = image(r->machine, r->cls, r->kind, r->state);
+	struct verdict v;
+
+	verdict_of(&i, false, &v);
+	ck_assert_int_eq(v.effective, r->want);
+	ck_assert_uint_eq(v.findings, r->findings);
+	ck_assert_ptr_nonnull(v.why);
+}
+END_TEST
+
+START_TEST(allowed_keeps_only_wx)
+{
+	struct chstk_info i = image(EM_386, ELFCLASS32, CHSTK_KIND_PROGRAM,
+	    CHSTK_DEFAULT);
+	struct verdict v;
+
+	i.wx = 1;
+	verdict_of(&i, true, &v);
+	ck_assert(v.allowed);
+	ck_assert_uint_eq(v.findings, F_WX_SEGMENT);
+	verdict_of(&i, false, &v);
+	ck_assert_uint_eq(v.findings, F_EXEC_STACK | F_READ_IMPLIES_EXEC |
+	    F_WX_SEGMENT);
+}
+END_TEST
+
+START_TEST(ia64_follows_its_flag)
+{
+	struct chstk_info i = image(EM_IA_64, ELFCLASS64, CHSTK_KIND_PROGRAM,
+	    CHSTK_DEFAULT);
+	struct verdict v;
+
+	verdict_of(&i, false, &v);
+	ck_assert_int_eq(v.effective, EFF_NOEXEC);
+	i.flags = 1;
+	verdict_of(&i, false, &v);
+	ck_assert_int_eq(v.effective, EFF_EXEC);
+}
+END_TEST
+
+START_TEST(core_files_have_no_verdict)
+{
+	struct chstk_info i = image(EM_X86_64, ELFCLASS64, CHSTK_KIND_OTHER,
+	    CHSTK_DEFAULT);
+	struct verdict v;
+
+	i.type = ET_CORE;
+	verdict_of(&i, false, &v);
+	ck_assert_int_eq(v.effective, EFF_NONE);
+	ck_assert_uint_eq(v.findings, 0);
+	ck_assert_str_eq(type_name(&i), "core");
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("verdict");
+	TCase *tc = tcase_create("rules");
+
+	tcase_add_loop_test(tc, gives_the_documented_verdict, 0,
+	    sizeof(rows) / sizeof(rows[0]));
+	tcase_add_test(tc, allowed_keeps_only_wx);
+	tcase_add_test(tc, ia64_follows_its_flag);
+	tcase_add_test(tc, core_files_have_no_verdict);
+	suite_add_tcase(s, tc);
+	return gen_run(s);
+}
