@@ -29,6 +29,21 @@ fail() { say "FAIL: $*" >&2; exit 1; }
 skip() { say "SKIP: $*"; exit 77; }
 pass() { rm -rf "$work"; say "PASS: $*"; exit 0; }
 
+# compile_fixture FLAGS...: the C fixture and the maps reader compiled with
+# FLAGS; sets $objs to the two objects.
+compile_fixture() {
+	$CC "$@" -c -o "$work/selfmaps.o" "$armor_src/selfmaps.c"
+	$CC "$@" -c -o "$work/fixture.o" "$armor_src/fixture.c"
+	objs="$work/fixture.o $work/selfmaps.o"
+}
+
+# link_pair FLAGS...: $objs linked with FLAGS twice, $work/armored with the
+# script and $work/normal without, for check_pair.
+link_pair() {
+	$CC "$@" -o "$work/armored" $objs -Wl,-T,"$armor_script"
+	$CC "$@" -o "$work/normal" $objs
+}
+
 # The one thing that excuses a skip: a machine that cannot run i386
 # programs at all.  A static probe needs no 32-bit libraries, so when it
 # builds but does not run, the kernel is the reason (no IA32_EMULATION, or

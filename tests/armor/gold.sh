@@ -9,9 +9,7 @@ command -v ld.gold >/dev/null || skip "ld.gold is not installed (Debian: binutil
 
 cflags="-m32 -no-pie -O2 -pthread -I$armor_src"
 gold="-fuse-ld=gold"
-$CC $cflags -c -o "$work/selfmaps.o" "$armor_src/selfmaps.c"
-$CC $cflags -c -o "$work/fixture.o" "$armor_src/fixture.c"
-objs="$work/fixture.o $work/selfmaps.o"
+compile_fixture $cflags
 
 if $CC $cflags $gold -o "$work/script" $objs -Wl,-T,"$armor_script" \
     2>"$work/script.err"; then

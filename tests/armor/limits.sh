@@ -11,9 +11,7 @@
 need_i386
 
 cflags="-m32 -no-pie -O2 -pthread -I$armor_src"
-$CC $cflags -c -o "$work/selfmaps.o" "$armor_src/selfmaps.c"
-$CC $cflags -c -o "$work/fixture.o" "$armor_src/fixture.c"
-objs="$work/fixture.o $work/selfmaps.o"
+compile_fixture $cflags
 
 # 5 MiB of code: more than the 4 MiB the default base leaves.
 pad() {

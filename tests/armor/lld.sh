@@ -11,9 +11,7 @@ command -v ld.lld >/dev/null || skip "ld.lld is not installed (Debian: lld)"
 
 cflags="-m32 -O2 -pthread -I$armor_src"
 lld="-fuse-ld=lld"
-$CC $cflags -fPIE -c -o "$work/selfmaps.o" "$armor_src/selfmaps.c"
-$CC $cflags -fPIE -c -o "$work/fixture.o" "$armor_src/fixture.c"
-objs="$work/fixture.o $work/selfmaps.o"
+compile_fixture $cflags -fPIE
 $CC $cflags -no-pie $lld -o "$work/armored" $objs -Wl,-T,"$armor_script"
 $CC $cflags -no-pie -o "$work/normal" $objs
 $CC $cflags -no-pie $lld -o "$work/normal-lld" $objs

@@ -6,11 +6,8 @@
 need_i386
 
 cflags="-m32 -fPIE -O2 -pthread -I$armor_src"
-$CC $cflags -c -o "$work/selfmaps.o" "$armor_src/selfmaps.c"
-$CC $cflags -c -o "$work/fixture.o" "$armor_src/fixture.c"
-$CC $cflags -pie -o "$work/armored" "$work/fixture.o" "$work/selfmaps.o" \
-	-Wl,-T,"$armor_script"
-$CC $cflags -pie -o "$work/normal" "$work/fixture.o" "$work/selfmaps.o"
+compile_fixture $cflags
+link_pair $cflags -pie
 
 readelf -hW "$work/normal" | grep -q 'Type: *DYN' ||
 	fail "$work/normal: a normal -pie link is not ET_DYN"

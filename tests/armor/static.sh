@@ -8,11 +8,8 @@
 need_i386
 
 cflags="-m32 -no-pie -static -O2 -pthread -I$armor_src"
-$CC $cflags -c -o "$work/selfmaps.o" "$armor_src/selfmaps.c"
-$CC $cflags -c -o "$work/fixture.o" "$armor_src/fixture.c"
-$CC $cflags -o "$work/armored" "$work/fixture.o" "$work/selfmaps.o" \
-	-Wl,-T,"$armor_script"
-$CC $cflags -o "$work/normal" "$work/fixture.o" "$work/selfmaps.o"
+compile_fixture $cflags
+link_pair $cflags
 
 if readelf -lW "$work/armored" | grep -q '^ *INTERP'; then
 	fail "$work/armored: has an interpreter: not a static link"
