@@ -23,3 +23,14 @@ same_bytes() {
 
 # The stack the running kernel gives an extracted program.
 runs_with() { "$1" | stack_of; }
+
+# fixed_programs RUN: in the package built as $T/RUN under the fix policy,
+# hello-exec is marked noexec by readelf, gets a non-executable stack from
+# the kernel and works as it does in $T/off, the build without the hook;
+# hello, which asked for nothing, is byte for byte the one in $T/off.
+fixed_programs() {
+	expect "$1: packaged hello-exec is RW by readelf" "$(readelf_stack "$T/$1/$B/hello-exec")" RW
+	expect "$1: the kernel gives it a non-executable stack" "$(runs_with "$T/$1/$B/hello-exec")" rw-p
+	expect "$1: hello-exec still works" "$("$T/$1/$B/hello-exec" | work_of)" "$("$T/off/$B/hello-exec" | work_of)"
+	same_bytes "$1: hello is untouched" "$T/$1/$B/hello" "$T/off/$B/hello"
+}
