@@ -12,6 +12,10 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/chstk-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 checks=0
 failures=0
+# A bound, in seconds, for "timeout" around a program that might hang: only
+# a hung program reaches it, however loaded the machine. No verdict may
+# rest on how fast something ran; wait for a condition instead.
+hang=600
 
 pass() { checks=$((checks + 1)); echo "ok: $*"; }
 fail() { checks=$((checks + 1)); failures=$((failures + 1)); echo "FAIL: $*"; }

@@ -49,7 +49,7 @@ ln -s loop2 "$D/junk/loop1"
 ln -s loop1 "$D/junk/loop2"
 ln -s ../bin/exec64 "$D/junk/link-to-exec"
 
-timeout 60 "$ELFSCAN" --format=json --no-progress "$D" >"$T/out.json" 2>"$T/err"
+timeout $hang "$ELFSCAN" --format=json --no-progress "$D" >"$T/out.json" 2>"$T/err"
 status=$?
 expect "findings: exit status 1" "$status" 1
 expect "nothing on stderr" "$(cat "$T/err")" ""
@@ -71,7 +71,7 @@ expect_match "text: the malformed file on stderr" \
     "$("$ELFSCAN" --no-progress "$D/junk" 2>&1 >/dev/null)" "*junk/truncated: malformed ELF: *"
 
 # -L follows links; the loops end.
-timeout 60 "$ELFSCAN" -L --format=json --no-progress "$D/junk" >"$T/follow.json" 2>/dev/null
+timeout $hang "$ELFSCAN" -L --format=json --no-progress "$D/junk" >"$T/follow.json" 2>/dev/null
 expect "-L: finishes despite the loops" "$?" 1
 expect "-L: the link to a program is followed" \
     "$(grep -c '"path":"[^"]*link-to-exec"' "$T/follow.json")" 1
