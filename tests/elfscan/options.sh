@@ -74,18 +74,16 @@ fi
 # wrapper (a shell script that needs the system's tools on $PATH).
 mkdir "$T/pathdir" "$T/pathdir2" && cp "$D/a/exec" "$T/pathdir/exec-on-path" &&
     cp "$D/a/exec" "$T/pathdir2/exec-on-path2"
-bare() {
-	real=$(dirname "$ELFSCAN")/.libs/elfscan
-	[ -x "$real" ] || real=$ELFSCAN
-	LD_LIBRARY_PATH=$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
-	    "$real" --no-progress "$@"
-}
+real=$(dirname "$ELFSCAN")/.libs/elfscan
+[ -x "$real" ] || real=$ELFSCAN
+libs=$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 expect "no path: the programs of \$PATH" \
-    "$(PATH="$T/pathdir:$T/pathdir2" bare -q 2>"$T/err" | grep -o 'exec-on-path.*' | sort | tr '\n' ' ')" \
-    "exec-on-path exec-on-path2 "
-expect "no path: nothing said of the wrapper" "$(grep -c 'not found' "$T/err")" 0
+    "$(PATH="$T/pathdir:$T/pathdir2" LD_LIBRARY_PATH=$libs "$real" --no-progress -q 2>"$T/err" |
+    grep -o 'exec-on-path.*' | sort | tr '\n' ' ')" "exec-on-path exec-on-path2 "
+expect "no path: nothing said of a missing tool" "$(grep "not found" "$T/err")" ""
 expect "no path: the linker's directories" \
-    "$(PATH="$T/pathdir" bare --format=json 2>/dev/null | grep -c '"path":"[^"]*/x86_64-linux-gnu/libc.so.6"')" 1
+    "$(PATH="$T/pathdir" LD_LIBRARY_PATH=$libs "$real" --no-progress --format=json 2>/dev/null |
+    grep -c '"path":"[^"]*/x86_64-linux-gnu/libc.so.6"')" 1
 
 # The pipe of the man page, on a copy: mark everything found noexec. The
 # W^X finding remains: it is not a marking chstk can change.
