@@ -49,6 +49,32 @@ need() {
 	done
 }
 
+# runs_i386: whether this kernel runs i386 programs. A static probe needs
+# no 32-bit libraries, so when it builds but does not start, the kernel is
+# the reason (no IA32_EMULATION, or ia32_emulation=0). It is the one
+# difference between machines a test may allow for: it then checks the
+# 32-bit files without running them, and says so ("not checked:").
+runs_i386() {
+	if [ -z "${i386_runs:-}" ]; then
+		case $(uname -m) in
+		x86_64 | i?86) ;;
+		*) i386_runs=no; echo "not checked: running i386 programs ($(uname -m) is not an x86 machine)"; return 1 ;;
+		esac
+		printf 'int main(void) { return 0; }\n' >"$T/i386-probe.c"
+		${CC:-gcc} -m32 -static -o "$T/i386-probe" "$T/i386-probe.c" || {
+			fail "${CC:-gcc} -m32 -static cannot build an i386 program (install gcc-multilib)"
+			finish
+		}
+		if "$T/i386-probe" 2>/dev/null; then
+			i386_runs=yes
+		else
+			i386_runs=no
+			echo "not checked: running i386 programs (this kernel cannot run them: a static i386 probe did not start)"
+		fi
+	fi
+	[ "$i386_runs" = yes ]
+}
+
 # The flags of the last PT_GNU_STACK as readelf shows them: RW, RWE, ...,
 # or "none" when there is none.
 readelf_stack() {

@@ -37,20 +37,10 @@ link_pair() {
 	must "link normally" $CC "$@" -o "$work/normal" $objs
 }
 
-# The one thing that excuses a skip: a machine that cannot run i386
-# programs at all.  A static probe needs no 32-bit libraries, so when it
-# builds but does not run, the kernel is the reason (no IA32_EMULATION, or
-# ia32_emulation=0 on the command line).
+# The armor is for i386 programs: a test that cannot run them (runs_i386
+# in tests/lib.sh) has nothing to check and is skipped.
 need_i386() {
-	case $(uname -m) in
-	x86_64 | i?86) ;;
-	*) skip "$(uname -m) is not an x86 machine: it cannot run i386 programs" ;;
-	esac
-	printf 'int main(void) { return 0; }\n' >"$work/probe.c"
-	$CC -m32 -static -o "$work/probe" "$work/probe.c" ||
-		{ fail "$CC -m32 -static cannot build an i386 program (install gcc-multilib)"; finish; }
-	"$work/probe" 2>/dev/null ||
-		skip "this kernel cannot run i386 programs (a static i386 probe did not start)"
+	runs_i386 || skip "this machine cannot run i386 programs"
 }
 
 # exec_segments FILE: "VADDR MEMSZ" of every PT_LOAD with PF_X, as readelf

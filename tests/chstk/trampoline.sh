@@ -2,7 +2,8 @@
 # The marking does what the kernel enforces: a program that runs code on its
 # stack (a GCC nested-function trampoline) faults once chstk -E marks it
 # noexec, and runs again after chstk -e. Returned to the default, a 64-bit
-# program faults and a 32-bit one runs (READ_IMPLIES_EXEC on i386).
+# program faults and a 32-bit one runs (READ_IMPLIES_EXEC on i386). (On a
+# kernel that cannot run i386 programs, the 32-bit one is only marked.)
 . "$top_srcdir/tests/lib.sh"
 need gcc readelf
 
@@ -16,17 +17,21 @@ for class in 64 32; do
 	p=$T/trampoline$class
 	gcc -m$class -o "$p" "$FIX/trampoline.c" 2>/dev/null ||
 	    { fail "build $class-bit trampoline"; continue; }
+	runs=yes
+	[ $class = 32 ] && ! runs_i386 && runs=no
 	expect "$class: gcc marked it exec" "$(readelf_stack "$p")" RWE
-	expect "$class: runs as built" "$(run "$p")" "trampoline: 42"
+	[ $runs = yes ] && expect "$class: runs as built" "$(run "$p")" "trampoline: 42"
 	"$CHSTK" -E "$p"
 	expect "$class: -E marks noexec" "$(readelf_stack "$p")" RW
-	expect "$class: faults with a non-executable stack" "$(run "$p")" "signal 11"
+	[ $runs = yes ] && expect "$class: faults with a non-executable stack" "$(run "$p")" "signal 11"
 	"$CHSTK" -e "$p"
 	expect "$class: -e marks exec" "$(readelf_stack "$p")" RWE
-	expect "$class: runs again with -e" "$(run "$p")" "trampoline: 42"
+	[ $runs = yes ] && expect "$class: runs again with -e" "$(run "$p")" "trampoline: 42"
 	"$CHSTK" -d "$p"
 	expect "$class: -d returns it to the default" "$(readelf_stack "$p")" none
-	if [ "$(expected_stack default $class)" = rwxp ]; then
+	if [ $runs = no ]; then
+		:
+	elif [ "$(expected_stack default $class)" = rwxp ]; then
 		expect "$class: the default stack is executable" "$(run "$p")" "trampoline: 42"
 	else
 		expect "$class: the default stack is not executable" "$(run "$p")" "signal 11"
