@@ -46,11 +46,15 @@ readelf -lW "$work/low" | grep -q '^ *LOAD *0x000000 0x00400000 ' &&
 	fail "-Ttext-segment=0x00400000 did not move the base"
 segments_in_armor "$work/low" && pass "$work/low: code inside the armor" ||
 	fail "$work/low: code outside the armor"
-"$work/low" >/dev/null
+run32 "$work/low" >/dev/null
 expect "$work/low: exit status" "$?" 0
-"$work/low" maps >"$work/low.maps"
-maps_in_armor "$work/low.maps" && pass "$work/low: running code inside the armor" ||
-	fail "$work/low: running code outside the armor"
+if native32; then
+	"$work/low" maps >"$work/low.maps"
+	maps_in_armor "$work/low.maps" && pass "$work/low: running code inside the armor" ||
+		fail "$work/low: running code outside the armor"
+else
+	echo "not checked: the running program's mappings (this kernel does not run i386 programs)"
+fi
 
 $CC $cflags -o "$work/null" $objs -Wl,-T,"$armor_script" \
     -Wl,-Ttext-segment=0x00080000 2>"$work/null.err" &&
@@ -78,5 +82,5 @@ top=$(readelf -lW "$work/bigbss" | awk '$1 == "LOAD" { print $3, $6 }' |
 [ "${top:-0}" -gt "$armor_hi" ] &&
 	pass "$work/bigbss: data ends at $(printf '0x%08x' "$top"), above 16 MiB" ||
 	fail "$work/bigbss: its .bss was expected to end above 16 MiB"
-expect "$work/bigbss: runs" "$("$work/bigbss")" 1
+expect "$work/bigbss: runs" "$(run32 "$work/bigbss")" 1
 finish

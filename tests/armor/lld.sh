@@ -48,13 +48,18 @@ readelf -lW "$work/ib" | grep -q '^ *LOAD *0x000000 0x00c00000 ' &&
 must "link -pie with lld and the script" \
 	$CC $cflags -pie $lld -o "$work/pie" $objs -Wl,-T,"$armor_script"
 expect_match "-pie with the script is ET_DYN" "$(readelf -hW "$work/pie")" "*Type: *DYN*"
-"$work/pie" maps >"$work/pie.maps"
-expect "$work/pie maps: exit status" "$?" 0
-if ! grep -q '^self ' "$work/pie.maps"; then
-	fail "$work/pie: the program saw no executable mapping of itself"
-elif maps_in_armor "$work/pie.maps"; then
-	fail "the kernel mapped a PIE in the armor: update elf_i386_small(7)"
+# Where a PIE goes is the host kernel's choice: qemu-user's says nothing.
+if native32; then
+	"$work/pie" maps >"$work/pie.maps"
+	expect "$work/pie maps: exit status" "$?" 0
+	if ! grep -q '^self ' "$work/pie.maps"; then
+		fail "$work/pie: the program saw no executable mapping of itself"
+	elif maps_in_armor "$work/pie.maps"; then
+		fail "the kernel mapped a PIE in the armor: update elf_i386_small(7)"
+	else
+		pass "-pie gives an ET_DYN that the kernel maps outside the armor"
+	fi
 else
-	pass "-pie gives an ET_DYN that the kernel maps outside the armor"
+	echo "not checked: where this kernel maps a PIE (it does not run i386 programs)"
 fi
 finish
