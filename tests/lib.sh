@@ -52,11 +52,10 @@ need() {
 # i386 programs. This machine's kernel may not run them (no IA32_EMULATION,
 # or ia32_emulation=0): a static probe, which needs no 32-bit libraries,
 # tells. No test executes an i386 program itself: run32 runs it natively
-# when the kernel can, else under qemu-i386 (qemu-user). qemu-user shows
-# what the program does, not what the host kernel does with it (the
-# permissions of its stack, where a PIE is mapped): such checks are made
-# only when native32 is true; make check-kernel makes them on its booted
-# kernel. Call probe_i386 once, at the top of the test, before any $(...).
+# when the kernel can, else under qemu-i386 (qemu-user), an independent
+# ELF loader that honours PT_GNU_STACK (and gives an i386 program without
+# it an executable stack, as the kernel does), and the test says which
+# judge ran. Call probe_i386 once, at the top of the test, before $(...).
 probe_i386() {
 	printf 'int main(void) { return 0; }\n' >"$T/i386-probe.c"
 	${CC:-gcc} -m32 -static -o "$T/i386-probe" "$T/i386-probe.c" || {
@@ -65,10 +64,11 @@ probe_i386() {
 	}
 	if "$T/i386-probe" 2>/dev/null; then
 		i386_native=yes
+		echo "note: i386 programs run natively"
 	else
 		i386_native=no
 		need qemu-i386
-		echo "note: this kernel does not run i386 programs: they run under qemu-i386, and what only the host kernel decides for them is not checked here (make check-kernel does)"
+		echo "note: i386 programs run under qemu-i386: this kernel cannot exec them"
 	fi
 }
 native32() {
@@ -79,7 +79,7 @@ run32() {
 	if native32; then "$@"; else qemu-i386 "$@"; fi
 }
 # qemu_loads FILE: whether qemu-user's loader finds FILE's program headers
-# where the kernel does. The kernel (since 5.18) takes their address from
+# where the kernel does; where it does not, qemu-user cannot start FILE. The kernel (since 5.18) takes their address from
 # the PT_LOAD that holds them; qemu-user, as older kernels did, takes the
 # first PT_LOAD's base plus e_phoff, which differs once chstk has moved the
 # table to a segment of its own.
@@ -117,7 +117,8 @@ stack_of() { sed -n 's/^stack: //p'; }
 work_of() { grep '^work:'; }
 
 # The stack this kernel gives a program in each state (Linux >= 5.8 on x86:
-# an unmarked i386 program gets READ_IMPLIES_EXEC, an x86_64 one does not).
+# an unmarked i386 program gets READ_IMPLIES_EXEC, an x86_64 one does not;
+# qemu-i386 follows the same rule).
 expected_stack() {
 	case $1 in
 	exec) echo rwxp ;;

@@ -120,8 +120,7 @@ elflint_complaints() {
 #     or in SAME_LINKER, a normal link by ARMORED's linker if not GNU ld.
 #  3. Both run and print the same thing.
 #  4. In the running ARMORED, /proc/self/maps shows its own code inside the
-#     armor; for NORMAL the same check fails (on a kernel that runs i386
-#     programs: qemu-user's maps say nothing of it).
+#     armor; for NORMAL the same check fails.
 check_pair() {
 	segments_in_armor "$1" && pass "$1: every executable segment inside the armor" ||
 		fail "$1: code outside the armor"
@@ -144,18 +143,12 @@ check_pair() {
 		pass "$1: runs and prints the same $(wc -l <"$work/out.normal") lines as the normal link" ||
 		fail "$1: prints something else than the normal link"
 
-	# Where the kernel maps it: qemu-user's /proc/self/maps shows no
-	# mapping executable, and its loader is not the kernel's.
-	if ! native32; then
-		echo "not checked: the running programs' mappings (this kernel does not run i386 programs)"
-		return
-	fi
-	"$1" maps >"$work/maps.armored"
+	run32 "$1" maps >"$work/maps.armored"
 	expect "$1 maps: exit status" "$?" 0
 	maps_in_armor "$work/maps.armored" &&
 		pass "$1: running, its own code is mapped inside the armor" ||
 		fail "$1: running, its code is mapped outside the armor"
-	"$2" maps >"$work/maps.normal"
+	run32 "$2" maps >"$work/maps.normal"
 	expect "$2 maps: exit status" "$?" 0
 	if ! grep -q '^self ' "$work/maps.normal"; then
 		fail "$2: the program saw no executable mapping of itself"
