@@ -197,8 +197,9 @@ read_entries(const struct chstk_image *im, Elf_Type type, uint64_t off,
 	return r < 0 ? r : decode(im, type, raw, mem, n, err);
 }
 
-int
-chstk__read_shdr(const struct chstk_image *im, size_t i, GElf_Shdr *sh,
+/* Section header i (i < shnum, or 0 to read extended counts). */
+static int
+read_shdr(const struct chstk_image *im, size_t i, GElf_Shdr *sh,
     struct chstk_error *err)
 {
 	union { Elf32_Shdr s32; Elf64_Shdr s64; } m;
@@ -228,7 +229,7 @@ section_counts(struct chstk_image *im, struct chstk_error *err)
 	if (r < 0 || (n == 0 && im->ehdr.e_shoff == 0))
 		return r;
 	if (n == 0 || strndx == SHN_XINDEX) {
-		r = chstk__read_shdr(im, 0, &sh0, err);
+		r = read_shdr(im, 0, &sh0, err);
 		if (r < 0)
 			return r;
 		if (n == 0)
@@ -317,7 +318,7 @@ read_shdrs(struct chstk_image *im, unsigned how, struct chstk_error *err)
 	r = section_counts(im, err);
 	if (r < 0 || im->shnum == 0)
 		return r;
-	r = chstk__read_shdr(im, im->shstrndx, &sh, err);
+	r = read_shdr(im, im->shstrndx, &sh, err);
 	if (r < 0)
 		return r;
 	if (sh.sh_type != SHT_NOBITS &&
@@ -361,7 +362,7 @@ read_phdrs(struct chstk_image *im, struct chstk_error *err)
 		r = check_table(im, im->ehdr.e_shoff, 1, im->ehdr.e_shentsize,
 		    ELF_T_SHDR, "section header table", err);
 		if (r == 0)
-			r = chstk__read_shdr(im, 0, &sh0, err);
+			r = read_shdr(im, 0, &sh0, err);
 		if (r < 0)
 			return r;
 		n = sh0.sh_info;
