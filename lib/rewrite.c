@@ -296,7 +296,7 @@ chstk__rewrite(const struct chstk_src *src, int out_fd, enum chstk_op op,
 	r = chstk__src_read(src, 0, magic, len, "file header", err);
 	if (r < 0)
 		return r;
-	if (chstk__is_archive(magic, len))
+	if (chstk__ar_magic(magic, len) != CHSTK_AR_NONE)
 		return rewrite_archive(src, out_fd, op, res, err);
 	return rewrite_elf(src, out_fd, op, res, err);
 }
