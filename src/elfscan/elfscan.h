@@ -108,7 +108,7 @@ void report_error(struct report *r, const char *path, const char *member,
 void report_path0(struct report *r, const char *path);
 void report_summary(struct report *r, double seconds);
 
-/* main.c: out of memory, handled one way: said, and exit status 2. */
+/* xalloc.c: out of memory, handled one way: said, and exit status 2. */
 void oom(void) __attribute__((noreturn));
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
@@ -122,7 +122,7 @@ struct progress *progress_start(struct report *r);
 void progress_dir(struct progress *p, const char *dir);
 void progress_stop(struct progress *p);
 
-/* What reading one file found, image by image: what read.c (and
+/* batch.c: what reading one file found, image by image: what read.c (and
    container.c) hand to judge.c. */
 enum found_kind {
 	FOUND_IMAGE,		/* an ELF image, in info */

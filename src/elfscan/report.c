@@ -163,11 +163,14 @@ stack_word(enum chstk_state s)
 	    "absent";
 }
 
-/* "in" when all code of a fixed-address program is below 16 MiB. */
+/* "in" when all code of a fixed-address 32-bit x86 program is below
+   16 MiB, the ASCII armor of i386 kernels; NULL where it means nothing. */
 static const char *
 armor_word(const struct chstk_info *info)
 {
-	if (info->type != ET_EXEC || !info->has_exec_code)
+	if ((info->machine != EM_386 && info->machine != 6 /* EM_486 */) ||
+	    info->elf_class != ELFCLASS32 || info->type != ET_EXEC ||
+	    !info->has_exec_code)
 		return NULL;
 	return info->exec_limit < 0x1000000 ? "in" : "out";
 }

@@ -331,32 +331,36 @@ worker(void *arg)
 	return NULL;
 }
 
-/* Push the roots, in reverse: the stack hands them out in the given
-   order. Returns -1 when one cannot be scanned (reported). */
+/* Look at the roots, in the order given, then push those to scan in
+   reverse: the stack hands them out in the given order. Returns -1 when
+   one cannot be scanned (reported). */
 static int
 push_roots(struct walker *w, char **roots, size_t n)
 {
+	struct stat *st = xcalloc(n, sizeof(*st));
 	int ret = 0;
-	size_t i;
+	size_t i, len;
 
-	for (i = n; i-- > 0;) {
-		struct stat st;
-		size_t len = strlen(roots[i]);
-
-		while (len > 1 && roots[i][len - 1] == '/')
-			len--;
-		if (stat(roots[i], &st) == -1) {
+	for (i = 0; i < n; i++) {
+		if (stat(roots[i], &st[i]) == -1) {
 			walk_error(w, roots[i], "cannot stat", errno);
 			ret = -1;
-		} else if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) {
-			push(w, roots[i], len, st.st_dev, st.st_dev, true,
-			    S_ISREG(st.st_mode));
-		} else {
+		} else if (!S_ISDIR(st[i].st_mode) && !S_ISREG(st[i].st_mode)) {
 			report_error(w->j->r, roots[i], NULL, false,
 			    "not a regular file or directory");
 			ret = -1;
 		}
 	}
+	for (i = n; i-- > 0;) {
+		if (!S_ISDIR(st[i].st_mode) && !S_ISREG(st[i].st_mode))
+			continue;
+		len = strlen(roots[i]);
+		while (len > 1 && roots[i][len - 1] == '/')
+			len--;
+		push(w, roots[i], len, st[i].st_dev, st[i].st_dev, true,
+		    S_ISREG(st[i].st_mode));
+	}
+	free(st);
 	return ret;
 }
 
