@@ -64,7 +64,7 @@ reliability_tests = \
 	tests/reliability/valgrind.sh
 
 # The manual pages, and no build product in git.
-other_shell_tests = tests/man.sh tests/repo.sh
+other_shell_tests = tests/man.sh tests/repo.sh tests/lib-layers.sh
 
 shell_tests = $(chstk_shell_tests) $(elfscan_shell_tests) $(armor_tests) \
 	$(packaging_tests) $(reliability_tests) $(other_shell_tests)

@@ -27,7 +27,7 @@ S --format=xml "$D" >/dev/null 2>&1
 expect "a bad format: exit 2" "$?" 2
 S "$D" "$T/missing" >/dev/null 2>"$T/err"
 expect "a missing path: exit 2, though findings" "$?" 2
-expect_match "a missing path: said" "$(cat "$T/err")" "*missing: No such file or directory*"
+expect_match "a missing path: said" "$(cat "$T/err")" "*missing: cannot stat: No such file or directory*"
 
 expect "-q: only files with findings" "$(S -q "$D" | awk '{ print $NF }' | sort | tr '\n' ' ')" \
     "$D/a/exec $D/b/libabsent.so $D/b/wx "
