@@ -70,3 +70,24 @@ installcheck-packaging:
 	RPMHOOKDIR='$(rpmhookdir)' PERL5DIR='$(datadir)/perl5' \
 	    $(SHELL) $(srcdir)/tests/packaging/installed.sh
 .PHONY: installcheck-packaging
+
+# chstk itself as distribution packages: debian/ (dpkg-buildpackage) and
+# chstk.spec (made by configure; rpmbuild -ta reads it from the tarball).
+EXTRA_DIST += chstk.spec chstk.spec.in \
+	debian/changelog debian/control debian/copyright debian/rules \
+	debian/source/format debian/not-installed debian/libchstk0.symbols \
+	debian/chstk.install debian/libchstk0.install \
+	debian/libchstk-dev.install debian/dh-chstk.install
+
+# make check-packages: builds the packages from the release tarball with
+# dpkg-buildpackage and rpmbuild, judges them with lintian and rpmlint,
+# installs them into a throwaway root and builds a package with each
+# installed hook there, then removes them. It needs root (dpkg, chroot).
+EXTRA_DIST += tests/packaging/packages.sh packaging/rpmlint.toml
+check-packages: dist-gzip
+	top_srcdir='$(abs_top_srcdir)' \
+	TARBALL='$(abs_top_builddir)/$(distdir).tar.gz' \
+	PACKAGE_VERSION='$(PACKAGE_VERSION)' \
+	CHSTK='$(abs_top_builddir)/src/chstk/chstk' \
+	    $(SHELL) $(srcdir)/tests/packaging/packages.sh
+.PHONY: check-packages
