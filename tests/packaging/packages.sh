@@ -41,12 +41,20 @@ clean() {
 	    TMPDIR="$T" "$@"
 }
 
-# log_of WHAT FILE: the end of a build's output, after a failed check.
-log_of() { echo "$1:"; tail -n 40 "$2" | sed 's/^/	/'; }
+# log_of FILE: the end of a tool's output, after a failed check.
+log_of() { echo "$1:"; tail -n 40 "$1" | sed 's/^/	/'; }
+
+# logged FILE CHECK...: runs the check; if it fails, shows the end of FILE.
+logged() {
+	log=$1 before=$failures
+	shift
+	"$@"
+	[ "$failures" = "$before" ] || log_of "$log"
+}
 
 # output_has WHAT FILE STRING: the build's output says STRING
 output_has() {
-	if grep -qF -- "$3" "$2"; then pass "$1"; else fail "$1: no '$3'"; log_of "the output" "$2"; fi
+	if grep -qF -- "$3" "$2"; then pass "$1"; else fail "$1: no '$3'"; log_of "$2"; fi
 }
 
 # has_files WHAT LISTING FILE...: each FILE is in LISTING (one path a line).
@@ -67,7 +75,7 @@ expect "debian/changelog is at the release's version" \
 (cd "$D/chstk-$V" && clean DEB_BUILD_OPTIONS="parallel=2" \
     dpkg-buildpackage -us -uc -b) >"$T/deb.log" 2>&1
 status=$?
-expect "dpkg-buildpackage -us -uc -b: builds" "$status" 0 || log_of "its output" "$T/deb.log"
+logged "$T/deb.log" expect "dpkg-buildpackage -us -uc -b: builds" "$status" 0
 output_has "the Debian build runs the library's unit tests" "$T/deb.log" \
     "PASS: tests/unit/check_"
 lib=$(ls "$D/chstk-$V"/debian/tmp/usr/lib/"$MA"/libchstk.so.*.*.* 2>/dev/null | head -n 1)
@@ -100,15 +108,15 @@ expect "the symbols file lists what the library exports (by nm)" \
 lintian --fail-on error,warning "$D/chstk_${V}_$(dpkg --print-architecture).changes" \
     >"$T/lintian.log" 2>&1
 status=$?
-expect "lintian: no error, no warning" "$status $(grep -c '^[EW]: ' "$T/lintian.log")" "0 0" ||
-    log_of "lintian" "$T/lintian.log"
+logged "$T/lintian.log" expect "lintian: no error, no warning" \
+    "$status $(grep -c '^[EW]: ' "$T/lintian.log")" "0 0"
 
 # The rpms, by rpmbuild -ta as the spec file says. The build requirements
 # are Debian's packages here, which rpm's database does not list.
 R=$T/rpm
 clean rpmbuild -ta --nodeps --define "_topdir $R" "$TARBALL" >"$T/rpm.log" 2>&1
 status=$?
-expect "rpmbuild -ta: builds" "$status" 0 || log_of "its output" "$T/rpm.log"
+logged "$T/rpm.log" expect "rpmbuild -ta: builds" "$status" 0
 output_has "the rpm build runs the library's unit tests" "$T/rpm.log" \
     "PASS: tests/unit/check_"
 rpms=$(rpm -qp --qf '%{NAME}\n' "$R"/RPMS/*/*.rpm 2>/dev/null | grep -v -- '-debug' | sort | tr '\n' ' ')
@@ -128,8 +136,8 @@ tar -xzf "$TARBALL" -C "$T" "chstk-$V/chstk.spec"
 clean rpmlint -c "$top_srcdir/packaging/rpmlint.toml" "$T/chstk-$V/chstk.spec" \
     "$R"/RPMS/*/*.rpm "$R"/SRPMS/*.rpm >"$T/rpmlint.log" 2>&1
 status=$?
-expect_match "rpmlint: no error, no warning" "$status $(tail -n 1 "$T/rpmlint.log")" \
-    "0 *0 errors, 0 warnings*" || log_of "rpmlint" "$T/rpmlint.log"
+logged "$T/rpmlint.log" expect_match "rpmlint: no error, no warning" \
+    "$status $(tail -n 1 "$T/rpmlint.log")" "0 *0 errors, 0 warnings*"
 
 # The throwaway root: this machine's files below, what the packages change
 # above, on a tmpfs. The devices are a few made for it; the builds happen
@@ -206,7 +214,7 @@ debs=$(cd "$D" && ls ./*.deb | grep -v -- '-dbgsym_' | sed 's|^\./|/build/debs/|
 mkdir "$W/debs" && cp "$D"/*.deb "$W/debs/"
 # shellcheck disable=SC2086
 inroot dpkg -i $debs >"$T/dpkg-i.log" 2>&1
-expect "dpkg -i: the .debs install" "$?" 0 || log_of "dpkg" "$T/dpkg-i.log"
+logged "$T/dpkg-i.log" expect "dpkg -i: the .debs install" "$?" 0
 expect "the installed dh_chstk is dh-chstk's" \
     "$(inroot dpkg -S /usr/bin/dh_chstk 2>&1)" "dh-chstk: /usr/bin/dh_chstk"
 expect "the installed addon is dh-chstk's" \
@@ -223,7 +231,7 @@ output_has "dh --with chstk, default policy: names hello-exec" "$T/hello-fail.lo
 debian_rules 'dh_chstk --policy=fix'
 inroot sh -c 'cd /build/hello && dpkg-buildpackage -us -uc -b' \
     >"$T/hello-fix.log" 2>&1
-expect "dh --with chstk, --policy=fix: builds" "$?" 0 || log_of "its output" "$T/hello-fix.log"
+logged "$T/hello-fix.log" expect "dh --with chstk, --policy=fix: builds" "$?" 0
 dpkg-deb -x "$W"/chstk-hello_1_*.deb "$T/hello-deb" 2>/dev/null
 expect "the .deb's hello-exec is RW by readelf" \
     "$(readelf_stack "$T/hello-deb/usr/bin/hello-exec")" RW
@@ -231,7 +239,7 @@ expect "the kernel gives it a non-executable stack" \
     "$("$T/hello-deb/usr/bin/hello-exec" 2>/dev/null | stack_of)" rw-p
 
 inroot dpkg --purge dh-chstk libchstk-dev chstk "$libpkg" >"$T/purge.log" 2>&1
-expect "dpkg --purge: removes them" "$?" 0 || log_of "dpkg" "$T/purge.log"
+logged "$T/purge.log" expect "dpkg --purge: removes them" "$?" 0
 expect "dpkg lists none of them" \
     "$(inroot dpkg-query -W -f '${db:Status-Abbrev} ${Package}\n' chstk "$libpkg" libchstk-dev dh-chstk 2>/dev/null | grep -v '^un ')" ""
 leftovers "after dpkg --purge"
@@ -245,7 +253,7 @@ lib64=$(cd "$M" && for d in "${LIBDIR#/}" "${LIBDIR#/}/pkgconfig"; do [ -d "$d" 
 echo "$LIBDIR" >"$M/etc/ld.so.conf.d/chstk-test-rpm.conf"
 # Debian's libraries are not in rpm's database: no dependency can be met.
 rpmroot -i --nodeps "$R"/RPMS/*/*.rpm >"$T/rpm-i.log" 2>&1
-expect "rpm --root -i: the rpms install" "$?" 0 || log_of "rpm" "$T/rpm-i.log"
+logged "$T/rpm-i.log" expect "rpm --root -i: the rpms install" "$?" 0
 expect "the installed brp-chstk is chstk-rpm-macros'" \
     "$(rpmroot -qf --qf '%{NAME}\n' /usr/lib/rpm/brp-chstk 2>&1)" chstk-rpm-macros
 
@@ -282,7 +290,7 @@ output_has "rpmbuild, default policy: names hello-exec" "$T/rpmhello-fail.log" \
 inroot rpmbuild --define '_topdir /build/rpmhello' \
     --define '_tmppath /build/tmp' --define 'chstk_policy fix' \
     -bb /build/rpmhello/SPECS/hello.spec >"$T/rpmhello-fix.log" 2>&1
-expect "rpmbuild, %chstk_policy fix: builds" "$?" 0 || log_of "its output" "$T/rpmhello-fix.log"
+logged "$T/rpmhello-fix.log" expect "rpmbuild, %chstk_policy fix: builds" "$?" 0
 mkdir "$T/hello-rpm"
 (cd "$T/hello-rpm" && rpm2cpio "$W"/rpmhello/RPMS/*/chstk-hello-1-1.*.rpm | cpio -idm --quiet)
 expect "the rpm's hello-exec is RW by readelf" \
@@ -291,7 +299,7 @@ expect "the kernel gives it a non-executable stack" \
     "$("$T/hello-rpm/usr/bin/hello-exec" 2>/dev/null | stack_of)" rw-p
 
 rpmroot -e chstk-rpm-macros libchstk-devel chstk libchstk >"$T/rpm-e.log" 2>&1
-expect "rpm -e: removes them" "$?" 0 || log_of "rpm" "$T/rpm-e.log"
+logged "$T/rpm-e.log" expect "rpm -e: removes them" "$?" 0
 expect "rpm lists none of them" \
     "$(rpmroot -qa --qf '%{NAME}\n' 2>&1 | grep -E '^(lib)?chstk')" ""
 rm -f "$M/etc/ld.so.conf.d/chstk-test-rpm.conf"
