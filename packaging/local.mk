@@ -73,7 +73,7 @@ EXTRA_DIST += chstk.spec chstk.spec.in \
 # dpkg-buildpackage and rpmbuild, judges them with lintian and rpmlint,
 # installs them into a throwaway root and builds a package with each
 # installed hook there, then removes them. It needs root (dpkg, chroot).
-EXTRA_DIST += tests/packaging/packages.sh packaging/rpmlint.toml
+EXTRA_DIST += packaging/rpmlint.toml
 check-packages: dist-gzip
 	top_srcdir='$(abs_top_srcdir)' \
 	TARBALL='$(abs_top_builddir)/$(distdir).tar.gz' \
