@@ -78,6 +78,7 @@ EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/armor/common.sh tests/armor/fixture.c tests/armor/fixture-cxx.cc \
 	tests/armor/selfmaps.c tests/armor/selfmaps.h \
 	tests/packaging/common.sh tests/packaging/installed.sh \
+	tests/packaging/packages.sh \
 	tests/fixtures/hello.c tests/fixtures/trampoline.c \
 	tests/fixtures/lib.c tests/fixtures/dlopen.c tests/fixtures/stack_perms.h \
 	tests/fixtures/tiny64.asm tests/fixtures/tiny32.asm \
