@@ -230,6 +230,19 @@ open_ar(struct ar *ar, const struct chstk_src *src, struct chstk_error *err)
 	return r;
 }
 
+/* A member that is read whole must fit in memory: on a 32-bit host a size
+   past SIZE_MAX would be cut short by the cast to size_t, and the member
+   read truncated. */
+static int
+fits_memory(const struct member *m, struct chstk_error *err)
+{
+	if (m->size < SIZE_MAX)
+		return 0;
+	return chstk__error(err, CHSTK_ERR_NOMEM,
+	    "member %s: cannot read: %ju bytes do not fit in this machine's address space",
+	    m->name, (uintmax_t)m->size);
+}
+
 /* The member's data in memory, when it is an ELF file; NULL otherwise. */
 static unsigned char *
 load_elf_member(struct ar *ar, const struct member *m, int *r,
@@ -242,6 +255,9 @@ load_elf_member(struct ar *ar, const struct member *m, int *r,
 		return NULL;
 	*r = chstk__src_read(ar->src, m->data, magic, SELFMAG, "member", err);
 	if (*r < 0 || !chstk__is_elf(magic, SELFMAG))
+		return NULL;
+	*r = fits_memory(m, err);
+	if (*r < 0)
 		return NULL;
 	buf = malloc((size_t)m->size);
 	if (buf == NULL) {
@@ -423,10 +439,14 @@ write_index(const struct ar *ar, const struct rewrite *rw,
     const struct plan *p, int out_fd, uint64_t at, struct chstk_error *err)
 {
 	size_t w = p->m.kind == M_INDEX64 ? 8 : 4;
-	unsigned char *buf = malloc(p->m.size ? (size_t)p->m.size : 1);
+	unsigned char *buf;
 	uint64_t count, i, v;
 	int r;
 
+	r = fits_memory(&p->m, err);
+	if (r < 0)
+		return r;
+	buf = malloc(p->m.size ? (size_t)p->m.size : 1);
 	if (buf == NULL)
 		return chstk__syserror(err, "cannot read the symbol index");
 	r = chstk__src_read(ar->src, p->m.data, buf, (size_t)p->m.size,
