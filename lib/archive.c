@@ -245,6 +245,20 @@ chstk__ar_member_src(const struct chstk_ar *ar,
 	out->size = m->size;
 }
 
+/* A member read whole must fit in memory: on a 32-bit host a size past
+   SIZE_MAX would be cut short by the cast to size_t, and the member read
+   truncated. */
+int
+chstk__ar_fits_memory(const struct chstk_ar_member *m,
+    struct chstk_error *err)
+{
+	if (m->size < SIZE_MAX)
+		return 0;
+	return chstk__error(err, CHSTK_ERR_NOMEM,
+	    "member %s: cannot read: %ju bytes do not fit in this machine's address space",
+	    m->name, (uintmax_t)m->size);
+}
+
 /* The plan of the member whose header was at old. */
 static const struct chstk_ar_plan *
 plan_at(const struct chstk_ar_plan *p, size_t n, uint64_t old)
@@ -292,11 +306,15 @@ write_index(const struct chstk_ar *ar, const struct chstk_ar_plan *all,
     struct chstk_error *err)
 {
 	size_t w = p->m.kind == CHSTK_AR_INDEX64 ? 8 : 4;
-	unsigned char *buf = malloc(p->m.size ? (size_t)p->m.size : 1);
+	unsigned char *buf;
 	const struct chstk_ar_plan *to;
 	uint64_t count, i;
 	int r;
 
+	r = chstk__ar_fits_memory(&p->m, err);
+	if (r < 0)
+		return r;
+	buf = malloc(p->m.size ? (size_t)p->m.size : 1);
 	if (buf == NULL)
 		return chstk__syserror(err, "cannot read the symbol index");
 	r = chstk__src_read(ar->src, p->m.data, buf, (size_t)p->m.size,

@@ -257,6 +257,10 @@ int chstk__ar_next(struct chstk_ar *ar, struct chstk_ar_member *m,
 /* A member's data as a source of its own, read in place. */
 void chstk__ar_member_src(const struct chstk_ar *ar,
     const struct chstk_ar_member *m, struct chstk_src *out);
+/* 0 when the member can be read whole into memory, or an error when its
+   size does not fit in a size_t (a 32-bit host). */
+int chstk__ar_fits_memory(const struct chstk_ar_member *m,
+    struct chstk_error *err);
 
 /* What a rewrite makes of one member. */
 struct chstk_ar_plan {

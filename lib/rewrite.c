@@ -118,6 +118,9 @@ load_elf_member(const struct rewrite *rw, const struct chstk_ar_member *m,
 	    err);
 	if (*r < 0 || !chstk__is_elf(magic, SELFMAG))
 		return NULL;
+	*r = chstk__ar_fits_memory(m, err);
+	if (*r < 0)
+		return NULL;
 	buf = malloc((size_t)m->size);
 	if (buf == NULL) {
 		*r = chstk__syserror(err, "member %s: cannot read", m->name);
