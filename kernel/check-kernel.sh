@@ -181,14 +181,44 @@ check_mark() {
 		die "$1: PT_GNU_STACK flags ${got:-none}, want $2"
 }
 
-# Copy a dynamic program's interpreter and libraries into the root.
+# Copy a dynamic program's interpreter and libraries into the root, at
+# the paths they have here. Found from DT_NEEDED in the directories the
+# dynamic linker searches by default, not with ldd, which runs the
+# program's interpreter: this machine's kernel may not run 32-bit code.
 copy_libs() {
-	prog=$1 root=$2
+	prog=$1 root=$2 bits=$3
 	interp=$(readelf -lW "$prog" |
 		sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p')
-	for f in $interp $(ldd "$prog" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }'); do
+	if [ "$bits" = 32 ]; then
+		dirs="/lib32 /usr/lib32 /lib/i386-linux-gnu /usr/lib/i386-linux-gnu"
+	else
+		dirs="/lib/x86_64-linux-gnu /usr/lib/x86_64-linux-gnu /lib64 /usr/lib64"
+	fi
+	for f in $interp; do
 		mkdir -p "$root$(dirname "$f")"
 		cp -L "$f" "$root$f"
+	done
+	todo=$prog
+	while [ -n "$todo" ]; do
+		set -- $todo
+		todo=
+		for obj in "$@"; do
+			for lib in $(readelf -dW "$obj" |
+				sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
+				case $lib in ld-linux*) continue ;; esac
+				found=
+				for d in $dirs; do
+					[ -f "$d/$lib" ] || continue
+					found=$d/$lib
+					break
+				done
+				[ -n "$found" ] || die "$prog: $lib not found in $dirs"
+				[ -f "$root$found" ] && continue
+				mkdir -p "$root$d"
+				cp -L "$found" "$root$found"
+				todo="$todo $found"
+			done
+		done
 	done
 }
 
@@ -198,9 +228,12 @@ check_type() {
 }
 
 # The initramfs: /init, the probes in every marking, their libraries.
-# Built once per run, for the x86-64 kernels; sets cpio.
+# Built once per run and arch (x86_64 so far: a 64-bit /init and 64- and
+# 32-bit probes); sets cpio.
 initramfs() {
-	[ -n "${cpio:-}" ] && return 0
+	[ -n "${cpio:-}" ] && [ "$cpio_arch" = "$arch" ] && return 0
+	[ "$arch" = x86_64 ] || die "$version: no test programs for ARCH=$arch"
+	cpio_arch=$arch
 	t=$workdir/test root=$workdir/root
 	rm -rf "$t" "$root"
 	mkdir -p "$t" "$root/bin" "$root/lib" "$root/proc"
@@ -232,7 +265,7 @@ initramfs() {
 		m=; [ $b = 32 ] && m=-m32
 		$CC $cflags $m -shared -fPIC -o "$t/xstack$b" "$kdir/test/xstack.c"
 		mark3 "$t/xstack$b" "$root/lib" "xstack$b" .so
-		copy_libs "$t/d$b" "$root"
+		copy_libs "$t/d$b" "$root" $b
 	done
 	(cd "$root" && find . | sort | cpio -o -H newc -R 0:0 --quiet) \
 		>"$workdir/initramfs.cpio"
