@@ -189,10 +189,13 @@ copy_libs() {
 	prog=$1 root=$2 bits=$3
 	interp=$(readelf -lW "$prog" |
 		sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p')
+	# The interpreter's own directory first: /lib/ld-linux.so.2 may be
+	# libc6:i386's (/lib/i386-linux-gnu) or libc6-i386's (/lib32).
+	dirs=$(dirname "$(readlink -f "$interp")")
 	if [ "$bits" = 32 ]; then
-		dirs="/lib32 /usr/lib32 /lib/i386-linux-gnu /usr/lib/i386-linux-gnu"
+		dirs="$dirs /lib/i386-linux-gnu /usr/lib/i386-linux-gnu /lib32 /usr/lib32"
 	else
-		dirs="/lib/x86_64-linux-gnu /usr/lib/x86_64-linux-gnu /lib64 /usr/lib64"
+		dirs="$dirs /lib/x86_64-linux-gnu /usr/lib/x86_64-linux-gnu /lib64 /usr/lib64"
 	fi
 	for f in $interp; do
 		mkdir -p "$root$(dirname "$f")"
