@@ -29,11 +29,7 @@ buf_grow(struct buf *b, size_t more)
 		cap *= 2;
 	if (cap == b->cap)
 		return;
-	np = b->heap ? realloc(b->p, cap) : malloc(cap);
-	if (np == NULL) {
-		fprintf(stderr, "elfscan: out of memory\n");
-		exit(2);
-	}
+	np = b->heap ? xrealloc(b->p, cap) : xmalloc(cap);
 	if (!b->heap)
 		memcpy(np, b->p, b->len);
 	b->p = np;
@@ -126,10 +122,21 @@ buf_text(struct buf *b, const char *str)
 	}
 }
 
+/* Erase the progress line, under the lock, before anything is printed. */
+static void
+clear_line(struct report *r)
+{
+	if (!r->line)
+		return;
+	fputs("\r\033[K", stderr);
+	r->line = false;
+}
+
 static void
 emit(struct report *r, struct buf *b)
 {
 	pthread_mutex_lock(&r->lock);
+	clear_line(r);
 	fwrite(b->p, 1, b->len, stdout);
 	pthread_mutex_unlock(&r->lock);
 	if (b->heap)
@@ -156,11 +163,14 @@ stack_word(enum chstk_state s)
 	    "absent";
 }
 
-/* "in" when all code of a fixed-address program is below 16 MiB. */
+/* "in" when all code of a fixed-address 32-bit x86 program is below
+   16 MiB, the ASCII armor of i386 kernels; NULL where it means nothing. */
 static const char *
 armor_word(const struct chstk_info *info)
 {
-	if (info->type != ET_EXEC || !info->has_exec_code)
+	if ((info->machine != EM_386 && info->machine != 6 /* EM_486 */) ||
+	    info->elf_class != ELFCLASS32 || info->type != ET_EXEC ||
+	    !info->has_exec_code)
 		return NULL;
 	return info->exec_limit < 0x1000000 ? "in" : "out";
 }
@@ -262,17 +272,15 @@ report_image(struct report *r, const char *path, const char *member,
 	emit(r, &b);
 }
 
-/*
- * A file or member that could not be read. what is "malformed" for an ELF
- * file that does not parse (a finding), NULL for an error of the scan.
- */
 void
 report_error(struct report *r, const char *path, const char *member,
-    const char *what, const char *msg)
+    bool malformed, const char *msg)
 {
 	char space[1024];
 	struct buf b;
 
+	if (!malformed)
+		atomic_fetch_add(&r->st->errors, 1);
 	BUF_INIT(b, space);
 	if (r->o->format == FORMAT_JSON && !r->o->print0) {
 		buf_add(&b, "{\"path\":", 8);
@@ -284,7 +292,7 @@ report_error(struct report *r, const char *path, const char *member,
 		buf_add(&b, ",\"error\":", 9);
 		buf_json(&b, msg);
 		buf_addf(&b, ",\"findings\":[%s]}\n",
-		    what != NULL ? "\"malformed\"" : "");
+		    malformed ? "\"malformed\"" : "");
 		emit(r, &b);
 		return;
 	}
@@ -294,8 +302,9 @@ report_error(struct report *r, const char *path, const char *member,
 		buf_add(&b, "!", 1);
 		buf_text(&b, member);
 	}
-	buf_addf(&b, ": %s%s\n", what != NULL ? "malformed ELF: " : "", msg);
+	buf_addf(&b, ": %s%s\n", malformed ? "malformed ELF: " : "", msg);
 	pthread_mutex_lock(&r->lock);
+	clear_line(r);
 	fflush(stdout);
 	fwrite(b.p, 1, b.len, stderr);
 	pthread_mutex_unlock(&r->lock);
@@ -308,6 +317,7 @@ void
 report_path0(struct report *r, const char *path)
 {
 	pthread_mutex_lock(&r->lock);
+	clear_line(r);
 	fputs(path, stdout);
 	putc('\0', stdout);
 	pthread_mutex_unlock(&r->lock);
