@@ -590,6 +590,6 @@ int main(void)
 	}
 	printf("DONE %s pass=%d fail=%d\n", test, pass, fail);
 	sync();
-	reboot(RB_POWER_OFF);
+	reboot(RB_AUTOBOOT);
 	return 0;
 }
