@@ -278,8 +278,7 @@ write_out(struct rebuild *rb)
 		return chstk__elferror(rb->err, "cannot write the object");
 	if ((uint64_t)size > 2 * was + 65536)
 		return chstk__error(rb->err, CHSTK_ERR_CORRUPT,
-		    "section alignments would grow the object from %ju to "
-		    "%jd bytes", (uintmax_t)was, (intmax_t)size);
+		    "section alignments would grow the object from %ju to %jd bytes", (uintmax_t)was, (intmax_t)size);
 	/* libelf says only "cannot write data to file"; the reason (a full
 	   disk, a quota) is in errno, which nothing else in the write sets. */
 	errno = 0;

@@ -15,7 +15,8 @@ elfscan_shell_tests = \
 	tests/elfscan/options.sh \
 	tests/elfscan/system.sh \
 	tests/elfscan/containers.sh \
-	tests/elfscan/hostile.sh
+	tests/elfscan/hostile.sh \
+	tests/elfscan/progress.sh
 TESTS += $(elfscan_shell_tests)
 EXTRA_DIST += $(elfscan_shell_tests) tests/elfscan/check_json.py
 
@@ -47,7 +48,8 @@ unit_tests = \
 	tests/unit/check_rewrite \
 	tests/unit/check_archive \
 	tests/unit/check_update \
-	tests/unit/check_verdict
+	tests/unit/check_verdict \
+	tests/unit/check_report
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 unit_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS)
@@ -70,3 +72,8 @@ tests_unit_check_verdict_SOURCES = tests/unit/check_verdict.c \
 tests_unit_check_verdict_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/elfscan
 tests_unit_check_verdict_CFLAGS = $(unit_cflags)
 tests_unit_check_verdict_LDADD = $(unit_ldadd)
+tests_unit_check_report_SOURCES = tests/unit/check_report.c \
+	src/elfscan/report.c src/elfscan/verdict.c src/elfscan/xalloc.c
+tests_unit_check_report_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/elfscan
+tests_unit_check_report_CFLAGS = $(unit_cflags) $(PTHREAD_CFLAGS)
+tests_unit_check_report_LDADD = $(unit_ldadd) -lpthread
