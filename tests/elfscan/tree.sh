@@ -52,7 +52,7 @@ ln -s loop2 "$D/junk/loop1"
 ln -s loop1 "$D/junk/loop2"
 ln -s ../bin/exec64 "$D/junk/link-to-exec"
 
-timeout 60 "$ELFSCAN" --format=json --no-progress "$D" >"$T/out.json" 2>"$T/err"
+timeout $hang "$ELFSCAN" --format=json --no-progress "$D" >"$T/out.json" 2>"$T/err"
 status=$?
 expect "findings: exit status 1" "$status" 1
 expect "nothing on stderr" "$(cat "$T/err")" ""
@@ -115,7 +115,7 @@ expect_match "special files named: the program is scanned" "$(cat "$T/special.ou
 expect_match "chstk says so too" "$("$CHSTK" -v "$D/junk/fifo" 2>&1)" "*fifo: not a regular file"
 
 # -L follows links; the loops end.
-timeout 60 "$ELFSCAN" -L --format=json --no-progress "$D/junk" >"$T/follow.json" 2>/dev/null
+timeout $hang "$ELFSCAN" -L --format=json --no-progress "$D/junk" >"$T/follow.json" 2>/dev/null
 expect "-L: finishes despite the loops" "$?" 1
 expect "-L: the link to a program is followed" \
     "$(grep -c '"path":"[^"]*link-to-exec"' "$T/follow.json")" 1

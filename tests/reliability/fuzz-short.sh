@@ -14,7 +14,7 @@ need gcc as nasm ar strip llvm-ar tar gzip zstd xz cpio python3 \
 for t in scan rewrite container; do
 	mkdir "$T/corpus-$t"
 	"$top_builddir/fuzz/fuzz-$t" -max_total_time="$FUZZ_CHECK_SECONDS" \
-	    -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+	    -timeout=60 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
 	    -artifact_prefix="$top_builddir/fuzz/check-$t-" "$T/corpus-$t" "$T/seeds" \
 	    "$top_srcdir/fuzz/regress" >"$T/$t.log" 2>&1
 	status=$?
