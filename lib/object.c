@@ -308,8 +308,7 @@ write_out(struct rebuild *rb)
 	end = laid_out_end(rb->out, size);
 	if (end > 2 * was + 65536)
 		return chstk__error(rb->err, CHSTK_ERR_CORRUPT,
-		    "section alignments would grow the object from %ju to more than %ju bytes",
-		    (uintmax_t)was, (uintmax_t)(2 * was + 65536));
+		    "section alignments would grow the object from %ju to more than %ju bytes", (uintmax_t)was, (uintmax_t)(2 * was + 65536));
 	/* libelf says only "cannot write data to file"; the reason (a full
 	   disk, a quota) is in errno, which nothing else in the write sets. */
 	errno = 0;

@@ -30,7 +30,8 @@ elfscan_shell_tests = \
 	tests/elfscan/options.sh \
 	tests/elfscan/system.sh \
 	tests/elfscan/containers.sh \
-	tests/elfscan/hostile.sh
+	tests/elfscan/hostile.sh \
+	tests/elfscan/progress.sh
 
 # The ASCII-armor linker script (ld/): real programs built at make check
 # time, judged by readelf, eu-elflint and the running kernel.
@@ -93,7 +94,8 @@ unit_tests = \
 	tests/unit/check_rewrite \
 	tests/unit/check_archive \
 	tests/unit/check_update \
-	tests/unit/check_verdict
+	tests/unit/check_verdict \
+	tests/unit/check_report
 check_PROGRAMS += $(unit_tests)
 unit_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS)
 unit_ldadd = tests/unit/libelfgen.a lib/libchstk-core.la $(CHECK_LIBS) \
@@ -115,3 +117,8 @@ tests_unit_check_verdict_SOURCES = tests/unit/check_verdict.c \
 tests_unit_check_verdict_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/elfscan
 tests_unit_check_verdict_CFLAGS = $(unit_cflags)
 tests_unit_check_verdict_LDADD = $(unit_ldadd)
+tests_unit_check_report_SOURCES = tests/unit/check_report.c \
+	src/elfscan/report.c src/elfscan/verdict.c src/elfscan/xalloc.c
+tests_unit_check_report_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/elfscan
+tests_unit_check_report_CFLAGS = $(unit_cflags) $(PTHREAD_CFLAGS)
+tests_unit_check_report_LDADD = $(unit_ldadd) -lpthread

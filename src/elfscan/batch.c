@@ -39,13 +39,21 @@ batch_add(struct batch *b, enum found_kind kind, const char *member,
 {
 	struct found *f = next(b, kind, member);
 	va_list ap;
+	char *p;
 	int n;
 
 	va_start(ap, fmt);
 	n = vasprintf(&f->msg, fmt, ap);
 	va_end(ap);
 	if (n < 0)
-		f->msg = xstrdup("");
+		oom();
+	/* A message is one line, whatever libarchive's strings hold (some
+	   end in a newline). */
+	while (n > 0 && (f->msg[n - 1] == '\n' || f->msg[n - 1] == ' '))
+		f->msg[--n] = '\0';
+	for (p = f->msg; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
 }
 
 void

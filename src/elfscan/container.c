@@ -134,8 +134,7 @@ over_budget(struct level *l)
 	if (l->s->used <= l->s->budget)
 		return false;
 	if (!l->s->stop)
-		report(l, true, "stopped: the file expands past %ju bytes "
-		    "(a decompression bomb?)", (uintmax_t)l->s->budget);
+		report(l, true, "stopped: the file expands past %ju bytes (a decompression bomb?)", (uintmax_t)l->s->budget);
 	l->s->stop = true;
 	return true;
 }
@@ -236,8 +235,7 @@ set_name(struct level *l, struct archive_entry *ae)
 		name = archive_entry_pathname(ae);
 	if (name == NULL) {
 		l->name[l->plen] = '\0';
-		report(l, true, "not scanned: a member name that cannot be "
-		    "read as UTF-8");
+		report(l, true, "not scanned: a member name that cannot be read as UTF-8");
 		return -1;
 	}
 	while (name[0] == '.' && name[1] == '/')
@@ -248,8 +246,7 @@ set_name(struct level *l, struct archive_entry *ae)
 		/* shown by its start */
 		snprintf(l->name + l->plen, sizeof(l->name) - l->plen,
 		    "%.64s...", name);
-		report(l, true, "not scanned: a member name longer than %d "
-		    "bytes", NAME_LEN);
+		report(l, true, "not scanned: a member name longer than %d bytes", NAME_LEN);
 		return -1;
 	}
 	memcpy(l->name + l->plen, name, len + 1);
