@@ -124,14 +124,32 @@ buf_text(struct buf *b, const char *str)
 	}
 }
 
-/* Erase the progress line, under the lock, before anything is printed. */
+/* Erase the progress line before anything is printed. */
 static void
 clear_line(struct report *r)
 {
-	if (!r->line)
-		return;
-	fputs("\r\033[K", stderr);
+	pthread_mutex_lock(&r->err_lock);
+	if (r->line)
+		fputs("\r\033[K", stderr);
 	r->line = false;
+	pthread_mutex_unlock(&r->err_lock);
+}
+
+/* Write b to stderr, after what went to stdout. */
+static void
+to_stderr(struct report *r, struct buf *b)
+{
+	pthread_mutex_lock(&r->lock);
+	fflush(stdout);
+	pthread_mutex_lock(&r->err_lock);
+	if (r->line)
+		fputs("\r\033[K", stderr);
+	r->line = false;
+	fwrite(b->p, 1, b->len, stderr);
+	pthread_mutex_unlock(&r->err_lock);
+	pthread_mutex_unlock(&r->lock);
+	if (b->heap)
+		free(b->p);
 }
 
 static void
@@ -381,13 +399,7 @@ report_error(struct report *r, const char *path, const char *member,
 		buf_text(&b, member);
 	}
 	buf_addf(&b, ": %s%s\n", malformed ? "malformed ELF: " : "", msg);
-	pthread_mutex_lock(&r->lock);
-	clear_line(r);
-	fflush(stdout);
-	fwrite(b.p, 1, b.len, stderr);
-	pthread_mutex_unlock(&r->lock);
-	if (b.heap)
-		free(b.p);
+	to_stderr(r, &b);
 }
 
 void
@@ -424,12 +436,8 @@ report_summary(struct report *r, double seconds)
 
 	BUF_INIT(b, space);
 	writer(r)->summary(&b, v, seconds);
-	if (!writer(r)->summary_on_stderr) {
+	if (writer(r)->summary_on_stderr)
+		to_stderr(r, &b);
+	else
 		emit(r, &b);
-		return;
-	}
-	fflush(stdout);
-	fwrite(b.p, 1, b.len, stderr);
-	if (b.heap)
-		free(b.p);
 }
