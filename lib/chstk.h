@@ -59,7 +59,8 @@ enum chstk_op {
 enum chstk_errcode {
 	CHSTK_OK = 0,
 	CHSTK_ERR_SYS = -1,		/* a system call failed (see sys_errno) */
-	CHSTK_ERR_NOMEM = -2,		/* out of memory */
+	CHSTK_ERR_NOMEM = -2,		/* out of memory, or more than a
+					   stream may keep */
 	CHSTK_ERR_NOT_ELF = -3,		/* neither an ELF file nor an ar archive */
 	CHSTK_ERR_TRUNCATED = -4,	/* a structure runs past the end */
 	CHSTK_ERR_CORRUPT = -5,		/* a count, offset or size is invalid */
@@ -167,8 +168,9 @@ typedef ssize_t (*chstk_read_fn)(void *arg, void *buf, size_t len);
  * go by), an object whole, an archive member by member. An image that
  * would need more than CHSTK_STREAM_KEEP bytes kept fails with
  * CHSTK_ERR_NOMEM (for an archive member, fn is told so and the scan goes
- * on); a read that fails ends the scan with CHSTK_ERR_SYS. Where the
- * stream is left is unspecified. The answers are those chstk_scan_mem()
+ * on); a read that fails ends the scan with CHSTK_ERR_SYS (sys_errno 0:
+ * the reason is the read function's owner's). Where the stream is left is
+ * unspecified. The answers are those chstk_scan_mem()
  * gives on the same bytes, but for a stream of unknown size, where a
  * structure cut by the end of the stream is read as far as it goes.
  */

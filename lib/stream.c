@@ -287,7 +287,7 @@ chstk__stream_keep(struct chstk_stream *st, uint64_t off, uint64_t len,
 	if (len != UINT64_MAX && len > CHSTK_STREAM_KEEP)
 		return too_much(len, err);
 	r = fetch(st, off, 0, err);
-	if (r == 0 && st->far.len == 0)
+	if (r == 0)
 		r = fill(st, &st->win, len == UINT64_MAX ||
 		    len > UINT64_MAX - off ? UINT64_MAX : off + len, len, err);
 	return r;

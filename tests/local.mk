@@ -94,6 +94,7 @@ unit_tests = \
 	tests/unit/check_rewrite \
 	tests/unit/check_archive \
 	tests/unit/check_update \
+	tests/unit/check_stream \
 	tests/unit/check_verdict \
 	tests/unit/check_report
 check_PROGRAMS += $(unit_tests)
@@ -112,6 +113,8 @@ tests_unit_check_archive_CFLAGS = $(unit_cflags)
 tests_unit_check_archive_LDADD = $(unit_ldadd)
 tests_unit_check_update_CFLAGS = $(unit_cflags)
 tests_unit_check_update_LDADD = $(unit_ldadd)
+tests_unit_check_stream_CFLAGS = $(unit_cflags)
+tests_unit_check_stream_LDADD = $(unit_ldadd)
 tests_unit_check_verdict_SOURCES = tests/unit/check_verdict.c \
 	src/elfscan/verdict.c
 tests_unit_check_verdict_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/elfscan

@@ -95,7 +95,10 @@ struct stats {
 struct report {
 	const struct opts *o;
 	struct stats *st;
-	pthread_mutex_t lock;	/* over stdout and stderr */
+	pthread_mutex_t lock;	/* over the records (stdout); taken first */
+	pthread_mutex_t err_lock;	/* over stderr: messages and the
+					   progress line, which must go on
+					   while stdout is blocked */
 	bool line;		/* a progress line is on the terminal */
 };
 void report_header(struct report *r);
@@ -116,7 +119,7 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 
 /* progress.c: a line on the terminal while the scan runs, drawn under the
-   report's lock, so that a message can clear it first. */
+   report's err_lock, so that a message can clear it first. */
 struct progress;
 struct progress *progress_start(struct report *r);
 void progress_dir(struct progress *p, const char *dir);

@@ -255,6 +255,7 @@ main(int argc, char **argv)
 	if (roots.n == 0)
 		default_roots(&roots);
 	pthread_mutex_init(&r.lock, NULL);
+	pthread_mutex_init(&r.err_lock, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	report_header(&r);
 	if (o.progress)

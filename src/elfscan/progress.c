@@ -2,8 +2,9 @@
  * progress.c - on a terminal, one line on standard error while a long scan
  * runs: files seen, their rate, and a directory being read. Redrawn four
  * times a second by its own thread, erased at the end. It is drawn under
- * the report's lock and marked drawn there, so that report.c erases it
- * before it prints a message; the next redraw puts it back.
+ * the report's err_lock and marked drawn there, so that report.c erases it
+ * before it prints a message; the next redraw puts it back. It never waits
+ * for the standard output, which a reader may hold up.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -55,21 +56,21 @@ draw(void *arg)
 		    p->stop)
 			break;
 		len = strlen(p->dir);
-		pthread_mutex_lock(&p->r->lock);
+		pthread_mutex_lock(&p->r->err_lock);
 		fprintf(stderr, "\r\033[K%lu files, %lu ELF, %.0f files/s  %s%s",
 		    files, atomic_load(&p->st->images),
 		    s > 0 ? (double)files / s : 0.0, len > 40 ? "..." : "",
 		    p->dir + (len > 40 ? len - 40 : 0));
 		fflush(stderr);
 		p->r->line = true;
-		pthread_mutex_unlock(&p->r->lock);
+		pthread_mutex_unlock(&p->r->err_lock);
 	}
 	pthread_mutex_unlock(&p->lock);
-	pthread_mutex_lock(&p->r->lock);
+	pthread_mutex_lock(&p->r->err_lock);
 	if (p->r->line)
 		fputs("\r\033[K", stderr);
 	p->r->line = false;
-	pthread_mutex_unlock(&p->r->lock);
+	pthread_mutex_unlock(&p->r->err_lock);
 	return NULL;
 }
 

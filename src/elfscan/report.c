@@ -1,8 +1,10 @@
 /*
- * report.c - elfscan's output: aligned text for people, JSON Lines for
- * machines, NUL-separated paths for chstk --files-from. Each record is
- * built in a buffer and written with one call under the lock, so that the
- * workers' records never interleave.
+ * report.c - the last stage: elfscan's output. One writer per format
+ * (struct writer below): aligned text for people, JSON Lines for machines,
+ * NUL-separated paths for chstk --files-from; a new format is one more
+ * writer. Each record is built in a buffer and written with one call under
+ * the lock, so that the workers' records never interleave, and the
+ * progress line is erased first.
  */
 #include <elf.h>
 #include <stdarg.h>
@@ -122,14 +124,32 @@ buf_text(struct buf *b, const char *str)
 	}
 }
 
-/* Erase the progress line, under the lock, before anything is printed. */
+/* Erase the progress line before anything is printed. */
 static void
 clear_line(struct report *r)
 {
-	if (!r->line)
-		return;
-	fputs("\r\033[K", stderr);
+	pthread_mutex_lock(&r->err_lock);
+	if (r->line)
+		fputs("\r\033[K", stderr);
 	r->line = false;
+	pthread_mutex_unlock(&r->err_lock);
+}
+
+/* Write b to stderr, after what went to stdout. */
+static void
+to_stderr(struct report *r, struct buf *b)
+{
+	pthread_mutex_lock(&r->lock);
+	fflush(stdout);
+	pthread_mutex_lock(&r->err_lock);
+	if (r->line)
+		fputs("\r\033[K", stderr);
+	r->line = false;
+	fwrite(b->p, 1, b->len, stderr);
+	pthread_mutex_unlock(&r->err_lock);
+	pthread_mutex_unlock(&r->lock);
+	if (b->heap)
+		free(b->p);
 }
 
 static void
@@ -146,15 +166,6 @@ emit(struct report *r, struct buf *b)
 #define BUF_INIT(b, space) \
 	do { (b).p = (space); (b).cap = sizeof(space); (b).len = 0; \
 	    (b).heap = false; (space)[0] = '\0'; } while (0)
-
-void
-report_header(struct report *r)
-{
-	if (r->o->format == FORMAT_TEXT && !r->o->quiet && !r->o->print0)
-		printf("%-7s %-7s %-6s %-2s %-9s %-5s %-30s %s\n", "STACK",
-		    "EFFECT", "TYPE", "BI", "MACHINE", "ARMOR", "FINDINGS",
-		    "FILE");
-}
 
 static const char *
 stack_word(enum chstk_state s)
@@ -195,36 +206,31 @@ findings_list(struct buf *b, unsigned f, bool json)
 		buf_add(b, "-", 1);
 }
 
-static void
-json_image(struct buf *b, const char *path, const char *member,
-    const struct chstk_info *info, const struct verdict *v)
-{
-	const char *armor = armor_word(info);
-	char mbuf[16];
+/* The counters a summary gives, in its order. */
+enum { S_FILES, S_DIRS, S_IMAGES, S_EXEC, S_NOEXEC, S_ABSENT, S_EFF_EXEC,
+    S_FINDINGS, S_ALLOWED, S_ERRORS, S_COUNT };
 
-	buf_add(b, "{\"path\":", 8);
-	buf_json(b, path);
-	if (member != NULL) {
-		buf_add(b, ",\"member\":", 10);
-		buf_json(b, member);
-	}
-	buf_addf(b, ",\"type\":\"%s\",\"class\":%d,\"endian\":\"%s\","
-	    "\"machine\":\"%s\",\"stack\":\"%s\",\"effective\":\"%s\","
-	    "\"why\":\"%s\",\"wx\":%u,", type_name(info),
-	    info->elf_class == ELFCLASS64 ? 64 : 32,
-	    info->data == ELFDATA2MSB ? "big" : "little",
-	    machine_name(info->machine, mbuf, sizeof(mbuf)),
-	    stack_word(info->state), effective_name(v->effective), v->why,
-	    info->wx);
-	if (info->has_exec_code)
-		buf_addf(b, "\"exec_limit\":\"%#jx\",",
-		    (uintmax_t)info->exec_limit);
-	else
-		buf_add(b, "\"exec_limit\":null,", 18);
-	buf_addf(b, "\"armor\":%s,\"findings\":[", armor == NULL ? "null" :
-	    strcmp(armor, "in") == 0 ? "true" : "false");
-	findings_list(b, v->findings, true);
-	buf_addf(b, "],\"allowed\":%s}\n", v->allowed ? "true" : "false");
+/*
+ * A format: each hook fills b with one record, which report.c writes to
+ * the standard output; a NULL hook writes nothing. Without an error hook,
+ * what could not be read is a message on the standard error.
+ */
+struct writer {
+	void (*header)(struct buf *b);
+	void (*image)(struct buf *b, const char *path, const char *member,
+	    const struct chstk_info *info, const struct verdict *v);
+	void (*error)(struct buf *b, const char *path, const char *member,
+	    bool malformed, const char *msg);
+	void (*finding_path)(struct buf *b, const char *path);
+	void (*summary)(struct buf *b, const unsigned long *v, double seconds);
+	bool summary_on_stderr;	/* standard output is for the records */
+};
+
+static void
+text_header(struct buf *b)
+{
+	buf_addf(b, "%-7s %-7s %-6s %-2s %-9s %-5s %-30s %s\n", "STACK",
+	    "EFFECT", "TYPE", "BI", "MACHINE", "ARMOR", "FINDINGS", "FILE");
 }
 
 static void
@@ -255,6 +261,108 @@ text_image(struct buf *b, const char *path, const char *member,
 	buf_add(b, "\n", 1);
 }
 
+static void
+text_summary(struct buf *b, const unsigned long *v, double seconds)
+{
+	buf_addf(b, "%lu files in %lu directories, %lu ELF images: %lu exec, %lu noexec, %lu absent; %lu with an executable stack, %lu with findings, %lu allowed, %lu errors; %.2f s\n",
+	    v[S_FILES], v[S_DIRS], v[S_IMAGES], v[S_EXEC], v[S_NOEXEC],
+	    v[S_ABSENT], v[S_EFF_EXEC], v[S_FINDINGS], v[S_ALLOWED],
+	    v[S_ERRORS], seconds);
+}
+
+static void
+json_image(struct buf *b, const char *path, const char *member,
+    const struct chstk_info *info, const struct verdict *v)
+{
+	const char *armor = armor_word(info);
+	char mbuf[16];
+
+	buf_add(b, "{\"path\":", 8);
+	buf_json(b, path);
+	if (member != NULL) {
+		buf_add(b, ",\"member\":", 10);
+		buf_json(b, member);
+	}
+	buf_addf(b, ",\"type\":\"%s\",\"class\":%d,\"endian\":\"%s\",\"machine\":\"%s\",\"stack\":\"%s\",\"effective\":\"%s\",\"why\":\"%s\",\"wx\":%u,",
+	    type_name(info), info->elf_class == ELFCLASS64 ? 64 : 32,
+	    info->data == ELFDATA2MSB ? "big" : "little",
+	    machine_name(info->machine, mbuf, sizeof(mbuf)),
+	    stack_word(info->state), effective_name(v->effective), v->why,
+	    info->wx);
+	if (info->has_exec_code)
+		buf_addf(b, "\"exec_limit\":\"%#jx\",",
+		    (uintmax_t)info->exec_limit);
+	else
+		buf_add(b, "\"exec_limit\":null,", 18);
+	buf_addf(b, "\"armor\":%s,\"findings\":[", armor == NULL ? "null" :
+	    strcmp(armor, "in") == 0 ? "true" : "false");
+	findings_list(b, v->findings, true);
+	buf_addf(b, "],\"allowed\":%s}\n", v->allowed ? "true" : "false");
+}
+
+static void
+json_error(struct buf *b, const char *path, const char *member,
+    bool malformed, const char *msg)
+{
+	buf_add(b, "{\"path\":", 8);
+	buf_json(b, path);
+	if (member != NULL) {
+		buf_add(b, ",\"member\":", 10);
+		buf_json(b, member);
+	}
+	buf_add(b, ",\"error\":", 9);
+	buf_json(b, msg);
+	buf_addf(b, ",\"findings\":[%s]}\n", malformed ? "\"malformed\"" : "");
+}
+
+static void
+json_summary(struct buf *b, const unsigned long *v, double seconds)
+{
+	buf_addf(b, "{\"summary\":{\"files\":%lu,\"directories\":%lu,\"images\":%lu,\"exec\":%lu,\"noexec\":%lu,\"absent\":%lu,\"effective_exec\":%lu,\"with_findings\":%lu,\"allowed\":%lu,\"errors\":%lu,\"seconds\":%.3f}}\n",
+	    v[S_FILES], v[S_DIRS], v[S_IMAGES], v[S_EXEC], v[S_NOEXEC],
+	    v[S_ABSENT], v[S_EFF_EXEC], v[S_FINDINGS], v[S_ALLOWED],
+	    v[S_ERRORS], seconds);
+}
+
+/* -0: the path of a file with findings, once. */
+static void
+print0_path(struct buf *b, const char *path)
+{
+	buf_add(b, path, strlen(path) + 1);
+}
+
+static const struct writer text_writer = {
+	.header = text_header, .image = text_image, .summary = text_summary,
+};
+static const struct writer json_writer = {
+	.image = json_image, .error = json_error, .summary = json_summary,
+};
+static const struct writer print0_writer = {
+	.finding_path = print0_path, .summary = text_summary,
+	.summary_on_stderr = true,
+};
+
+static const struct writer *
+writer(const struct report *r)
+{
+	if (r->o->print0)
+		return &print0_writer;
+	return r->o->format == FORMAT_JSON ? &json_writer : &text_writer;
+}
+
+void
+report_header(struct report *r)
+{
+	char space[256];
+	struct buf b;
+
+	if (writer(r)->header == NULL || r->o->quiet)
+		return;
+	BUF_INIT(b, space);
+	writer(r)->header(&b);
+	emit(r, &b);
+}
+
 void
 report_image(struct report *r, const char *path, const char *member,
     const struct chstk_info *info, const struct verdict *v)
@@ -262,13 +370,10 @@ report_image(struct report *r, const char *path, const char *member,
 	char space[1024];
 	struct buf b;
 
-	if (r->o->print0 || (r->o->quiet && v->findings == 0))
+	if (writer(r)->image == NULL || (r->o->quiet && v->findings == 0))
 		return;
 	BUF_INIT(b, space);
-	if (r->o->format == FORMAT_JSON)
-		json_image(&b, path, member, info, v);
-	else
-		text_image(&b, path, member, info, v);
+	writer(r)->image(&b, path, member, info, v);
 	emit(r, &b);
 }
 
@@ -282,17 +387,8 @@ report_error(struct report *r, const char *path, const char *member,
 	if (!malformed)
 		atomic_fetch_add(&r->st->errors, 1);
 	BUF_INIT(b, space);
-	if (r->o->format == FORMAT_JSON && !r->o->print0) {
-		buf_add(&b, "{\"path\":", 8);
-		buf_json(&b, path);
-		if (member != NULL) {
-			buf_add(&b, ",\"member\":", 10);
-			buf_json(&b, member);
-		}
-		buf_add(&b, ",\"error\":", 9);
-		buf_json(&b, msg);
-		buf_addf(&b, ",\"findings\":[%s]}\n",
-		    malformed ? "\"malformed\"" : "");
+	if (writer(r)->error != NULL) {
+		writer(r)->error(&b, path, member, malformed, msg);
 		emit(r, &b);
 		return;
 	}
@@ -303,51 +399,45 @@ report_error(struct report *r, const char *path, const char *member,
 		buf_text(&b, member);
 	}
 	buf_addf(&b, ": %s%s\n", malformed ? "malformed ELF: " : "", msg);
-	pthread_mutex_lock(&r->lock);
-	clear_line(r);
-	fflush(stdout);
-	fwrite(b.p, 1, b.len, stderr);
-	pthread_mutex_unlock(&r->lock);
-	if (b.heap)
-		free(b.p);
+	to_stderr(r, &b);
 }
 
-/* -0: the path of a file with findings, once. */
 void
 report_path0(struct report *r, const char *path)
 {
-	pthread_mutex_lock(&r->lock);
-	clear_line(r);
-	fputs(path, stdout);
-	putc('\0', stdout);
-	pthread_mutex_unlock(&r->lock);
+	char space[1024];
+	struct buf b;
+
+	if (writer(r)->finding_path == NULL)
+		return;
+	BUF_INIT(b, space);
+	writer(r)->finding_path(&b, path);
+	emit(r, &b);
 }
 
 void
 report_summary(struct report *r, double seconds)
 {
 	struct stats *s = r->st;
-	unsigned long v[] = {
-		atomic_load(&s->files), atomic_load(&s->dirs),
-		atomic_load(&s->images), atomic_load(&s->state[CHSTK_EXEC]),
-		atomic_load(&s->state[CHSTK_NOEXEC]),
-		atomic_load(&s->state[CHSTK_DEFAULT]), atomic_load(&s->exec),
-		atomic_load(&s->with_findings), atomic_load(&s->allowed),
-		atomic_load(&s->errors),
+	unsigned long v[S_COUNT] = {
+		[S_FILES] = atomic_load(&s->files),
+		[S_DIRS] = atomic_load(&s->dirs),
+		[S_IMAGES] = atomic_load(&s->images),
+		[S_EXEC] = atomic_load(&s->state[CHSTK_EXEC]),
+		[S_NOEXEC] = atomic_load(&s->state[CHSTK_NOEXEC]),
+		[S_ABSENT] = atomic_load(&s->state[CHSTK_DEFAULT]),
+		[S_EFF_EXEC] = atomic_load(&s->exec),
+		[S_FINDINGS] = atomic_load(&s->with_findings),
+		[S_ALLOWED] = atomic_load(&s->allowed),
+		[S_ERRORS] = atomic_load(&s->errors),
 	};
+	char space[1024];
+	struct buf b;
 
-	if (r->o->format == FORMAT_JSON)
-		printf("{\"summary\":{\"files\":%lu,\"directories\":%lu,"
-		    "\"images\":%lu,\"exec\":%lu,\"noexec\":%lu,\"absent\":%lu,"
-		    "\"effective_exec\":%lu,\"with_findings\":%lu,"
-		    "\"allowed\":%lu,\"errors\":%lu,\"seconds\":%.3f}}\n",
-		    v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9],
-		    seconds);
+	BUF_INIT(b, space);
+	writer(r)->summary(&b, v, seconds);
+	if (writer(r)->summary_on_stderr)
+		to_stderr(r, &b);
 	else
-		fprintf(r->o->print0 ? stderr : stdout,
-		    "%lu files in %lu directories, %lu ELF images: %lu exec, "
-		    "%lu noexec, %lu absent; %lu with an executable stack, "
-		    "%lu with findings, %lu allowed, %lu errors; %.2f s\n",
-		    v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9],
-		    seconds);
+		emit(r, &b);
 }

@@ -27,6 +27,7 @@ setup(void)
 	r.o = &o;
 	r.st = &st;
 	pthread_mutex_init(&r.lock, NULL);
+	pthread_mutex_init(&r.err_lock, NULL);
 	fflush(stderr);
 	saved_err = dup(STDERR_FILENO);
 	capture = memfd_create("stderr", 0);
@@ -42,6 +43,7 @@ teardown(void)
 	close(saved_err);
 	close(capture);
 	pthread_mutex_destroy(&r.lock);
+	pthread_mutex_destroy(&r.err_lock);
 }
 
 /* What went to the standard error so far. */
