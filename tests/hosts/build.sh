@@ -1,8 +1,12 @@
 #!/bin/sh
 # build.sh HOST SRCDIR BUILDDIR CACHE: configure and build chstk for a
 # foreign host in BUILDDIR (a VPATH build of the unconfigured SRCDIR):
-#   s390x  big-endian, 64-bit: the cross compiler and a sysroot of the
-#          main suite's .debs (sysroot.sh), kept in CACHE
+#   s390x  big-endian, 64-bit: clang --target=s390x-linux-gnu, linked by
+#          binutils-s390x-linux-gnu's ld against the C library and libgcc
+#          of libc6-dev-s390x-cross and libgcc-12-dev-s390x-cross (in
+#          /usr/s390x-linux-gnu and /usr/lib/gcc-cross), the other
+#          libraries from a sysroot of the main suite's .debs (sysroot.sh),
+#          kept in CACHE
 #   i386   little-endian, 32-bit: gcc -m32 and the :i386 -dev packages
 # Then writes BUILDDIR/run, which runs one of its programs on this machine
 # (under qemu-user for s390x) with the libraries it was built against.
@@ -17,7 +21,13 @@ s390x)
 	t=s390x-linux-gnu sr=$cache/sysroot-s390x
 	sh "$here/sysroot.sh" s390x "$sr"
 	libs=$sr/usr/lib/$t:$sr/lib/$t
-	set -- --host=$t CC=$t-gcc \
+	# Not gcc-s390x-linux-gnu: Debian 12's conflicts with gcc-multilib,
+	# which the i386 host and the suite need. clang finds the startup
+	# files and libgcc where libgcc-12-dev-s390x-cross puts them, and
+	# calls s390x-linux-gnu-ld. Without -nostdlibinc it would also search
+	# this machine's /usr/include after the s390x C library's headers.
+	set -- --host=$t \
+	    CC="clang --target=$t -nostdlibinc -idirafter /usr/$t/include" \
 	    CPPFLAGS="-I$sr/usr/include -I$sr/usr/include/$t" \
 	    LDFLAGS="-L$sr/usr/lib/$t -L$sr/lib/$t -Wl,-rpath-link,$sr/usr/lib/$t:$sr/lib/$t" \
 	    PKG_CONFIG_LIBDIR="$sr/usr/lib/$t/pkgconfig:$sr/usr/share/pkgconfig" \
@@ -44,7 +54,13 @@ i386)
 esac
 
 cd "$b"
-[ -f config.status ] || "$src/configure" "$@" >configure.out ||
+# Configured before with other arguments (another compiler): start afresh.
+args=$(printf '%s\n' "$@")
+if [ -f config.status ] && [ "$(cat configure.args 2>/dev/null)" != "$args" ]; then
+	cd / && rm -rf "$b" && mkdir -p "$b" && cd "$b"
+fi
+[ -f config.status ] || { "$src/configure" "$@" >configure.out &&
+    printf '%s\n' "$args" >configure.args; } ||
     { cat configure.out config.log >&2; exit 1; }
 make -j"${HOSTS_JOBS:-2}" >make.out 2>&1 || { cat make.out >&2; exit 1; }
 cat >run <<RUN
