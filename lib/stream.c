@@ -302,6 +302,10 @@ chstk__stream_pin(struct chstk_stream *st, uint64_t off, uint64_t len,
 
 	free(st->pin.buf);
 	memset(&st->pin, 0, sizeof(st->pin));
+	/* The length is claimed by the file: bounded first, so that the casts
+	   to size_t below keep it whole on a 32-bit host too. */
+	_Static_assert(CHSTK_STREAM_KEEP < SIZE_MAX,
+	    "a kept length must fit in size_t");
 	if (len > CHSTK_STREAM_KEEP - kept(st))
 		return too_much(len, err);
 	st->pin.buf = malloc(len ? (size_t)len : 1);

@@ -6,10 +6,12 @@
 # for byte what this machine's chstk makes, and elfscan reports alike. An archive member
 # claiming 4 GiB and 64 bytes (the archive is that big) is scanned in place,
 # and refused with a clear message when it would have to be read whole, the
-# archive untouched: its size does not fit a 32-bit size_t.
+# archive untouched: its size does not fit a 32-bit size_t. The same archive
+# read as a stream (a member of a tarball) with a long-name table claiming
+# as much: its claimed size, not a size_t cut of it, is refused.
 . "$top_srcdir/tests/lib.sh"
 : "${ELFSCAN:?}" "${HOST_RUN:?}"
-need gcc python3 readelf cmp
+need gcc python3 readelf cmp tar
 
 gcc -o "$T/prog" "$FIX/hello.c" && gcc -c -o "$T/lib.o" "$FIX/lib.c" ||
     fail "build the fixtures"
@@ -68,4 +70,19 @@ expect "i386: chstk -e: status 1" "$?" 1
 expect_match "i386: chstk -e: the member's size refused" "$out" \
     "chstk: $T/big.a: member big.o: cannot read: $size bytes do not fit in this machine's address space"
 expect "i386: chstk -e: the archive untouched" "$(stamp "$T/big.a")" "$before"
+
+# A stream keeps the long-name table ("//") of an archive whole; one that
+# claims 4 GiB and 64 bytes cut to a 32-bit size_t would be 64 bytes,
+# kept and read as if whole. The tarball stores the archive sparse.
+mkdir "$T/stream"
+printf '!<arch>\n%-16s%-12s%-6s%-6s%-8s%-10s`\n' // 0 0 0 644 "$size" \
+    >"$T/stream/names.a"
+truncate -s $((8 + 60 + size)) "$T/stream/names.a"
+(cd "$T/stream" && tar -S -czf names.tar.gz names.a && rm names.a) ||
+    fail "build the tarball"
+out=$($HOST_RUN elfscan --format=json --no-progress "$T/stream/names.tar.gz" 2>&1)
+expect "i386: elfscan: the stream's long-name table as this machine's does" \
+    "$out" "$("$ELFSCAN" --format=json --no-progress "$T/stream/names.tar.gz" 2>&1)"
+expect_match "i386: elfscan: the table's claimed size refused" "$out" \
+    "*\"member\":\"names.a\",\"error\":\"cannot scan member: $size bytes to buffer, more than *"
 finish
