@@ -8,8 +8,9 @@
 # security suite, which apt cannot resolve. Why a private apt state: apt
 # learns about ARCH and the main suite only inside DIR, so the machine's
 # own apt (its architectures, sources, lists) is left as it was and no root
-# is needed. The C library and the compiler's runtime come from the cross
-# toolchain (libc6-dev-ARCH-cross), not from here.
+# is needed. The C library and the compiler's runtime come from Debian's
+# cross packages (libc6-dev-ARCH-cross, libgcc-12-dev-ARCH-cross), not
+# from here.
 set -eu
 arch=$1 dir=$2
 pkgs="libelf-dev libarchive-dev zlib1g-dev check"
