@@ -15,7 +15,8 @@ elfscan_shell_tests = \
 	tests/elfscan/options.sh \
 	tests/elfscan/system.sh \
 	tests/elfscan/containers.sh \
-	tests/elfscan/hostile.sh
+	tests/elfscan/hostile.sh \
+	tests/elfscan/sarif.sh
 TESTS += $(elfscan_shell_tests)
 EXTRA_DIST += $(elfscan_shell_tests) tests/elfscan/check_json.py
 

@@ -14,7 +14,7 @@
 
 #include "chstk.h"
 
-enum format { FORMAT_TEXT, FORMAT_JSON };
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF };
 
 /* allow.c: glob patterns of paths allowed an executable stack. */
 struct allow {
@@ -23,6 +23,8 @@ struct allow {
 };
 int allow_load(struct allow *a, const char *file);
 bool allow_match(const struct allow *a, const char *path);
+/* The first pattern that matches path, or NULL. */
+const char *allow_which(const struct allow *a, const char *path);
 void allow_free(struct allow *a);
 
 struct opts {
@@ -80,17 +82,30 @@ struct stats {
 	atomic_ulong errors;	/* files or directories not read */
 };
 
+/* What a record is about: a file, and what inside it. */
+struct where {
+	const char *path;	/* the file, as the walk names it */
+	const char *member;	/* a member of a container or archive, a
+				   path inside an image; or NULL */
+	const char *image;	/* of an image archive holding several
+				   images, the one's reference; or NULL */
+	const char *layer;	/* in an image, the layer's digest */
+	bool streamed;		/* read out of a container: the image's
+				   offsets are in the member, not the file */
+};
+
 /* report.c: output, serialized between workers. */
 struct report {
 	const struct opts *o;
 	struct stats *st;
 	pthread_mutex_t lock;
+	struct sarif *sarif;	/* --format=sarif: the log being written */
 };
 void report_header(struct report *r);
-void report_image(struct report *r, const char *path, const char *member,
+void report_image(struct report *r, const struct where *w,
     const struct chstk_info *info, const struct verdict *v);
-void report_error(struct report *r, const char *path, const char *member,
-    const char *what, const char *msg);
+void report_error(struct report *r, const struct where *w, const char *what,
+    const char *msg);
 void report_path0(struct report *r, const char *path);
 void report_summary(struct report *r, double seconds);
 

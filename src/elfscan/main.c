@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "elfscan.h"
+#include "sarif.h"
 
 static void
 usage(FILE *f)
@@ -23,8 +24,9 @@ usage(FILE *f)
 "the directories of $PATH and of the dynamic linker's search path.\n"
 "\n"
 "  -q, --quiet            print only the files with findings\n"
-"      --format=FORMAT    text (aligned columns, the default) or json\n"
-"                         (JSON Lines: one object per file or member)\n"
+"      --format=FORMAT    text (aligned columns, the default), json\n"
+"                         (JSON Lines: one object per file or member) or\n"
+"                         sarif (SARIF 2.1.0, one result per finding)\n"
 "  -0, --print0           print only the paths of files with findings, each\n"
 "                         followed by NUL (for chstk --files-from - -0)\n"
 "      --summary          print counts at the end\n"
@@ -86,6 +88,8 @@ parse(int argc, char **argv, struct opts *o)
 				o->format = FORMAT_TEXT;
 			else if (strcmp(optarg, "json") == 0)
 				o->format = FORMAT_JSON;
+			else if (strcmp(optarg, "sarif") == 0)
+				o->format = FORMAT_SARIF;
 			else {
 				warnx("unknown format: %s", optarg);
 				return -1;
@@ -259,6 +263,9 @@ main(int argc, char **argv)
 	if (roots.n == 0)
 		default_roots(&roots);
 	pthread_mutex_init(&r.lock, NULL);
+	if (o.format == FORMAT_SARIF && !o.print0 &&
+	    (r.sarif = sarif_begin(stdout, roots.v, roots.n)) == NULL)
+		err(2, "cannot start the sarif log");
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	report_header(&r);
 	if (o.progress)
@@ -266,6 +273,11 @@ main(int argc, char **argv)
 	failed = walk(&o, &r, prog, roots.v, roots.n) < 0;
 	progress_stop(prog);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (r.sarif != NULL && sarif_end(r.sarif, !failed &&
+	    atomic_load(&st.errors) == 0) < 0) {
+		warn("the sarif log's notifications");
+		failed = 1;
+	}
 	if (o.summary)
 		report_summary(&r, (double)(t1.tv_sec - t0.tv_sec) +
 		    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);

@@ -1,6 +1,7 @@
 /*
  * report.c - elfscan's output: aligned text for people, JSON Lines for
- * machines, NUL-separated paths for chstk --files-from. Each record is
+ * machines, SARIF for code scanning (sarif.c), NUL-separated paths for
+ * chstk --files-from. Each record is
  * built in a buffer and written with one call under the lock, so that the
  * workers' records never interleave.
  */
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "elfscan.h"
+#include "sarif.h"
 
 /* A growing output buffer; starts on the caller's stack. */
 struct buf {
@@ -185,19 +187,50 @@ findings_list(struct buf *b, unsigned f, bool json)
 		buf_add(b, "-", 1);
 }
 
+/* The file and what in it, as JSON members. */
 static void
-json_image(struct buf *b, const char *path, const char *member,
+json_where(struct buf *b, const struct where *w)
+{
+	buf_add(b, "\"path\":", 7);
+	buf_json(b, w->path);
+	if (w->image != NULL) {
+		buf_add(b, ",\"image\":", 9);
+		buf_json(b, w->image);
+	}
+	if (w->member != NULL) {
+		buf_add(b, ",\"member\":", 10);
+		buf_json(b, w->member);
+	}
+	if (w->layer != NULL) {
+		buf_add(b, ",\"layer\":", 9);
+		buf_json(b, w->layer);
+	}
+}
+
+/* The file and what in it, for people: FILE[!IMAGE][!MEMBER]. */
+static void
+text_where(struct buf *b, const struct where *w)
+{
+	buf_text(b, w->path);
+	if (w->image != NULL) {
+		buf_add(b, "!", 1);
+		buf_text(b, w->image);
+	}
+	if (w->member != NULL) {
+		buf_add(b, "!", 1);
+		buf_text(b, w->member);
+	}
+}
+
+static void
+json_image(struct buf *b, const struct where *w,
     const struct chstk_info *info, const struct verdict *v)
 {
 	const char *armor = armor_word(info);
 	char mbuf[16];
 
-	buf_add(b, "{\"path\":", 8);
-	buf_json(b, path);
-	if (member != NULL) {
-		buf_add(b, ",\"member\":", 10);
-		buf_json(b, member);
-	}
+	buf_add(b, "{", 1);
+	json_where(b, w);
 	buf_addf(b, ",\"type\":\"%s\",\"class\":%d,\"endian\":\"%s\","
 	    "\"machine\":\"%s\",\"stack\":\"%s\",\"effective\":\"%s\","
 	    "\"why\":\"%s\",\"wx\":%u,", type_name(info),
@@ -218,7 +251,7 @@ json_image(struct buf *b, const char *path, const char *member,
 }
 
 static void
-text_image(struct buf *b, const char *path, const char *member,
+text_image(struct buf *b, const struct where *w,
     const struct chstk_info *info, const struct verdict *v)
 {
 	const char *armor = armor_word(info);
@@ -237,28 +270,72 @@ text_image(struct buf *b, const char *path, const char *member,
 	while (b->len - start < 30)
 		buf_add(b, " ", 1);
 	buf_add(b, " ", 1);
-	buf_text(b, path);
-	if (member != NULL) {
-		buf_add(b, "!", 1);
-		buf_text(b, member);
-	}
+	text_where(b, w);
 	buf_add(b, "\n", 1);
 }
 
+/* One SARIF result per finding; findings an --allow pattern waived are
+   suppressed results, the pattern their justification. */
+static void
+sarif_image(struct report *r, const struct where *where,
+    const struct chstk_info *info, const struct verdict *v)
+{
+	struct sarif_where w = { .path = where->path,
+	    .member = where->member, .image = where->image,
+	    .layer = where->layer, .has_region = !where->streamed };
+	char just[512], wx[64], *full = NULL;
+	const char *pat, *why;
+	struct verdict raw;
+	unsigned i, waived = 0;
+
+	if (v->allowed) {
+		verdict_of(info, false, &raw);
+		waived = raw.findings & ~v->findings;
+		if ((pat = allow_which(&r->o->allow, w.path)) == NULL &&
+		    w.member != NULL)
+			pat = asprintf(&full, "%s!%s", w.path, w.member) < 0 ?
+			    NULL : allow_which(&r->o->allow, full);
+		snprintf(just, sizeof(just), "allowed by the pattern '%s' of "
+		    "the --allow list", pat != NULL ? pat : "?");
+		free(full);
+	}
+	snprintf(wx, sizeof(wx), "%u writable and executable segment%s",
+	    info->wx, info->wx == 1 ? "" : "s");
+	pthread_mutex_lock(&r->lock);
+	for (i = 0; i < F_COUNT; i++) {
+		if (!((v->findings | waived) & 1u << i))
+			continue;
+		why = 1u << i == F_WX_SEGMENT ? wx : v->allowed ? raw.why :
+		    v->why;
+		w.offset = 1u << i == F_WX_SEGMENT ? info->wx_offset :
+		    info->mark_offset;
+		w.length = 1u << i == F_WX_SEGMENT ? info->wx_size :
+		    info->mark_size;
+		sarif_result(r->sarif, i, &w, why, waived & 1u << i ? just :
+		    NULL);
+	}
+	pthread_mutex_unlock(&r->lock);
+}
+
 void
-report_image(struct report *r, const char *path, const char *member,
+report_image(struct report *r, const struct where *w,
     const struct chstk_info *info, const struct verdict *v)
 {
 	char space[1024];
 	struct buf b;
 
+	if (r->sarif != NULL && !r->o->print0) {
+		if (v->findings != 0 || v->allowed)
+			sarif_image(r, w, info, v);
+		return;
+	}
 	if (r->o->print0 || (r->o->quiet && v->findings == 0))
 		return;
 	BUF_INIT(b, space);
 	if (r->o->format == FORMAT_JSON)
-		json_image(&b, path, member, info, v);
+		json_image(&b, w, info, v);
 	else
-		text_image(&b, path, member, info, v);
+		text_image(&b, w, info, v);
 	emit(r, &b);
 }
 
@@ -267,20 +344,31 @@ report_image(struct report *r, const char *path, const char *member,
  * file that does not parse (a finding), NULL for an error of the scan.
  */
 void
-report_error(struct report *r, const char *path, const char *member,
-    const char *what, const char *msg)
+report_error(struct report *r, const struct where *w, const char *what,
+    const char *msg)
 {
 	char space[1024];
 	struct buf b;
 
+	if (r->sarif != NULL) {
+		struct sarif_where sw = { .path = w->path,
+		    .member = w->member, .image = w->image,
+		    .layer = w->layer };
+
+		pthread_mutex_lock(&r->lock);
+		if (what != NULL)
+			sarif_result(r->sarif,
+			    (unsigned)__builtin_ctz(F_MALFORMED), &sw, msg,
+			    NULL);
+		else
+			sarif_notification(r->sarif, &sw, msg);
+		pthread_mutex_unlock(&r->lock);
+		return;
+	}
 	BUF_INIT(b, space);
 	if (r->o->format == FORMAT_JSON && !r->o->print0) {
-		buf_add(&b, "{\"path\":", 8);
-		buf_json(&b, path);
-		if (member != NULL) {
-			buf_add(&b, ",\"member\":", 10);
-			buf_json(&b, member);
-		}
+		buf_add(&b, "{", 1);
+		json_where(&b, w);
 		buf_add(&b, ",\"error\":", 9);
 		buf_json(&b, msg);
 		buf_addf(&b, ",\"findings\":[%s]}\n",
@@ -289,11 +377,7 @@ report_error(struct report *r, const char *path, const char *member,
 		return;
 	}
 	buf_add(&b, "elfscan: ", 9);
-	buf_text(&b, path);
-	if (member != NULL) {
-		buf_add(&b, "!", 1);
-		buf_text(&b, member);
-	}
+	text_where(&b, w);
 	buf_addf(&b, ": %s%s\n", what != NULL ? "malformed ELF: " : "", msg);
 	pthread_mutex_lock(&r->lock);
 	fflush(stdout);
@@ -334,7 +418,7 @@ report_summary(struct report *r, double seconds)
 		    v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9],
 		    seconds);
 	else
-		fprintf(r->o->print0 ? stderr : stdout,
+		fprintf(r->o->print0 || r->sarif != NULL ? stderr : stdout,
 		    "%lu files in %lu directories, %lu ELF images: %lu exec, "
 		    "%lu noexec, %lu absent; %lu with an executable stack, "
 		    "%lu with findings, %lu allowed, %lu errors; %.2f s\n",

@@ -158,6 +158,7 @@ struct file_ctx {
 	const char *path;
 	bool allowed;
 	bool findings;
+	bool streamed;		/* images come out of a container */
 };
 
 /* A member is allowed with its container, or as container!member. */
@@ -182,13 +183,15 @@ on_image(void *arg, const char *member, const struct chstk_info *info,
 {
 	struct file_ctx *c = arg;
 	struct stats *st = c->w->r->st;
+	struct where where = { .path = c->path, .member = member,
+	    .streamed = c->streamed };
 	struct verdict v;
 
 	atomic_fetch_add(&st->images, 1);
 	if (info == NULL) {
 		c->findings = true;
 		atomic_fetch_add(&st->with_findings, 1);
-		report_error(c->w->r, c->path, member, "malformed", err->msg);
+		report_error(c->w->r, &where, "malformed", err->msg);
 		return 0;
 	}
 	verdict_of(info, member_allowed(c, member), &v);
@@ -201,18 +204,19 @@ on_image(void *arg, const char *member, const struct chstk_info *info,
 		c->findings = true;
 		atomic_fetch_add(&st->with_findings, 1);
 	}
-	report_image(c->w->r, c->path, member, info, &v);
+	report_image(c->w->r, &where, info, &v);
 	return 0;
 }
 
 static void
 file_error(struct walker *w, const char *path, const char *what, int e)
 {
+	struct where where = { .path = path };
 	char msg[256];
 
 	snprintf(msg, sizeof(msg), "%s: %s", what, strerror(e));
 	atomic_fetch_add(&w->r->st->errors, 1);
-	report_error(w->r, path, NULL, NULL, msg);
+	report_error(w->r, &where, NULL, msg);
 }
 
 /* A member, or the whole of a container, that could not be read. */
@@ -220,9 +224,11 @@ static void
 on_container_error(void *arg, const char *member, const char *msg)
 {
 	struct file_ctx *c = arg;
+	struct where where = { .path = c->path, .member = member,
+	    .streamed = true };
 
 	atomic_fetch_add(&c->w->r->st->errors, 1);
-	report_error(c->w->r, c->path, member, NULL, msg);
+	report_error(c->w->r, &where, NULL, msg);
 }
 
 static void
@@ -273,6 +279,7 @@ check_file(struct walker *w, int dirfd, const char *name, const char *path,
 		scan_elf(&c, fd);
 	} else if (kind != CONTAINER_NONE && (named || w->o->archives)) {
 		c.allowed = allow_match(&w->o->allow, path);
+		c.streamed = true;
 		container_scan(fd, path, kind, &out);
 	}
 	if (c.findings && w->o->print0)
