@@ -16,7 +16,8 @@ elfscan_shell_tests = \
 	tests/elfscan/system.sh \
 	tests/elfscan/containers.sh \
 	tests/elfscan/hostile.sh \
-	tests/elfscan/sarif.sh
+	tests/elfscan/sarif.sh \
+	tests/elfscan/images.sh
 TESTS += $(elfscan_shell_tests)
 EXTRA_DIST += $(elfscan_shell_tests) tests/elfscan/check_json.py
 

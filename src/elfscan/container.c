@@ -49,6 +49,7 @@
 /* One file, with the containers inside it. */
 struct scan {
 	const struct container_out *out;
+	const struct stream *src;	/* container_scan_stream's source */
 	uint64_t budget, used;	/* bytes the file may expand to, and did */
 	unsigned long entries;
 	bool stop;		/* a limit was hit: read no further */
@@ -389,6 +390,17 @@ ar_index(const struct level *l, struct archive_entry *ae)
 	    strncmp(name, "__.SYMDEF", 9) == 0);
 }
 
+/* The entry for the archive's top directory, "./" or "/", which holds
+   nothing to scan. */
+static bool
+root_dir(struct archive_entry *ae)
+{
+	const char *name = archive_entry_pathname(ae);
+
+	return archive_entry_filetype(ae) == AE_IFDIR && name != NULL &&
+	    name[strspn(name, "./")] == '\0';
+}
+
 /* Would skipping the rest of a member cost decompressing it? Then it is
    read here instead, where it is counted. A zip member of known size is
    skipped by its compressed size. */
@@ -417,9 +429,15 @@ entry(struct level *l, struct archive_entry *ae)
 	}
 	if (archive_entry_size_is_set(ae) && archive_entry_size(ae) >= 0)
 		e.size = (uint64_t)archive_entry_size(ae);
-	/* ar members have no type: 0 */
-	scan = (type == AE_IFREG || type == 0) && !ar_index(l, ae) &&
-	    set_name(l, ae) == 0;
+	/* An image layer's entries, of every type, go by its reader first,
+	   which says which to scan (oci.c). ar members have no type: 0. */
+	if (l->from == NULL && l->s->out->entry != NULL)
+		scan = !root_dir(ae) && set_name(l, ae) == 0 &&
+		    l->s->out->entry(l->s->out->arg, l->name, ae) &&
+		    type == AE_IFREG;
+	else
+		scan = (type == AE_IFREG || type == 0) && !ar_index(l, ae) &&
+		    set_name(l, ae) == 0;
 	/* Of a .deb, only the data.tar. */
 	if (scan && l->deb && (scan = strncmp(l->name + l->plen, "data.tar",
 	    8) == 0))
@@ -458,6 +476,67 @@ read_level(struct level *l)
 		report(l, false, "cannot read package: no data.tar member");
 }
 
+/* libarchive's source for container_scan_stream: the stream's bytes. */
+static la_ssize_t
+stream_read(struct archive *a, void *arg, const void **buf)
+{
+	struct level *l = arg;
+	ssize_t n = l->s->src->read(l->s->src->arg, l->buf, sizeof(l->buf));
+
+	(void)a;
+	*buf = l->buf;
+	return n;
+}
+
+/* Names are converted to the thread's locale; UTF-8 keeps them. */
+static locale_t
+utf8_begin(locale_t *was)
+{
+	locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+
+	*was = utf8 != (locale_t)0 ? uselocale(utf8) : (locale_t)0;
+	return utf8;
+}
+
+static void
+utf8_end(locale_t utf8, locale_t was)
+{
+	if (utf8 != (locale_t)0) {
+		uselocale(was);
+		freelocale(utf8);
+	}
+}
+
+void
+container_scan_stream(const struct stream *src, const char *prefix,
+    const struct container_out *out)
+{
+	struct scan s = { .out = out, .budget = EXPAND_MIN, .src = src };
+	struct level *l = calloc(1, sizeof(*l));
+	locale_t was, utf8 = utf8_begin(&was);
+
+	if (src->size != UINT64_MAX && src->size > s.budget / EXPAND_RATIO)
+		s.budget = src->size * EXPAND_RATIO;
+	if (l == NULL || strlen(prefix) >= NAME_LEN ||
+	    (l->a = new_reader()) == NULL) {
+		out->error(out->arg, NULL, "cannot read archive: out of memory");
+	} else {
+		l->s = &s;
+		/* As in a directory: only ar archives are opened inside. */
+		l->depth = 1;
+		l->plen = strlen(prefix);
+		memcpy(l->name, prefix, l->plen + 1);
+		if (archive_read_open(l->a, l, NULL, stream_read, NULL) ==
+		    ARCHIVE_OK)
+			read_level(l);
+		else
+			report(l, false, "cannot read archive: %s", why(l->a));
+		archive_read_free(l->a);
+	}
+	free(l);
+	utf8_end(utf8, was);
+}
+
 /*
  * Scan the container open on fd, of the kind its first bytes say, named
  * path: out->image for each ELF image of its members, out->error for each
@@ -469,9 +548,7 @@ container_scan(int fd, const char *path, enum container kind,
 {
 	struct scan s = { .out = out, .budget = EXPAND_MIN };
 	struct level *l = calloc(1, sizeof(*l));
-	/* Names are converted to this thread's locale; UTF-8 keeps them. */
-	locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
-	locale_t was = utf8 != (locale_t)0 ? uselocale(utf8) : (locale_t)0;
+	locale_t was, utf8 = utf8_begin(&was);
 	struct stat st;
 
 	if (fstat(fd, &st) == 0 && (uint64_t)st.st_size > s.budget /
@@ -491,8 +568,5 @@ container_scan(int fd, const char *path, enum container kind,
 		archive_read_free(l->a);
 	}
 	free(l);
-	if (utf8 != (locale_t)0) {
-		uselocale(was);
-		freelocale(utf8);
-	}
+	utf8_end(utf8, was);
 }

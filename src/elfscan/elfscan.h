@@ -14,6 +14,8 @@
 
 #include "chstk.h"
 
+struct archive_entry;
+
 enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF };
 
 /* allow.c: glob patterns of paths allowed an executable stack. */
@@ -90,6 +92,8 @@ struct where {
 	const char *image;	/* of an image archive holding several
 				   images, the one's reference; or NULL */
 	const char *layer;	/* in an image, the layer's digest */
+	const char *file;	/* the file holding the member when it is
+				   not path: a layout's layer blob */
 	bool streamed;		/* read out of a container: the image's
 				   offsets are in the member, not the file */
 };
@@ -144,9 +148,37 @@ struct container_out {
 	/* A member that could not be scanned, or (member NULL) the whole. */
 	void (*error)(void *arg, const char *member, const char *msg);
 	void *arg;
+	/* NULL, or for container_scan_stream: each entry of the archive
+	   (not of archives inside), named, before it is read; returns
+	   whether to scan it (a regular file). */
+	bool (*entry)(void *arg, const char *name,
+	    struct archive_entry *ae);
 };
 void container_scan(int fd, const char *path, enum container kind,
     const struct container_out *out);
+/* An archive read from src (an image layer), its members named prefix
+   and their names; containers inside are not opened, ar archives are. */
+void container_scan_stream(const struct stream *src, const char *prefix,
+    const struct container_out *out);
+
+/* oci.c: container images: an OCI image layout (a directory), or an OCI
+   archive or docker save tarball (a plain tar). */
+struct image_out {
+	/* Each ELF image of each file of the image's file system. */
+	int (*image)(void *arg, const struct where *w,
+	    const struct chstk_info *info, const struct chstk_error *err);
+	/* A file, a layer, or (w->member NULL) the whole that could not be
+	   read. */
+	void (*error)(void *arg, const struct where *w, const char *msg);
+	void *arg;
+};
+/* Is the directory open on dirfd an OCI image layout? */
+bool oci_is_layout(int dirfd);
+/* Does the plain tar open on fd hold an image? The offset is left at 0. */
+bool oci_is_archive(int fd);
+/* Scan the image or images of the layout directory (dir) or the tar
+   open on fd, named path. */
+void oci_scan(int fd, bool dir, const char *path, const struct image_out *out);
 
 /* walk.c: scan the given roots with o->jobs threads. Returns -1 when a
    root could not be read, else 0. */

@@ -4,6 +4,7 @@ src_elfscan_elfscan_SOURCES = \
 	src/elfscan/elfscan.h src/elfscan/main.c src/elfscan/walk.c \
 	src/elfscan/verdict.c src/elfscan/report.c src/elfscan/allow.c \
 	src/elfscan/progress.c src/elfscan/container.c src/elfscan/member.c \
-	src/elfscan/sarif.h src/elfscan/sarif.c
-src_elfscan_elfscan_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS) $(LIBARCHIVE_CFLAGS)
-src_elfscan_elfscan_LDADD = lib/libchstk.la $(LIBARCHIVE_LIBS) -lpthread
+	src/elfscan/sarif.h src/elfscan/sarif.c src/elfscan/oci.c
+src_elfscan_elfscan_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS) $(LIBARCHIVE_CFLAGS) \
+	$(JSON_C_CFLAGS)
+src_elfscan_elfscan_LDADD = lib/libchstk.la $(LIBARCHIVE_LIBS) $(JSON_C_LIBS) -lpthread

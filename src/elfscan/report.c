@@ -280,8 +280,8 @@ static void
 sarif_image(struct report *r, const struct where *where,
     const struct chstk_info *info, const struct verdict *v)
 {
-	struct sarif_where w = { .path = where->path,
-	    .member = where->member, .image = where->image,
+	struct sarif_where w = { .path = where->file != NULL ? where->file :
+	    where->path, .member = where->member, .image = where->image,
 	    .layer = where->layer, .has_region = !where->streamed };
 	char just[512], wx[64], *full = NULL;
 	const char *pat, *why;
@@ -351,8 +351,8 @@ report_error(struct report *r, const struct where *w, const char *what,
 	struct buf b;
 
 	if (r->sarif != NULL) {
-		struct sarif_where sw = { .path = w->path,
-		    .member = w->member, .image = w->image,
+		struct sarif_where sw = { .path = w->file != NULL ? w->file :
+		    w->path, .member = w->member, .image = w->image,
 		    .layer = w->layer };
 
 		pthread_mutex_lock(&r->lock);

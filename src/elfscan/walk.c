@@ -177,24 +177,23 @@ member_allowed(const struct file_ctx *c, const char *member)
 	return allowed;
 }
 
+/* One ELF image: judged, counted, reported. */
 static int
-on_image(void *arg, const char *member, const struct chstk_info *info,
+on_where(void *arg, const struct where *where, const struct chstk_info *info,
     const struct chstk_error *err)
 {
 	struct file_ctx *c = arg;
 	struct stats *st = c->w->r->st;
-	struct where where = { .path = c->path, .member = member,
-	    .streamed = c->streamed };
 	struct verdict v;
 
 	atomic_fetch_add(&st->images, 1);
 	if (info == NULL) {
 		c->findings = true;
 		atomic_fetch_add(&st->with_findings, 1);
-		report_error(c->w->r, &where, "malformed", err->msg);
+		report_error(c->w->r, where, "malformed", err->msg);
 		return 0;
 	}
-	verdict_of(info, member_allowed(c, member), &v);
+	verdict_of(info, member_allowed(c, where->member), &v);
 	atomic_fetch_add(&st->state[info->state], 1);
 	if (v.effective == EFF_EXEC)
 		atomic_fetch_add(&st->exec, 1);
@@ -204,8 +203,29 @@ on_image(void *arg, const char *member, const struct chstk_info *info,
 		c->findings = true;
 		atomic_fetch_add(&st->with_findings, 1);
 	}
-	report_image(c->w->r, &where, info, &v);
+	report_image(c->w->r, where, info, &v);
 	return 0;
+}
+
+static int
+on_image(void *arg, const char *member, const struct chstk_info *info,
+    const struct chstk_error *err)
+{
+	struct file_ctx *c = arg;
+	struct where where = { .path = c->path, .member = member,
+	    .streamed = c->streamed };
+
+	return on_where(arg, &where, info, err);
+}
+
+/* A file, layer or image that could not be read. */
+static void
+on_image_error(void *arg, const struct where *where, const char *msg)
+{
+	struct file_ctx *c = arg;
+
+	atomic_fetch_add(&c->w->r->st->errors, 1);
+	report_error(c->w->r, where, NULL, msg);
 }
 
 static void
@@ -254,7 +274,9 @@ check_file(struct walker *w, int dirfd, const char *name, const char *path,
     bool follow, bool named)
 {
 	struct file_ctx c = { .w = w, .path = path };
-	struct container_out out = { on_image, on_container_error, &c };
+	struct container_out out = { .image = on_image,
+	    .error = on_container_error, .arg = &c };
+	struct image_out iout = { on_where, on_image_error, &c };
 	unsigned char head[512];
 	enum container kind;
 	ssize_t n;
@@ -280,7 +302,10 @@ check_file(struct walker *w, int dirfd, const char *name, const char *path,
 	} else if (kind != CONTAINER_NONE && (named || w->o->archives)) {
 		c.allowed = allow_match(&w->o->allow, path);
 		c.streamed = true;
-		container_scan(fd, path, kind, &out);
+		if (kind == CONTAINER_TAR && oci_is_archive(fd))
+			oci_scan(fd, false, path, &iout);
+		else
+			container_scan(fd, path, kind, &out);
 	}
 	if (c.findings && w->o->print0)
 		report_path0(w->r, path);
@@ -416,6 +441,19 @@ entry(struct walker *w, const struct job *j, int fd, dev_t dev,
 		check_file(w, fd, e->d_name, s->path, link, false);
 }
 
+/* An OCI image layout, as check_file does a container. */
+static void
+scan_layout(struct walker *w, const char *path, int fd)
+{
+	struct file_ctx c = { .w = w, .path = path, .streamed = true };
+	struct image_out iout = { on_where, on_image_error, &c };
+
+	c.allowed = allow_match(&w->o->allow, path);
+	oci_scan(fd, true, path, &iout);
+	if (c.findings && w->o->print0)
+		report_path0(w->r, path);
+}
+
 /* getdents64 straight into the worker's buffer: no DIR to allocate, and
    none of fdopendir's extra system calls. */
 static void
@@ -431,6 +469,12 @@ scan_dir(struct walker *w, const struct job *j, struct scratch *s)
 		return;
 	}
 	if (!enter(w, j, fd, &dev)) {
+		close(fd);
+		return;
+	}
+	/* An image layout is one container: named, or with -A. */
+	if ((j->root || w->o->archives) && oci_is_layout(fd)) {
+		scan_layout(w, j->path, fd);
 		close(fd);
 		return;
 	}
