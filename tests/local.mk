@@ -17,7 +17,8 @@ elfscan_shell_tests = \
 	tests/elfscan/containers.sh \
 	tests/elfscan/hostile.sh \
 	tests/elfscan/sarif.sh \
-	tests/elfscan/images.sh
+	tests/elfscan/images.sh \
+	tests/elfscan/lazy.sh
 TESTS += $(elfscan_shell_tests)
 EXTRA_DIST += $(elfscan_shell_tests) tests/elfscan/check_json.py
 

@@ -23,8 +23,6 @@
  * absolutely or with a ".." component, which tar and bsdtar refuse to
  * unpack, and names longer than NAME_LEN are errors and are not scanned.
  */
-#include <archive.h>
-#include <archive_entry.h>
 #include <errno.h>
 #include <locale.h>
 #include <stdarg.h>
@@ -33,6 +31,7 @@
 #include <sys/stat.h>
 
 #include "elfscan.h"
+#include "lazy.h"
 
 #define HEAD 512		/* bytes of a member read to tell what it is */
 #define EXPAND_MIN (1ull << 30)
@@ -512,8 +511,16 @@ container_scan_stream(const struct stream *src, const char *prefix,
     const struct container_out *out)
 {
 	struct scan s = { .out = out, .budget = EXPAND_MIN, .src = src };
-	struct level *l = calloc(1, sizeof(*l));
-	locale_t was, utf8 = utf8_begin(&was);
+	struct level *l;
+	locale_t was, utf8;
+	const char *no;
+
+	if (lazy_archive_load(&no) < 0) {
+		out->error(out->arg, NULL, no);
+		return;
+	}
+	l = calloc(1, sizeof(*l));
+	utf8 = utf8_begin(&was);
 
 	if (src->size != UINT64_MAX && src->size > s.budget / EXPAND_RATIO)
 		s.budget = src->size * EXPAND_RATIO;
@@ -547,9 +554,17 @@ container_scan(int fd, const char *path, enum container kind,
     const struct container_out *out)
 {
 	struct scan s = { .out = out, .budget = EXPAND_MIN };
-	struct level *l = calloc(1, sizeof(*l));
-	locale_t was, utf8 = utf8_begin(&was);
+	struct level *l;
+	locale_t was, utf8;
 	struct stat st;
+	const char *no;
+
+	if (lazy_archive_load(&no) < 0) {
+		out->error(out->arg, NULL, no);
+		return;
+	}
+	l = calloc(1, sizeof(*l));
+	utf8 = utf8_begin(&was);
 
 	if (fstat(fd, &st) == 0 && (uint64_t)st.st_size > s.budget /
 	    EXPAND_RATIO)

@@ -24,8 +24,6 @@
  * ALG:HEX, a docker layer path is relative and free of "..". Documents are
  * read up to JSON_MAX bytes and parsed with json-c.
  */
-#include <archive.h>
-#include <archive_entry.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
@@ -35,6 +33,7 @@
 #include <unistd.h>
 
 #include "elfscan.h"
+#include "lazy.h"
 
 #define JSON_MAX (4u << 20)	/* bytes of an index or manifest */
 #define IMAGES_MAX 1024
@@ -776,11 +775,15 @@ oci_is_layout(int dirfd)
 bool
 oci_is_archive(int fd)
 {
-	struct archive *a = archive_read_new();
+	const char *why;
+	struct archive *a;
 	struct archive_entry *ae;
 	bool found = false;
 	int r;
 
+	if (lazy_archive_load(&why) < 0)
+		return false;
+	a = archive_read_new();
 	if (a == NULL || lseek(fd, 0, SEEK_SET) == -1) {
 		archive_read_free(a);
 		return false;
@@ -811,6 +814,10 @@ oci_scan(int fd, bool dir, const char *path, const struct image_out *out)
 	struct archive *a;
 	size_t k, j;
 
+	if (lazy_archive_load(&why) < 0) {
+		fail(&src, NULL, "libarchive", why);
+		return;
+	}
 	/* An OCI layout or archive has index.json; docker's, manifest.json. */
 	if (dir || (a = tar_find(&src, "index.json", &size, 0, &why)) != NULL) {
 		if (!dir)
