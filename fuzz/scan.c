@@ -4,14 +4,17 @@
  * libelf reads archive members in place): neither may crash, hang, leak or
  * touch memory it does not own (the sanitizers see to that), every report
  * must be possible (common.c), and the two must agree: the same images in
- * the same states. A callback that asks to stop must stop the scan.
+ * the same states. So must a scan of the bytes as a stream of known size
+ * (chstk_scan_stream, fed in pieces of changing sizes), which keeps only
+ * what it will read again; of unknown size it must keep the promises.
+ * A callback that asks to stop must stop the scan.
  */
 #include <string.h>
 #include <unistd.h>
 
 #include "fuzz.h"
 
-static struct fuzz_scan mem, fd;
+static struct fuzz_scan mem, fd, stream, unsized;
 
 static int
 stop_at_first(void *arg, const char *member, const struct chstk_info *info,
@@ -41,6 +44,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	must(mem.images == fd.images);
 	must(memcmp(mem.state, fd.state, mem.images < FUZZ_MAX_IMAGES ?
 	    mem.images : FUZZ_MAX_IMAGES) == 0);
+
+	fuzz_scan_stream(data, size, true, &stream);
+	must(stream.r == mem.r);
+	must(stream.images == mem.images);
+	must(memcmp(mem.state, stream.state, mem.images < FUZZ_MAX_IMAGES ?
+	    mem.images : FUZZ_MAX_IMAGES) == 0);
+	fuzz_scan_stream(data, size, false, &unsized);
 
 	r = chstk_scan_mem(data, size, stop_at_first, &calls, &err);
 	must(mem.images == 0 ? r == mem.r && calls == 0 : r == 42 && calls == 1);

@@ -34,6 +34,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -155,6 +156,46 @@ int chstk_scan_mem(const void *buf, size_t size, chstk_scan_fn fn, void *arg,
 /* The same for a path (a symbolic link is followed). */
 int chstk_scan_path(const char *path, chstk_scan_fn fn, void *arg,
     struct chstk_error *err);
+
+/*
+ * Where chstk_scan_stream() gets its bytes, in order from the first: up to
+ * len bytes into buf. Returns the count, 0 at the end, or -1 when the
+ * stream failed (its owner knows why; the library does not ask).
+ */
+typedef ssize_t (*chstk_read_fn)(void *arg, void *buf, size_t len);
+
+/* The most bytes chstk_scan_stream() keeps of a stream at once. */
+#define CHSTK_STREAM_KEEP (64u << 20)
+
+/*
+ * The same for an ELF file or ar archive read once, from its start, as
+ * it comes out of a pipe or a compressed package: size bytes long, or
+ * UINT64_MAX when the stream does not say. The library reads the stream
+ * forward only and keeps what the scan needs: the headers of a program or
+ * shared object (the bytes between its headers and its dynamic section
+ * go by), an object whole, an archive member by member. An image that
+ * would need more than CHSTK_STREAM_KEEP bytes kept fails with
+ * CHSTK_ERR_NOMEM (for an archive member, fn is told so and the scan goes
+ * on); a read that fails ends the scan with CHSTK_ERR_SYS. Where the
+ * stream is left is unspecified. The answers are those chstk_scan_mem()
+ * gives on the same bytes, but for a stream of unknown size, where a
+ * structure cut by the end of the stream is read as far as it goes.
+ */
+int chstk_scan_stream(chstk_read_fn read, void *read_arg, uint64_t size,
+    chstk_scan_fn fn, void *arg, struct chstk_error *err);
+
+/* What a file is, by its first bytes, for a caller choosing a reader. */
+enum chstk_format {
+	CHSTK_FORMAT_OTHER = 0,	/* not one the library reads */
+	CHSTK_FORMAT_ELF,	/* an ELF file: chstk_scan_*() */
+	CHSTK_FORMAT_AR,	/* an ar archive: chstk_scan_*() */
+	CHSTK_FORMAT_DEB,	/* a Debian package: an ar archive whose
+				   files are in a compressed tar member; the
+				   library refuses it */
+};
+
+/* The format the first n bytes of a file say (22 are enough). */
+enum chstk_format chstk_format(const void *head, size_t n);
 
 /* What chstk_update() or chstk_rewrite_fd() did. */
 struct chstk_result {

@@ -1,5 +1,29 @@
 /*
- * internal.h - what the library's modules share; not installed.
+ * internal.h - what the library's files share; not installed.
+ *
+ * The library is a stack of layers, and every call points down it. A file
+ * may call the files listed below it, never one listed above it, so no two
+ * files depend on each other (tests/lib-layers.sh checks it):
+ *
+ *   public entry points
+ *     update.c    chstk_update(): the safe replacement of a file
+ *     rewrite.c   chstk_rewrite_fd(): an ELF file or archive rewritten,
+ *                 and read back (through scan.c) before it counts
+ *     scan.c      chstk_scan_*(): an ELF file or archive read
+ *   ELF and archive formats
+ *     archive.c   the ar format: members read, an archive written anew
+ *     object.c    .note.GNU-stack in relocatable objects
+ *     phdr.c      PT_GNU_STACK in executables and shared objects
+ *     encode.c    GElf structures back to bytes
+ *     image.c     one ELF image read and range-checked
+ *   byte-level helpers
+ *     edit.c      patches over a copy of a source
+ *     source.c    bytes read from a file, memory or a stream, copies
+ *                 written
+ *     stream.c    what is kept of a stream read once, front to back
+ *     state.c     the markings and the operations on them
+ *     version.c   chstk_version()
+ *     error.c     filling the caller's struct chstk_error
  *
  * Naming: chstk__ (two underscores) for functions private to the library,
  * which the version script keeps out of the shared object's exports.
@@ -31,24 +55,74 @@ int chstk__syserror(struct chstk_error *err, const char *fmt, ...)
 int chstk__elferror(struct chstk_error *err, const char *what);
 void chstk__clear_error(struct chstk_error *err);
 
+/* state.c: is op one of enum chstk_op? */
+int chstk__valid_op(enum chstk_op op);
+
 /*
- * A read-only source of bytes: an open file (fd >= 0) or a buffer in memory
- * (fd == -1). size is the file's size when it was opened. A member of an
- * archive read in place starts at base in the file.
+ * stream.c: an image read once from the caller's read function. Offsets
+ * are the stream's; reads behind what was kept fail. Used by source.c.
+ */
+struct chstk_stream;
+int chstk__stream_open(struct chstk_stream **st, chstk_read_fn read,
+    void *arg, uint64_t size, struct chstk_error *err);
+void chstk__stream_close(struct chstk_stream *st);
+/* The size declared, or learned at the end; UINT64_MAX while unknown. */
+uint64_t chstk__stream_size(const struct chstk_stream *st);
+bool chstk__stream_failed(const struct chstk_stream *st);
+/* Up to len bytes at off; *got is fewer only at the end of the stream. */
+int chstk__stream_read(struct chstk_stream *st, uint64_t off, void *buf,
+    size_t len, size_t *got, struct chstk_error *err);
+/* Keep [off, off + len) (len UINT64_MAX: to the end) from now on. */
+int chstk__stream_keep(struct chstk_stream *st, uint64_t off, uint64_t len,
+    struct chstk_error *err);
+/* From now on reads only go forward: gaps may be dropped. */
+void chstk__stream_forward(struct chstk_stream *st);
+/* Keep [off, off + len) until the end, whatever is forgotten. */
+int chstk__stream_pin(struct chstk_stream *st, uint64_t off, uint64_t len,
+    struct chstk_error *err);
+/* Drop what is kept, but the pin; reads start at below or after. */
+void chstk__stream_forget(struct chstk_stream *st, uint64_t below);
+
+/*
+ * source.c: a read-only source of bytes: an open file (fd >= 0), a buffer
+ * in memory (mem), or a stream. size is the file's size when it was
+ * opened, or a stream's as declared (UINT64_MAX when it does not say). A
+ * member of an archive read in place starts at base in the file or stream.
  */
 struct chstk_src {
 	int fd;
 	const unsigned char *mem;
+	struct chstk_stream *stream;
 	uint64_t size;
 	uint64_t base;
 };
 
-/* src.c */
 int chstk__src_file(struct chstk_src *src, int fd, struct chstk_error *err);
 void chstk__src_mem(struct chstk_src *src, const void *buf, size_t size);
+void chstk__src_stream(struct chstk_src *src, struct chstk_stream *st,
+    uint64_t size);
+/* The size as far as known: UINT64_MAX for a stream that has not said. */
+uint64_t chstk__src_size(const struct chstk_src *src);
 /* Read exactly len bytes at off; what names them in the error message. */
 int chstk__src_read(const struct chstk_src *src, uint64_t off, void *buf,
     size_t len, const char *what, struct chstk_error *err);
+/* Read up to len bytes at off; *got is fewer only at the end. */
+int chstk__src_read_upto(const struct chstk_src *src, uint64_t off,
+    void *buf, size_t len, size_t *got, const char *what,
+    struct chstk_error *err);
+/*
+ * What a reader tells a stream, and files and memory ignore: the whole
+ * source will be read in no particular order (keep_all); from now on reads
+ * go only forward (forward); [off, off + len) will be read again after
+ * what follows it is forgotten (pin); nothing before below will be read
+ * again (forget). failed: did the stream's read function fail?
+ */
+int chstk__src_keep_all(const struct chstk_src *src, struct chstk_error *err);
+void chstk__src_forward(const struct chstk_src *src);
+int chstk__src_pin(const struct chstk_src *src, uint64_t off, uint64_t len,
+    struct chstk_error *err);
+void chstk__src_forget(const struct chstk_src *src, uint64_t below);
+bool chstk__src_failed(const struct chstk_src *src);
 /* Write the whole of src to out_fd from offset 0. */
 int chstk__src_copy(const struct chstk_src *src, int out_fd,
     struct chstk_error *err);
@@ -59,6 +133,29 @@ int chstk__src_copy_range(const struct chstk_src *src, uint64_t off,
 int chstk__pwrite_all(int fd, const void *buf, size_t len, uint64_t off,
     struct chstk_error *err);
 
+/*
+ * edit.c: an edit of a source: bytes to write at offsets of a copy of it.
+ * Writes past the original's end grow the file; the gap reads as zeros.
+ */
+#define CHSTK_MAX_PATCHES 2
+struct chstk_edit {
+	unsigned npatch;
+	struct {
+		uint64_t off;
+		size_t len;
+		unsigned char *buf;	/* owned */
+	} patch[CHSTK_MAX_PATCHES];
+};
+void chstk__edit_free(struct chstk_edit *ed);
+/* A new patch of len zero bytes at off, last in ed->patch. */
+int chstk__edit_add(struct chstk_edit *ed, uint64_t off, size_t len,
+    struct chstk_error *err);
+/* Write src with the edit applied to out_fd. */
+int chstk__edit_write(const struct chstk_edit *ed, const struct chstk_src *src,
+    int out_fd, struct chstk_error *err);
+
+/* image.c: one ELF image, parsed and range-checked. */
+
 /* A window on a section name table, for name lookups. */
 struct chstk_strwin {
 	uint64_t table_off, table_size;	/* the table in the file */
@@ -67,7 +164,6 @@ struct chstk_strwin {
 	unsigned char buf[512];
 };
 
-/* One ELF image, parsed and range-checked. */
 struct chstk_image {
 	const struct chstk_src *src;
 	GElf_Ehdr ehdr;
@@ -89,41 +185,17 @@ enum {
 					   whatever the type of file */
 };
 
-/* image.c */
 int chstk__image_open(struct chstk_image *im, const struct chstk_src *src,
     unsigned how, struct chstk_error *err);
 void chstk__image_close(struct chstk_image *im);
 void chstk__image_info(const struct chstk_image *im, struct chstk_info *info);
 /* The size in the file of one entry of type, in the image's class. */
 size_t chstk__fsize(const struct chstk_image *im, Elf_Type type);
-/* Section header i (i < shnum, or 0 to read extended counts). */
-int chstk__read_shdr(const struct chstk_image *im, size_t i, GElf_Shdr *sh,
-    struct chstk_error *err);
 /* Is the section name at name in the name table want? 1, 0 or an error. */
 int chstk__name_is(struct chstk_image *im, uint64_t name, const char *want,
     struct chstk_error *err);
 /* Does the file start with the ELF magic? */
 int chstk__is_elf(const unsigned char *buf, size_t len);
-
-/*
- * An edit of an image: bytes to write at offsets of a copy of the original.
- * Writes past the original's end grow the file; the gap reads as zeros.
- */
-#define CHSTK_MAX_PATCHES 2
-struct chstk_edit {
-	unsigned npatch;
-	struct {
-		uint64_t off;
-		size_t len;
-		unsigned char *buf;	/* owned */
-	} patch[CHSTK_MAX_PATCHES];
-};
-void chstk__edit_free(struct chstk_edit *ed);
-int chstk__edit_add(struct chstk_edit *ed, uint64_t off, size_t len,
-    struct chstk_error *err);
-/* Write src with the edit applied to out_fd. */
-int chstk__edit_write(const struct chstk_edit *ed, const struct chstk_src *src,
-    int out_fd, struct chstk_error *err);
 
 /* encode.c: GElf structures to their file representation in the image's
    class and byte order. out must hold gelf_fsize() bytes per entry. */
@@ -142,26 +214,71 @@ int chstk__phdr_edit(const struct chstk_image *im, enum chstk_state want,
 int chstk__object_write(struct chstk_image *im, enum chstk_state want,
     int out_fd, struct chstk_error *err);
 
-/* rewrite.c: apply op to the ELF file or archive src, writing the result
-   to out_fd; 1 written, 0 nothing to change, or an error. */
-int chstk__valid_op(enum chstk_op op);
-int chstk__rewrite(const struct chstk_src *src, int out_fd, enum chstk_op op,
-    struct chstk_result *res, struct chstk_error *err);
-int chstk__rewrite_elf(const struct chstk_src *src, int out_fd,
-    enum chstk_op op, struct chstk_result *res, struct chstk_error *err);
-/* Scan src, which must be an ELF file or archive. */
+/* archive.c: the ar format, which knows nothing of what members hold. */
+enum chstk_ar_kind {
+	CHSTK_AR_FILE,		/* a member proper */
+	CHSTK_AR_INDEX32,	/* "/": the symbol index */
+	CHSTK_AR_INDEX64,	/* "/SYM64/" */
+	CHSTK_AR_NAMES,		/* "//": the long names */
+	CHSTK_AR_BSD_INDEX,	/* "__.SYMDEF" */
+};
+
+struct chstk_ar_member {
+	uint64_t hdr;		/* offset of the header */
+	uint64_t data;		/* offset of the data, after a BSD name */
+	uint64_t size;		/* bytes of data */
+	uint64_t namelen;	/* bytes of BSD name between header and data */
+	enum chstk_ar_kind kind;
+	const char *name;	/* control characters made '?'; in the
+				   struct chstk_ar, until its next member */
+};
+
+/* An archive being read. */
+struct chstk_ar {
+	const struct chstk_src *src;
+	uint64_t next;		/* offset of the next header */
+	uint64_t names;		/* the long-name table: where it is, */
+	uint64_t names_size;	/* and how long */
+	char name[4097];	/* the member's name, cut at 4096 bytes */
+};
+
+/* What the first len bytes say: an ar archive, a thin one, a Debian
+   package, or none. */
+enum chstk_ar_magic {
+	CHSTK_AR_NONE, CHSTK_AR_ARCHIVE, CHSTK_AR_THIN, CHSTK_AR_DEB,
+};
+enum chstk_ar_magic chstk__ar_magic(const unsigned char *buf, size_t len);
+/* Refuses thin archives and Debian packages. */
+int chstk__ar_open(struct chstk_ar *ar, const struct chstk_src *src,
+    struct chstk_error *err);
+/* The next member's header: 1 for a member, 0 at the end, or an error. */
+int chstk__ar_next(struct chstk_ar *ar, struct chstk_ar_member *m,
+    struct chstk_error *err);
+/* A member's data as a source of its own, read in place. */
+void chstk__ar_member_src(const struct chstk_ar *ar,
+    const struct chstk_ar_member *m, struct chstk_src *out);
+
+/* What a rewrite makes of one member. */
+struct chstk_ar_plan {
+	struct chstk_ar_member m;
+	bool changed;		/* the new data is in the spool, */
+	uint64_t spool_off;	/* here, */
+	uint64_t new_size;	/* this long (BSD name excluded) */
+	uint64_t new_hdr;	/* offset of the header in the output */
+};
+/* Write to out_fd the archive of ar's n members as planned, the symbol
+   index moved with them. */
+int chstk__ar_write(const struct chstk_ar *ar, struct chstk_ar_plan *p,
+    size_t n, const struct chstk_src *spool, int out_fd,
+    struct chstk_error *err);
+
+/* scan.c: call fn for each image of src, an ELF file or archive. */
 int chstk__scan(const struct chstk_src *src, chstk_scan_fn fn, void *arg,
     struct chstk_error *err);
 
-/* archive.c */
-int chstk__is_archive(const unsigned char *buf, size_t len);
-int chstk__archive_scan(const struct chstk_src *src, chstk_scan_fn fn,
-    void *arg, struct chstk_error *err);
-int chstk__archive_rewrite(const struct chstk_src *src, int out_fd,
-    enum chstk_op op, struct chstk_result *res, struct chstk_error *err);
-
-/* replace.c: the safe replacement of a file by a rewritten copy. */
-int chstk__replace(const char *path, enum chstk_op op, struct chstk_result *res,
-    struct chstk_error *err);
+/* rewrite.c: apply op to the ELF file or archive src, writing the result
+   to out_fd; 1 written, 0 nothing to change, or an error. */
+int chstk__rewrite(const struct chstk_src *src, int out_fd, enum chstk_op op,
+    struct chstk_result *res, struct chstk_error *err);
 
 #endif /* CHSTK_INTERNAL_H */

@@ -42,19 +42,9 @@ packaging/debhelper/dh_chstk: $(srcdir)/packaging/debhelper/dh_chstk.in
 CLEANFILES += $(packaging_generated) packaging/dirs
 EXTRA_DIST += $(packaging_generated:=.in)
 
-# Tests: real packages built by rpmbuild and dpkg-buildpackage with the
-# built tools, and the hooks' handling of files they cannot read.
-packaging_tests = \
-	tests/packaging/rpm.sh \
-	tests/packaging/dpkg.sh \
-	tests/packaging/unreadable.sh
-TESTS += $(packaging_tests)
-EXTRA_DIST += $(packaging_tests) tests/packaging/common.sh
-
 # make installcheck (and so distcheck): the installed hooks find the
 # installed tools without help. (The tools find libchstk in a prefix the
 # dynamic linker does not search through LD_LIBRARY_PATH.)
-EXTRA_DIST += tests/packaging/installed.sh
 installcheck-local: installcheck-packaging
 installcheck-packaging:
 	LD_LIBRARY_PATH='$(libdir)'$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH} \

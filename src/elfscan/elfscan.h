@@ -1,6 +1,18 @@
 /*
- * elfscan.h - what elfscan's parts share: the options, the verdict on one
- * ELF image, the counters, and each part's entry points.
+ * elfscan.h - what elfscan's parts share. A path goes one way through four
+ * stages, each a file:
+ *
+ *   walk.c     find the files: the roots, then their directories
+ *   read.c     read each file's images, through the library (and
+ *              container.c for packages), into a batch
+ *   judge.c    judge each image once: the rules (verdict.c) and the
+ *              allowlist (allow.c)
+ *   report.c   print it: text, JSON Lines, SARIF (sarif.c) or
+ *              NUL-separated paths
+ *
+ * main.c parses the options and starts the walk; progress.c draws a line
+ * on a terminal meanwhile. elfscan knows nothing of the ELF or ar formats:
+ * the library reads them.
  */
 #ifndef ELFSCAN_H
 #define ELFSCAN_H
@@ -102,51 +114,86 @@ struct where {
 struct report {
 	const struct opts *o;
 	struct stats *st;
-	pthread_mutex_t lock;
+	pthread_mutex_t lock;	/* over stdout and stderr */
+	bool line;		/* a progress line is on the terminal */
 	struct sarif *sarif;	/* --format=sarif: the log being written */
 };
 void report_header(struct report *r);
 void report_image(struct report *r, const struct where *w,
     const struct chstk_info *info, const struct verdict *v);
-void report_error(struct report *r, const struct where *w, const char *what,
+/* A file or member that could not be read: malformed, a finding (an ELF
+   image that does not parse), or an error, which is counted. */
+void report_error(struct report *r, const struct where *w, bool malformed,
     const char *msg);
 void report_path0(struct report *r, const char *path);
 void report_summary(struct report *r, double seconds);
 
-/* progress.c: a line on the terminal while the scan runs. */
+/* xalloc.c: out of memory, handled one way: said, and exit status 2. */
+void oom(void) __attribute__((noreturn));
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/* progress.c: a line on the terminal while the scan runs, drawn under the
+   report's lock, so that a message can clear it first. */
 struct progress;
-struct progress *progress_start(struct stats *st);
+struct progress *progress_start(struct report *r);
 void progress_dir(struct progress *p, const char *dir);
 void progress_stop(struct progress *p);
 
-/* member.c: one ELF member of a container, read from a stream. */
-struct stream {
-	/* Up to len bytes into buf: the count, 0 at the end, -1 when the
-	   container failed (its reader reports it). */
-	ssize_t (*read)(void *arg, void *buf, size_t len);
-	void *arg;
-	uint64_t size;		/* as the container declares it, or
-				   UINT64_MAX when it does not */
+/* batch.c: what reading one file found, image by image: what read.c (and
+   container.c) hand to judge.c. */
+enum found_kind {
+	FOUND_IMAGE,		/* an ELF image, in info */
+	FOUND_MALFORMED,	/* an ELF image that does not parse: a finding */
+	FOUND_ERROR,		/* what could not be read: an error */
 };
-#define MEMBER_MAX (64u << 20)	/* bytes buffered for one member */
-int member_scan(const struct stream *s, const unsigned char *head, size_t n,
-    bool ended, chstk_scan_fn fn, void *arg, char *msg, size_t msglen);
+struct found {
+	enum found_kind kind;
+	char *member;		/* NULL for the file itself; owned */
+	struct chstk_info info;
+	char *msg;		/* "what failed: why", but for images; owned */
+};
+struct batch {
+	const char *path;	/* the file, lent */
+	/* In a container, and in an image, where the members are: see
+	   struct where. All lent. */
+	const char *image, *layer, *file;
+	bool streamed;
+	struct found *v;
+	size_t n, cap;
+};
+void batch_image(struct batch *b, const char *member,
+    const struct chstk_info *info);
+void batch_add(struct batch *b, enum found_kind kind, const char *member,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void batch_clear(struct batch *b);
+
+/* judge.c: the verdict on every image of a batch, reported. */
+struct judge {
+	const struct opts *o;
+	struct report *r;
+	struct stats *st;
+	struct progress *prog;
+};
+/* Returns whether the batch held a finding. */
+bool judge_batch(struct judge *j, const struct batch *b);
+/* The file is done: -0 prints its path when it had a finding. */
+void judge_file(struct judge *j, const char *path, bool findings);
 
 /* container.c: packages, wheels and tarballs, read with libarchive. */
 enum container {
 	CONTAINER_NONE, CONTAINER_DEB, CONTAINER_RPM, CONTAINER_ZIP,
 	CONTAINER_TAR, CONTAINER_CPIO, CONTAINER_COMPRESSED,
-	CONTAINER_AR,	/* an .a inside a container; never returned by
-			   container_kind: a plain .a goes to the library */
 };
 /* What a file's first n bytes (up to 512) say it is. */
 enum container container_kind(const unsigned char *head, size_t n);
-/* Where a container's images and errors go. */
+/* Where a container's images and errors go: a batch after each member
+   (path the container, member names as inside), which found may keep
+   only during the call. */
 struct container_out {
-	/* Each ELF image of each member, member named as inside. */
-	chstk_scan_fn image;
-	/* A member that could not be scanned, or (member NULL) the whole. */
-	void (*error)(void *arg, const char *member, const char *msg);
+	void (*found)(void *arg, const struct batch *b);
 	void *arg;
 	/* NULL, or for container_scan_stream: each entry of the archive
 	   (not of archives inside), named, before it is read; returns
@@ -156,33 +203,35 @@ struct container_out {
 };
 void container_scan(int fd, const char *path, enum container kind,
     const struct container_out *out);
-/* An archive read from src (an image layer), its members named prefix
-   and their names; containers inside are not opened, ar archives are. */
-void container_scan_stream(const struct stream *src, const char *prefix,
-    const struct container_out *out);
+/* An archive read from the stream read(arg, ...) of size bytes (or
+   UINT64_MAX), an image layer: its members named prefix and their names,
+   in batches for path; containers inside are not opened, the library's
+   files are. */
+void container_scan_stream(ssize_t (*read)(void *arg, void *buf,
+    size_t len), void *arg, uint64_t size, const char *path,
+    const char *prefix, const struct container_out *out);
 
 /* oci.c: container images: an OCI image layout (a directory), or an OCI
    archive or docker save tarball (a plain tar). */
-struct image_out {
-	/* Each ELF image of each file of the image's file system. */
-	int (*image)(void *arg, const struct where *w,
-	    const struct chstk_info *info, const struct chstk_error *err);
-	/* A file, a layer, or (w->member NULL) the whole that could not be
-	   read. */
-	void (*error)(void *arg, const struct where *w, const char *msg);
-	void *arg;
-};
 /* Is the directory open on dirfd an OCI image layout? */
 bool oci_is_layout(int dirfd);
 /* Does the plain tar open on fd hold an image? The offset is left at 0. */
 bool oci_is_archive(int fd);
 /* Scan the image or images of the layout directory (dir) or the tar
-   open on fd, named path. */
-void oci_scan(int fd, bool dir, const char *path, const struct image_out *out);
+   open on fd, named path: out->found for each file's images, and each
+   error. */
+void oci_scan(int fd, bool dir, const char *path,
+    const struct container_out *out);
+
+/* read.c: the images of the file name in dirfd, named path, to j. named:
+   it was named on the command line (a container is looked into). */
+void read_file(struct judge *j, int dirfd, const char *name,
+    const char *path, bool follow, bool named);
+/* The images of the OCI image layout open on fd, named path. */
+void read_layout(struct judge *j, int fd, const char *path);
 
 /* walk.c: scan the given roots with o->jobs threads. Returns -1 when a
-   root could not be read, else 0. */
-int walk(const struct opts *o, struct report *r, struct progress *prog,
-    char **roots, size_t n);
+   root could not be read (reported), else 0. */
+int walk(struct judge *j, char **roots, size_t n);
 
 #endif

@@ -45,7 +45,14 @@ struct src {
 	int fd;
 	bool dir;
 	const char *path;	/* the image's file or directory */
-	const struct image_out *out;
+	const struct container_out *out;
+};
+
+/* A blob's bytes, as a stream. */
+struct source {
+	ssize_t (*read)(void *arg, void *buf, size_t len);
+	void *arg;
+	uint64_t size;		/* or UINT64_MAX */
 };
 
 /* One image: its name and its layers, bottom first. */
@@ -64,36 +71,13 @@ struct images {
 static void
 fail(struct src *src, const char *layer, const char *what, const char *why)
 {
-	struct where w = { .path = src->path, .layer = layer };
-	char msg[512];
+	struct batch b = { .path = src->path, .layer = layer,
+	    .streamed = true };
 
-	snprintf(msg, sizeof(msg), "cannot read image: %.200s: %.200s", what,
-	    why);
-	src->out->error(src->out->arg, &w, msg);
-}
-
-static void *
-xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n, size);
-
-	if (p == NULL) {
-		fprintf(stderr, "elfscan: out of memory\n");
-		exit(2);
-	}
-	return p;
-}
-
-static char *
-xstrdup(const char *s)
-{
-	char *p = strdup(s);
-
-	if (p == NULL) {
-		fprintf(stderr, "elfscan: out of memory\n");
-		exit(2);
-	}
-	return p;
+	batch_add(&b, FOUND_ERROR, NULL, "cannot read image: %.200s: %.200s",
+	    what, why);
+	src->out->found(src->out->arg, &b);
+	batch_clear(&b);
 }
 
 /* ---- blobs: files of a layout, or members of a tar ---- */
@@ -232,11 +216,11 @@ digest_blob(const char *digest, char *buf, size_t len)
    with why set when the blob cannot be opened. */
 static int
 with_blob(struct src *src, const char *name,
-    int (*fn)(void *arg, const struct stream *s), void *arg,
+    int (*fn)(void *arg, const struct source *s), void *arg,
     const char **why)
 {
 	struct blob b = { .fd = -1 };
-	struct stream st = { blob_read, &b, UINT64_MAX };
+	struct source st = { blob_read, &b, UINT64_MAX };
 	struct stat sb;
 	int r;
 
@@ -270,7 +254,7 @@ struct doc {
 };
 
 static int
-parse_doc(void *arg, const struct stream *s)
+parse_doc(void *arg, const struct source *s)
 {
 	struct doc *d = arg;
 	json_tokener *tok;
@@ -349,11 +333,7 @@ add_image(struct src *src, struct images *im, const char *name)
 		fail(src, NULL, "index", "more than 1024 images");
 		return NULL;
 	}
-	nv = realloc(im->v, (im->n + 1) * sizeof(*nv));
-	if (nv == NULL) {
-		fprintf(stderr, "elfscan: out of memory\n");
-		exit(2);
-	}
+	nv = xrealloc(im->v, (im->n + 1) * sizeof(*nv));
 	im->v = nv;
 	i = im->v[im->n++] = xcalloc(1, sizeof(*i));
 	i->name = xstrdup(name);
@@ -575,14 +555,6 @@ table_free(struct table *t)
 	free(t->slot);
 }
 
-/* An ELF result of the layer being read, for its hard links. */
-struct kept {
-	char *name;
-	bool ok;
-	struct chstk_info info;
-	struct chstk_error err;
-};
-
 struct layer {
 	struct src *src;
 	const struct image *image;
@@ -591,8 +563,7 @@ struct layer {
 	int index;
 	const char *digest;
 	char *blob;		/* a layout's layer file, by its path */
-	struct kept *kept;
-	size_t nkept;
+	struct batch kept;	/* what the layer's files held, for links */
 };
 
 /* Is path, met in layer L, hidden by a higher layer? */
@@ -612,67 +583,59 @@ hidden(const struct layer *l, const char *path)
 	return false;
 }
 
-static int
-emit(struct layer *l, const char *member, const struct chstk_info *info,
-    const struct chstk_error *err)
-{
-	struct where w = { .path = l->src->path, .member = member,
-	    .image = l->named ? l->image->name : NULL, .layer = l->digest,
-	    .file = l->blob, .streamed = true };
-
-	return l->src->out->image(l->src->out->arg, &w, info, err);
-}
-
-static int
-on_layer_image(void *arg, const char *member, const struct chstk_info *info,
-    const struct chstk_error *err)
-{
-	struct layer *l = arg;
-	struct kept *k, *nk = realloc(l->kept, (l->nkept + 1) * sizeof(*nk));
-
-	if (nk == NULL) {
-		fprintf(stderr, "elfscan: out of memory\n");
-		exit(2);
-	}
-	l->kept = nk;
-	k = &l->kept[l->nkept++];
-	k->name = xstrdup(member);
-	k->ok = info != NULL;
-	if (info != NULL)
-		k->info = *info;
-	else
-		k->err = *err;
-	return emit(l, member, info, err);
-}
-
+/* A batch of the layer, to the judge, with the image and the layer. */
 static void
-on_layer_error(void *arg, const char *member, const char *msg)
+forward(struct layer *l, const struct batch *b)
 {
-	struct layer *l = arg;
-	struct where w = { .path = l->src->path, .member = member,
-	    .image = l->named ? l->image->name : NULL, .layer = l->digest,
-	    .file = l->blob, .streamed = true };
+	struct batch out = *b;
 
-	l->src->out->error(l->src->out->arg, &w, msg);
+	out.image = l->named ? l->image->name : NULL;
+	out.layer = l->digest;
+	out.file = l->blob;
+	out.streamed = true;
+	l->src->out->found(l->src->out->arg, &out);
 }
 
-/* A hard link: the results of its target, read before it in the layer,
-   under its own name (and an ar archive's members under it). */
+/* What each file of the layer holds: kept for its hard links, judged. */
+static void
+on_layer_found(void *arg, const struct batch *b)
+{
+	struct layer *l = arg;
+	size_t i;
+
+	for (i = 0; i < b->n; i++)
+		if (b->v[i].kind == FOUND_IMAGE)
+			batch_image(&l->kept, b->v[i].member, &b->v[i].info);
+		else
+			batch_add(&l->kept, b->v[i].kind, b->v[i].member, "%s",
+			    b->v[i].msg);
+	forward(l, b);
+}
+
+/* A hard link: what its target, read before it in the layer, held, under
+   its own name (and an .a's objects under it). */
 static void
 link_to(struct layer *l, const char *name, const char *target)
 {
+	struct batch b = { .path = l->src->path };
 	char member[8192];
 	size_t i, tl = strlen(target);
 
-	for (i = 0; i < l->nkept; i++) {
-		const struct kept *k = &l->kept[i];
+	for (i = 0; i < l->kept.n; i++) {
+		const struct found *f = &l->kept.v[i];
 
-		if (strncmp(k->name, target, tl) != 0 || (k->name[tl] != '\0' &&
-		    k->name[tl] != '!'))
+		if (f->member == NULL || strncmp(f->member, target, tl) != 0 ||
+		    (f->member[tl] != '\0' && f->member[tl] != '!'))
 			continue;
-		snprintf(member, sizeof(member), "%s%s", name, k->name + tl);
-		emit(l, member, k->ok ? &k->info : NULL, k->ok ? NULL : &k->err);
+		snprintf(member, sizeof(member), "%s%s", name, f->member + tl);
+		if (f->kind == FOUND_IMAGE)
+			batch_image(&b, member, &f->info);
+		else
+			batch_add(&b, f->kind, member, "%s", f->msg);
 	}
+	if (b.n > 0)
+		forward(l, &b);
+	batch_clear(&b);
 }
 
 /* Each entry of the layer: recorded, and scanned when visible. */
@@ -728,13 +691,14 @@ on_entry(void *arg, const char *name, struct archive_entry *ae)
 }
 
 static int
-read_layer(void *arg, const struct stream *s)
+read_layer(void *arg, const struct source *s)
 {
 	struct layer *l = arg;
-	struct container_out out = { .image = on_layer_image,
-	    .error = on_layer_error, .arg = l, .entry = on_entry };
+	struct container_out out = { .found = on_layer_found, .arg = l,
+	    .entry = on_entry };
 
-	container_scan_stream(s, "/", &out);
+	container_scan_stream(s->read, s->arg, s->size, l->src->path, "/",
+	    &out);
 	return 0;
 }
 
@@ -743,7 +707,7 @@ scan_image(struct src *src, const struct image *i, bool named)
 {
 	struct table paths = { NULL, 0, 0 };
 	struct layer l = { .src = src, .image = i, .named = named,
-	    .paths = &paths };
+	    .paths = &paths, .kept = { .path = src->path } };
 	const char *why;
 	size_t k;
 
@@ -757,10 +721,7 @@ scan_image(struct src *src, const struct image *i, bool named)
 			fail(src, i->digest[k], i->blob[k], why);
 		free(l.blob);
 		l.blob = NULL;
-		while (l.nkept > 0)
-			free(l.kept[--l.nkept].name);
-		free(l.kept);
-		l.kept = NULL;
+		batch_clear(&l.kept);
 	}
 	table_free(&paths);
 }
@@ -804,7 +765,7 @@ oci_is_archive(int fd)
 }
 
 void
-oci_scan(int fd, bool dir, const char *path, const struct image_out *out)
+oci_scan(int fd, bool dir, const char *path, const struct container_out *out)
 {
 	struct src src = { .fd = fd, .dir = dir, .path = path, .out = out };
 	struct images im = { NULL, 0 };

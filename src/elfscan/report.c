@@ -31,11 +31,7 @@ buf_grow(struct buf *b, size_t more)
 		cap *= 2;
 	if (cap == b->cap)
 		return;
-	np = b->heap ? realloc(b->p, cap) : malloc(cap);
-	if (np == NULL) {
-		fprintf(stderr, "elfscan: out of memory\n");
-		exit(2);
-	}
+	np = b->heap ? xrealloc(b->p, cap) : xmalloc(cap);
 	if (!b->heap)
 		memcpy(np, b->p, b->len);
 	b->p = np;
@@ -128,10 +124,21 @@ buf_text(struct buf *b, const char *str)
 	}
 }
 
+/* Erase the progress line, under the lock, before anything is printed. */
+static void
+clear_line(struct report *r)
+{
+	if (!r->line)
+		return;
+	fputs("\r\033[K", stderr);
+	r->line = false;
+}
+
 static void
 emit(struct report *r, struct buf *b)
 {
 	pthread_mutex_lock(&r->lock);
+	clear_line(r);
 	fwrite(b->p, 1, b->len, stdout);
 	pthread_mutex_unlock(&r->lock);
 	if (b->heap)
@@ -158,11 +165,14 @@ stack_word(enum chstk_state s)
 	    "absent";
 }
 
-/* "in" when all code of a fixed-address program is below 16 MiB. */
+/* "in" when all code of a fixed-address 32-bit x86 program is below
+   16 MiB, the ASCII armor of i386 kernels; NULL where it means nothing. */
 static const char *
 armor_word(const struct chstk_info *info)
 {
-	if (info->type != ET_EXEC || !info->has_exec_code)
+	if ((info->machine != EM_386 && info->machine != 6 /* EM_486 */) ||
+	    info->elf_class != ELFCLASS32 || info->type != ET_EXEC ||
+	    !info->has_exec_code)
 		return NULL;
 	return info->exec_limit < 0x1000000 ? "in" : "out";
 }
@@ -291,10 +301,12 @@ sarif_image(struct report *r, const struct where *where,
 	if (v->allowed) {
 		verdict_of(info, false, &raw);
 		waived = raw.findings & ~v->findings;
-		if ((pat = allow_which(&r->o->allow, w.path)) == NULL &&
-		    w.member != NULL)
-			pat = asprintf(&full, "%s!%s", w.path, w.member) < 0 ?
-			    NULL : allow_which(&r->o->allow, full);
+		if ((pat = allow_which(&r->o->allow, where->path)) == NULL &&
+		    w.member != NULL) {
+			if (asprintf(&full, "%s!%s", where->path, w.member) < 0)
+				oom();
+			pat = allow_which(&r->o->allow, full);
+		}
 		snprintf(just, sizeof(just), "allowed by the pattern '%s' of "
 		    "the --allow list", pat != NULL ? pat : "?");
 		free(full);
@@ -339,24 +351,23 @@ report_image(struct report *r, const struct where *w,
 	emit(r, &b);
 }
 
-/*
- * A file or member that could not be read. what is "malformed" for an ELF
- * file that does not parse (a finding), NULL for an error of the scan.
- */
 void
-report_error(struct report *r, const struct where *w, const char *what,
+report_error(struct report *r, const struct where *w, bool malformed,
     const char *msg)
 {
 	char space[1024];
 	struct buf b;
 
-	if (r->sarif != NULL) {
+	if (!malformed)
+		atomic_fetch_add(&r->st->errors, 1);
+	if (r->sarif != NULL && !r->o->print0) {
 		struct sarif_where sw = { .path = w->file != NULL ? w->file :
 		    w->path, .member = w->member, .image = w->image,
 		    .layer = w->layer };
 
 		pthread_mutex_lock(&r->lock);
-		if (what != NULL)
+		clear_line(r);
+		if (malformed)
 			sarif_result(r->sarif,
 			    (unsigned)__builtin_ctz(F_MALFORMED), &sw, msg,
 			    NULL);
@@ -372,14 +383,15 @@ report_error(struct report *r, const struct where *w, const char *what,
 		buf_add(&b, ",\"error\":", 9);
 		buf_json(&b, msg);
 		buf_addf(&b, ",\"findings\":[%s]}\n",
-		    what != NULL ? "\"malformed\"" : "");
+		    malformed ? "\"malformed\"" : "");
 		emit(r, &b);
 		return;
 	}
 	buf_add(&b, "elfscan: ", 9);
 	text_where(&b, w);
-	buf_addf(&b, ": %s%s\n", what != NULL ? "malformed ELF: " : "", msg);
+	buf_addf(&b, ": %s%s\n", malformed ? "malformed ELF: " : "", msg);
 	pthread_mutex_lock(&r->lock);
+	clear_line(r);
 	fflush(stdout);
 	fwrite(b.p, 1, b.len, stderr);
 	pthread_mutex_unlock(&r->lock);
@@ -392,6 +404,7 @@ void
 report_path0(struct report *r, const char *path)
 {
 	pthread_mutex_lock(&r->lock);
+	clear_line(r);
 	fputs(path, stdout);
 	putc('\0', stdout);
 	pthread_mutex_unlock(&r->lock);

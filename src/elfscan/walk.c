@@ -1,16 +1,14 @@
 /*
- * walk.c - the parallel walk. Worker threads take directories from a
- * shared stack (depth first, which keeps the stack short), read each with
- * readdir, and look at regular files by their d_type alone: no stat, one
- * openat and one read of the first bytes for a file that is not ELF. Only
- * ELF files and archives go to the library, which reads their headers;
- * packages, wheels and tarballs go to container.c when named on the
- * command line, or with -A.
+ * walk.c - the first stage: finding the files, in parallel. Worker threads
+ * take directories from a shared stack (depth first, which keeps the stack
+ * short), read each with getdents64, and hand regular files, known by
+ * their d_type alone (no stat), to the next stage (read.c).
  *
  * Symbolic links are followed only when asked (-L), except those named on
  * the command line. Each directory is scanned once, by device and inode,
  * so link loops and bind mounts end. FIFOs, sockets and devices are never
- * opened. Paths of any length work: a directory too deep for one open is
+ * opened: met in a directory they are passed over, named on the command
+ * line they are an error. Paths of any length work: a directory too deep for one open is
  * opened a piece at a time. Pseudo file systems (/proc, /sys ...) met
  * during the walk are skipped.
  */
@@ -37,16 +35,19 @@ struct job {
 	char path[];
 };
 
-/* Directories seen, by device and inode: an open-addressing table. */
+/* Directories seen, by a 64-bit hash of device and inode: an
+   open-addressing table of 8-byte keys, filled to three quarters. A key
+   is a quarter of what the pair takes, and /usr has 20,000 directories;
+   two directories that hash alike (odds of 1 in 10^10 for a million
+   directories) would make the second look seen. */
 struct seen {
-	struct { dev_t dev; ino_t ino; } *slot;
+	uint64_t *slot;		/* 0: free */
 	size_t cap, n;
 };
 
 struct walker {
 	const struct opts *o;
-	struct report *r;
-	struct progress *prog;
+	struct judge *j;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct job *stack;
@@ -55,16 +56,16 @@ struct walker {
 	struct seen seen;	/* under lock */
 };
 
-static void *
-xmalloc(size_t n)
+static uint64_t
+dir_key(dev_t dev, ino_t ino)
 {
-	void *p = malloc(n);
+	uint64_t k = (uint64_t)ino ^ ((uint64_t)dev * 0x9e3779b97f4a7c15ULL);
 
-	if (p == NULL) {
-		fprintf(stderr, "elfscan: out of memory\n");
-		exit(2);
-	}
-	return p;
+	/* splitmix64's finisher: every bit of the pair reaches the low bits */
+	k = (k ^ (k >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	k = (k ^ (k >> 27)) * 0x94d049bb133111ebULL;
+	k ^= k >> 31;
+	return k != 0 ? k : 1;
 }
 
 /* Record a directory; false if it was seen before. */
@@ -72,36 +73,30 @@ static bool
 first_visit(struct walker *w, dev_t dev, ino_t ino)
 {
 	struct seen *s = &w->seen;
+	uint64_t key = dir_key(dev, ino);
 	size_t i, h;
 	bool first = true;
 
 	pthread_mutex_lock(&w->lock);
-	if (2 * (s->n + 1) > s->cap) {
+	if (4 * (s->n + 1) > 3 * s->cap) {
 		struct seen big = { NULL, s->cap ? 2 * s->cap : 1024, s->n };
 
-		big.slot = xmalloc(big.cap * sizeof(*big.slot));
-		memset(big.slot, 0, big.cap * sizeof(*big.slot));
+		big.slot = xcalloc(big.cap, sizeof(*big.slot));
 		for (i = 0; i < s->cap; i++) {
-			if (s->slot[i].ino == 0)
+			if (s->slot[i] == 0)
 				continue;
-			h = (s->slot[i].ino * 0x9e3779b97f4a7c15ULL ^
-			    s->slot[i].dev) & (big.cap - 1);
-			while (big.slot[h].ino != 0)
+			for (h = s->slot[i] & (big.cap - 1); big.slot[h] != 0;)
 				h = (h + 1) & (big.cap - 1);
 			big.slot[h] = s->slot[i];
 		}
 		free(s->slot);
 		*s = big;
 	}
-	h = (ino * 0x9e3779b97f4a7c15ULL ^ dev) & (s->cap - 1);
-	while (s->slot[h].ino != 0 && first) {
-		if (s->slot[h].ino == ino && s->slot[h].dev == dev)
-			first = false;
-		h = (h + 1) & (s->cap - 1);
-	}
-	if (first) {
-		s->slot[h].dev = dev;
-		s->slot[h].ino = ino ? ino : 1;
+	for (h = key & (s->cap - 1); s->slot[h] != 0 && first;
+	    h = (h + 1) & (s->cap - 1))
+		first = s->slot[h] != key;
+	if (first) {		/* h is the free slot that ended the probe */
+		s->slot[h] = key;
 		s->n++;
 	}
 	pthread_mutex_unlock(&w->lock);
@@ -152,164 +147,15 @@ pop(struct walker *w)
 	return j;
 }
 
-/* What one file's scan found, for the library's callback. */
-struct file_ctx {
-	struct walker *w;
-	const char *path;
-	bool allowed;
-	bool findings;
-	bool streamed;		/* images come out of a container */
-};
-
-/* A member is allowed with its container, or as container!member. */
-static bool
-member_allowed(const struct file_ctx *c, const char *member)
-{
-	char *full;
-	bool allowed;
-
-	if (c->allowed || member == NULL || c->w->o->allow.n == 0)
-		return c->allowed;
-	if (asprintf(&full, "%s!%s", c->path, member) < 0)
-		return false;
-	allowed = allow_match(&c->w->o->allow, full);
-	free(full);
-	return allowed;
-}
-
-/* One ELF image: judged, counted, reported. */
-static int
-on_where(void *arg, const struct where *where, const struct chstk_info *info,
-    const struct chstk_error *err)
-{
-	struct file_ctx *c = arg;
-	struct stats *st = c->w->r->st;
-	struct verdict v;
-
-	atomic_fetch_add(&st->images, 1);
-	if (info == NULL) {
-		c->findings = true;
-		atomic_fetch_add(&st->with_findings, 1);
-		report_error(c->w->r, where, "malformed", err->msg);
-		return 0;
-	}
-	verdict_of(info, member_allowed(c, where->member), &v);
-	atomic_fetch_add(&st->state[info->state], 1);
-	if (v.effective == EFF_EXEC)
-		atomic_fetch_add(&st->exec, 1);
-	if (v.allowed)
-		atomic_fetch_add(&st->allowed, 1);
-	if (v.findings) {
-		c->findings = true;
-		atomic_fetch_add(&st->with_findings, 1);
-	}
-	report_image(c->w->r, where, info, &v);
-	return 0;
-}
-
-static int
-on_image(void *arg, const char *member, const struct chstk_info *info,
-    const struct chstk_error *err)
-{
-	struct file_ctx *c = arg;
-	struct where where = { .path = c->path, .member = member,
-	    .streamed = c->streamed };
-
-	return on_where(arg, &where, info, err);
-}
-
-/* A file, layer or image that could not be read. */
+/* An error of the walk itself, about a directory or a root. */
 static void
-on_image_error(void *arg, const struct where *where, const char *msg)
-{
-	struct file_ctx *c = arg;
-
-	atomic_fetch_add(&c->w->r->st->errors, 1);
-	report_error(c->w->r, where, NULL, msg);
-}
-
-static void
-file_error(struct walker *w, const char *path, const char *what, int e)
+walk_error(struct walker *w, const char *path, const char *what, int e)
 {
 	struct where where = { .path = path };
 	char msg[256];
 
 	snprintf(msg, sizeof(msg), "%s: %s", what, strerror(e));
-	atomic_fetch_add(&w->r->st->errors, 1);
-	report_error(w->r, &where, NULL, msg);
-}
-
-/* A member, or the whole of a container, that could not be read. */
-static void
-on_container_error(void *arg, const char *member, const char *msg)
-{
-	struct file_ctx *c = arg;
-	struct where where = { .path = c->path, .member = member,
-	    .streamed = true };
-
-	atomic_fetch_add(&c->w->r->st->errors, 1);
-	report_error(c->w->r, &where, NULL, msg);
-}
-
-static void
-scan_elf(struct file_ctx *c, int fd)
-{
-	struct chstk_error err;
-	int r;
-
-	r = chstk_scan_fd(fd, on_image, c, &err);
-	if (r == CHSTK_ERR_SYS)
-		file_error(c->w, c->path, "cannot read", err.sys_errno);
-	else if (r < 0 && r != CHSTK_ERR_UNSUPPORTED)
-		on_image(c, NULL, NULL, &err);
-}
-
-/*
- * An ELF file or ar archive goes to the library. A package, wheel or
- * tarball is looked into when named on the command line (named), or
- * with -A; a .deb, though an ar archive, is never scanned as one.
- */
-static void
-check_file(struct walker *w, int dirfd, const char *name, const char *path,
-    bool follow, bool named)
-{
-	struct file_ctx c = { .w = w, .path = path };
-	struct container_out out = { .image = on_image,
-	    .error = on_container_error, .arg = &c };
-	struct image_out iout = { on_where, on_image_error, &c };
-	unsigned char head[512];
-	enum container kind;
-	ssize_t n;
-	int fd;
-
-	fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
-	    (follow ? 0 : O_NOFOLLOW));
-	if (fd == -1) {
-		/* Gone, or replaced by a link, since the listing. */
-		if (errno != ENOENT && errno != ELOOP)
-			file_error(w, path, "cannot open", errno);
-		return;
-	}
-	atomic_fetch_add(&w->r->st->files, 1);
-	n = pread(fd, head, sizeof(head), 0);
-	if (n == -1 && errno != EISDIR)
-		file_error(w, path, "cannot read", errno);
-	kind = n > 0 ? container_kind(head, (size_t)n) : CONTAINER_NONE;
-	if (n >= 4 && (memcmp(head, "\177ELF", 4) == 0 || (n >= 8 &&
-	    kind != CONTAINER_DEB && memcmp(head, "!<arch>\n", 8) == 0))) {
-		c.allowed = allow_match(&w->o->allow, path);
-		scan_elf(&c, fd);
-	} else if (kind != CONTAINER_NONE && (named || w->o->archives)) {
-		c.allowed = allow_match(&w->o->allow, path);
-		c.streamed = true;
-		if (kind == CONTAINER_TAR && oci_is_archive(fd))
-			oci_scan(fd, false, path, &iout);
-		else
-			container_scan(fd, path, kind, &out);
-	}
-	if (c.findings && w->o->print0)
-		report_path0(w->r, path);
-	close(fd);
+	report_error(w->j->r, &where, false, msg);
 }
 
 /* Open a directory whose path may be longer than PATH_MAX. */
@@ -438,20 +284,7 @@ entry(struct walker *w, const struct job *j, int fd, dev_t dev,
 	if (type == DT_DIR)
 		push(w, s->path, len, j->root_dev, dev, false, false);
 	else
-		check_file(w, fd, e->d_name, s->path, link, false);
-}
-
-/* An OCI image layout, as check_file does a container. */
-static void
-scan_layout(struct walker *w, const char *path, int fd)
-{
-	struct file_ctx c = { .w = w, .path = path, .streamed = true };
-	struct image_out iout = { on_where, on_image_error, &c };
-
-	c.allowed = allow_match(&w->o->allow, path);
-	oci_scan(fd, true, path, &iout);
-	if (c.findings && w->o->print0)
-		report_path0(w->r, path);
+		read_file(w->j, fd, e->d_name, s->path, link, false);
 }
 
 /* getdents64 straight into the worker's buffer: no DIR to allocate, and
@@ -465,7 +298,7 @@ scan_dir(struct walker *w, const struct job *j, struct scratch *s)
 
 	if (fd == -1) {
 		if (errno != ENOENT && !(errno == ELOOP && !j->root))
-			file_error(w, j->path, "cannot open directory", errno);
+			walk_error(w, j->path, "cannot open directory", errno);
 		return;
 	}
 	if (!enter(w, j, fd, &dev)) {
@@ -474,13 +307,13 @@ scan_dir(struct walker *w, const struct job *j, struct scratch *s)
 	}
 	/* An image layout is one container: named, or with -A. */
 	if ((j->root || w->o->archives) && oci_is_layout(fd)) {
-		scan_layout(w, j->path, fd);
+		read_layout(w->j, fd, j->path);
 		close(fd);
 		return;
 	}
-	atomic_fetch_add(&w->r->st->dirs, 1);
-	if (w->prog != NULL)
-		progress_dir(w->prog, j->path);
+	atomic_fetch_add(&w->j->st->dirs, 1);
+	if (w->j->prog != NULL)
+		progress_dir(w->j->prog, j->path);
 	while ((n = getdents64(fd, s->dents, sizeof(s->dents))) > 0)
 		for (off = 0; off < n;) {
 			const struct dirent64 *e =
@@ -490,7 +323,7 @@ scan_dir(struct walker *w, const struct job *j, struct scratch *s)
 			entry(w, j, fd, dev, e, s);
 		}
 	if (n == -1)
-		file_error(w, j->path, "cannot read directory", errno);
+		walk_error(w, j->path, "cannot read directory", errno);
 	close(fd);
 }
 
@@ -505,7 +338,7 @@ worker(void *arg)
 	s->path = xmalloc(s->cap);
 	while ((j = pop(w)) != NULL) {
 		if (j->file)
-			check_file(w, AT_FDCWD, j->path, j->path, true, true);
+			read_file(w->j, AT_FDCWD, j->path, j->path, true, true);
 		else
 			scan_dir(w, j, s);
 		free(j);
@@ -515,40 +348,58 @@ worker(void *arg)
 	return NULL;
 }
 
-/* Returns 0, or -1 when a root could not be read (reported). */
-int
-walk(const struct opts *o, struct report *r, struct progress *prog,
-    char **roots, size_t n)
+/* Look at the roots, in the order given, then push those to scan in
+   reverse: the stack hands them out in the given order. Returns -1 when
+   one cannot be scanned (reported). */
+static int
+push_roots(struct walker *w, char **roots, size_t n)
 {
-	struct walker w = { .o = o, .r = r, .prog = prog };
-	pthread_t *t = xmalloc(o->jobs * sizeof(*t));
-	unsigned i, started = 0;
+	struct stat *st = xcalloc(n, sizeof(*st));
 	int ret = 0;
+	size_t i, len;
+
+	for (i = 0; i < n; i++) {
+		if (stat(roots[i], &st[i]) == -1) {
+			walk_error(w, roots[i], "cannot stat", errno);
+			ret = -1;
+		} else if (!S_ISDIR(st[i].st_mode) && !S_ISREG(st[i].st_mode)) {
+			struct where where = { .path = roots[i] };
+
+			report_error(w->j->r, &where, false,
+			    "not a regular file or directory");
+			ret = -1;
+		}
+	}
+	for (i = n; i-- > 0;) {
+		if (!S_ISDIR(st[i].st_mode) && !S_ISREG(st[i].st_mode))
+			continue;
+		len = strlen(roots[i]);
+		while (len > 1 && roots[i][len - 1] == '/')
+			len--;
+		push(w, roots[i], len, st[i].st_dev, st[i].st_dev, true,
+		    S_ISREG(st[i].st_mode));
+	}
+	free(st);
+	return ret;
+}
+
+int
+walk(struct judge *j, char **roots, size_t n)
+{
+	struct walker w = { .o = j->o, .j = j };
+	pthread_t *t = xmalloc(j->o->jobs * sizeof(*t));
+	unsigned i, started = 0;
+	int ret;
 
 	pthread_mutex_init(&w.lock, NULL);
 	pthread_cond_init(&w.cond, NULL);
-	/* Pushed in reverse: the stack hands them out in the given order. */
-	for (i = (unsigned)n; i-- > 0;) {
-		struct stat st;
-		size_t len = strlen(roots[i]);
-
-		while (len > 1 && roots[i][len - 1] == '/')
-			len--;
-		if (stat(roots[i], &st) == -1) {
-			fprintf(stderr, "elfscan: %s: %s\n", roots[i],
-			    strerror(errno));
-			ret = -1;
-		} else if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) {
-			push(&w, roots[i], len, st.st_dev, st.st_dev, true,
-			    S_ISREG(st.st_mode));
-		}
-	}
+	ret = push_roots(&w, roots, n);
 	/* The main thread is a worker too. Until every thread is started,
 	   the count stays above what the idle ones can reach. */
 	pthread_mutex_lock(&w.lock);
-	w.workers = o->jobs + 1;
+	w.workers = j->o->jobs + 1;
 	pthread_mutex_unlock(&w.lock);
-	for (i = 0; i + 1 < o->jobs; i++)
+	for (i = 0; i + 1 < j->o->jobs; i++)
 		if (pthread_create(&t[started], NULL, worker, &w) == 0)
 			started++;
 	pthread_mutex_lock(&w.lock);

@@ -27,7 +27,7 @@ S --format=xml "$D" >/dev/null 2>&1
 expect "a bad format: exit 2" "$?" 2
 S "$D" "$T/missing" >/dev/null 2>"$T/err"
 expect "a missing path: exit 2, though findings" "$?" 2
-expect_match "a missing path: said" "$(cat "$T/err")" "*missing: No such file or directory*"
+expect_match "a missing path: said" "$(cat "$T/err")" "*missing: cannot stat: No such file or directory*"
 
 expect "-q: only files with findings" "$(S -q "$D" | awk '{ print $NF }' | sort | tr '\n' ' ')" \
     "$D/a/exec $D/b/libabsent.so $D/b/wx "
@@ -69,12 +69,21 @@ else
 	expect "-x scans its own file system" "$(S -q -x "$D" | grep -c 'a/exec')" 1
 fi
 
-# Without a path: $PATH and the linker's directories.
-mkdir "$T/pathdir" && cp "$D/a/exec" "$T/pathdir/exec-on-path"
+# Without a path: $PATH and the linker's directories. $PATH holds only
+# the test's directories, so the program itself is run, not libtool's
+# wrapper (a shell script that needs the system's tools on $PATH).
+mkdir "$T/pathdir" "$T/pathdir2" && cp "$D/a/exec" "$T/pathdir/exec-on-path" &&
+    cp "$D/a/exec" "$T/pathdir2/exec-on-path2"
+real=$(dirname "$ELFSCAN")/.libs/elfscan
+[ -x "$real" ] || real=$ELFSCAN
+libs=$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 expect "no path: the programs of \$PATH" \
-    "$(PATH="$T/pathdir:/usr/bin" S -q | grep -c exec-on-path)" 1
+    "$(PATH="$T/pathdir:$T/pathdir2" LD_LIBRARY_PATH=$libs "$real" --no-progress -q 2>"$T/err" |
+    grep -o 'exec-on-path.*' | sort | tr '\n' ' ')" "exec-on-path exec-on-path2 "
+expect "no path: nothing said of a missing tool" "$(grep "not found" "$T/err")" ""
 expect "no path: the linker's directories" \
-    "$(PATH="$T/pathdir" S --format=json | grep -c '"path":"[^"]*/x86_64-linux-gnu/libc.so.6"')" 1
+    "$(PATH="$T/pathdir" LD_LIBRARY_PATH=$libs "$real" --no-progress --format=json 2>/dev/null |
+    grep -c '"path":"[^"]*/x86_64-linux-gnu/libc.so.6"')" 1
 
 # The pipe of the man page, on a copy: mark everything found noexec. The
 # W^X finding remains: it is not a marking chstk can change.
@@ -89,21 +98,78 @@ for l in sys.stdin:
     "wx noexec wx-segment"
 
 # Progress: a line on a terminal's standard error (script(1) gives one)
-# once a scan has run a quarter of a second (one thread over /usr does,
-# tried three times on a fast machine), none when it is not a terminal.
+# while a scan runs, none when it is not a terminal or with --no-progress.
+# The tree is one the test builds, and how long a scan lasts is not left to
+# the machine's speed: each scan writes its report (more than the largest
+# pipe holds) into a gate that reads one line, then nothing until the test
+# opens it, so no scan can end before then. The scans without progress start
+# first; the one with progress starts once they are under way, and the gates
+# open only when its progress line has been seen: the others ran all that
+# time, and longer.
 need script
-seen=
-for try in 1 2 3; do
-	script -qec "\"$ELFSCAN\" -q -j1 /usr >/dev/null" /dev/null >"$T/tty" 2>&1
-	grep -q 'files/s' "$T/tty" && seen=yes && break
-done
-expect "progress on a terminal" "$seen" yes
-expect_match "progress names a directory" "$(tr '\r' '\n' <"$T/tty" | grep 'files/s' | tail -1)" \
-    "*files, * ELF, * files/s  */*"
-expect "no progress when standard error is not a terminal" \
-    "$("$ELFSCAN" -q -j1 /usr 2>&1 >/dev/null)" ""
-script -qec "\"$ELFSCAN\" -q -j1 --no-progress /usr >/dev/null" /dev/null >"$T/tty" 2>&1
-expect "--no-progress on a terminal" "$(grep -c 'files/s' "$T/tty")" 0
+M=$T/many/$(printf 'd%.0s' $(seq 100))
+python3 - "$M" "$D/a/clean" <<'PY' || fail "build the tree for progress"
+import os, sys
+top, src = sys.argv[1], sys.argv[2]
+for d in range(40):
+    sub = os.path.join(top, "sub%02d" % d)
+    os.makedirs(sub)
+    for f in range(200):
+        os.link(src, os.path.join(sub, "prog%03d" % f))
+PY
+cat >"$T/gate" <<'EOS'
+# gate GO BYTES: one line read, GO.started made, then nothing read until
+# GO exists; BYTES gets the size of all that was read.
+IFS= read -r first || exit 1
+: >"$1.started"
+while [ ! -e "$1" ]; do sleep 0.1; done
+{ printf '%s\n' "$first"; cat; } | wc -c >"$2"
+EOS
+# held NAME TTY ARGS...: elfscan -j1 ARGS in the background, its report
+# into the gate NAME; on a terminal (under script) if TTY is yes, its
+# standard error in $T/NAME.tty either way.
+held() {
+	name=$1 tty=$2
+	shift 2
+	rm -f "$T/$name.go" "$T/$name.go.started" "$T/$name.bytes"
+	if [ "$tty" = yes ]; then
+		script -qec "\"$ELFSCAN\" -j1 $* | sh \"$T/gate\" \"$T/$name.go\" \"$T/$name.bytes\"" \
+		    /dev/null >"$T/$name.tty" 2>&1 &
+	else
+		"$ELFSCAN" -j1 "$@" 2>"$T/$name.tty" | sh "$T/gate" "$T/$name.go" "$T/$name.bytes" &
+	fi
+	eval "pid_$name=\$!"
+}
+# await WHAT COMMAND...: until COMMAND succeeds; the safety net, $hang s,
+# only a broken scan reaches.
+await() {
+	what=$1
+	shift
+	n=0
+	until "$@"; do
+		n=$((n + 1))
+		[ $n -lt $((hang * 10)) ] || { fail "$what: not after $hang s"; return 1; }
+		sleep 0.1
+	done
+}
+held plain no "$M"
+held quiet yes --no-progress "$M"
+await "the scans without progress under way" test -e "$T/plain.go.started" -a -e "$T/quiet.go.started"
+held shown yes "$M"
+await "progress on a terminal" grep -q 'files/s' "$T/shown.tty" && pass "progress on a terminal"
+: >"$T/plain.go" && : >"$T/quiet.go" && : >"$T/shown.go"
+wait $pid_plain $pid_quiet $pid_shown
+report=$("$ELFSCAN" -j1 --no-progress "$M" | wc -c)
+[ "$report" -gt "$(cat /proc/sys/fs/pipe-max-size)" ] &&
+    pass "the report ($report bytes) is more than the largest pipe holds" ||
+    fail "the report ($report bytes) fits in a pipe: the scans could end before the test says"
+expect "each held scan wrote the whole report" \
+    "$(cat "$T/plain.bytes" "$T/quiet.bytes" "$T/shown.bytes" | tr '\n' ' ')" \
+    "$report $report $report "
+expect_match "progress names a directory" "$(tr '\r' '\n' <"$T/shown.tty" | grep 'files/s' | tail -1)" \
+    "*files, * ELF, * files/s  */sub[0-9][0-9]*"
+expect "no progress when standard error is not a terminal" "$(cat "$T/plain.tty")" ""
+expect "--no-progress on a terminal" "$(grep -c 'files/s' "$T/quiet.tty")" 0
 
 # A directory the user cannot read: reported, and status 2 over 1.
 nobody_setup

@@ -36,7 +36,7 @@ head -c 200 "$T/prog" >"$T/truncated"
 scan() {
 	name=$1
 	shift
-	timeout 120 /usr/bin/time -o "$T/time" -f %M \
+	timeout $hang /usr/bin/time -o "$T/time" -f %M \
 	    "$ELFSCAN" --no-progress --format=json "$@" >"$T/out" 2>"$T/err"
 	status=$?
 	kb=$(tail -1 "$T/time")
@@ -152,7 +152,7 @@ mutator=$!
 bad=0 scans=0 problems=0
 while [ $scans -lt 30 ]; do
 	scans=$((scans + 1))
-	timeout 60 "$ELFSCAN" --no-progress --format=json -j2 "$C" >"$T/out" 2>"$T/err"
+	timeout $hang "$ELFSCAN" --no-progress --format=json -j2 "$C" >"$T/out" 2>"$T/err"
 	status=$?
 	if [ $status -gt 2 ] || [ -n "$(twice)" ] ||
 	    grep -qv '^elfscan: ' "$T/err"; then

@@ -1,0 +1,105 @@
+/*
+ * judge.c - the third stage: each image a file holds, judged once. The
+ * rules (verdict.c) say what stack it gets and what is wrong; only an
+ * image with a stack finding is looked up in the allowlist, once, as
+ * FILE or FILE!MEMBER (a member is allowed with its container). Then the
+ * counters, and the report. What the reading stage hands over is a batch
+ * (batch.c): the images of a file, or of one member of a container.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elfscan.h"
+
+/* Is the image allowed? FILE, or for a member FILE!MEMBER too. */
+static bool
+allowed(const struct judge *j, const char *path, const char *member)
+{
+	char *full;
+	bool yes;
+
+	if (allow_match(&j->o->allow, path))
+		return true;
+	if (member == NULL)
+		return false;
+	if (asprintf(&full, "%s!%s", path, member) < 0)
+		oom();
+	yes = allow_match(&j->o->allow, full);
+	free(full);
+	return yes;
+}
+
+/* What the record is about: the batch's file, the found's member. */
+static void
+where_of(const struct batch *b, const struct found *f, struct where *w)
+{
+	w->path = b->path;
+	w->member = f->member;
+	w->image = b->image;
+	w->layer = b->layer;
+	w->file = b->file;
+	w->streamed = b->streamed;
+}
+
+/* Returns whether the image has a finding. */
+static bool
+judge_image(struct judge *j, const struct batch *b, const struct found *f)
+{
+	struct stats *st = j->st;
+	struct verdict v;
+	struct where w;
+
+	verdict_of(&f->info, false, &v);
+	if ((v.findings & ~F_WX_SEGMENT) != 0 && j->o->allow.n > 0 &&
+	    allowed(j, b->path, f->member))
+		verdict_of(&f->info, true, &v);
+	atomic_fetch_add(&st->images, 1);
+	atomic_fetch_add(&st->state[f->info.state], 1);
+	if (v.effective == EFF_EXEC)
+		atomic_fetch_add(&st->exec, 1);
+	if (v.allowed)
+		atomic_fetch_add(&st->allowed, 1);
+	if (v.findings)
+		atomic_fetch_add(&st->with_findings, 1);
+	where_of(b, f, &w);
+	report_image(j->r, &w, &f->info, &v);
+	return v.findings != 0;
+}
+
+bool
+judge_batch(struct judge *j, const struct batch *b)
+{
+	bool findings = false;
+	struct where w;
+	size_t i;
+
+	for (i = 0; i < b->n; i++) {
+		const struct found *f = &b->v[i];
+
+		switch (f->kind) {
+		case FOUND_IMAGE:
+			findings |= judge_image(j, b, f);
+			break;
+		case FOUND_MALFORMED:
+			atomic_fetch_add(&j->st->images, 1);
+			atomic_fetch_add(&j->st->with_findings, 1);
+			where_of(b, f, &w);
+			report_error(j->r, &w, true, f->msg);
+			findings = true;
+			break;
+		case FOUND_ERROR:
+			where_of(b, f, &w);
+			report_error(j->r, &w, false, f->msg);
+			break;
+		}
+	}
+	return findings;
+}
+
+void
+judge_file(struct judge *j, const char *path, bool findings)
+{
+	if (findings && j->o->print0)
+		report_path0(j->r, path);
+}
