@@ -31,7 +31,10 @@ elfscan_shell_tests = \
 	tests/elfscan/system.sh \
 	tests/elfscan/containers.sh \
 	tests/elfscan/hostile.sh \
-	tests/elfscan/progress.sh
+	tests/elfscan/progress.sh \
+	tests/elfscan/sarif.sh \
+	tests/elfscan/images.sh \
+	tests/elfscan/lazy.sh
 
 # The ASCII-armor linker script (ld/): real programs built at make check
 # time, judged by readelf, eu-elflint and the running kernel.
