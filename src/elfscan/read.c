@@ -2,9 +2,9 @@
  * read.c - the second stage: one file's images, read into a batch for the
  * judge. The first bytes say what the file is, and the library says which
  * of those it reads (chstk_format): an ELF file or ar archive goes to the
- * library whole; a package, wheel or tarball goes to container.c when it
- * was named on the command line, or with -A; anything else is passed
- * over after that one read.
+ * library whole; a package, wheel or tarball goes to container.c, and a
+ * container image to oci.c, when it was named on the command line, or
+ * with -A; anything else is passed over after that one read.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -63,7 +63,7 @@ read_file(struct judge *j, int dirfd, const char *name, const char *path,
 {
 	struct batch b = { .path = path };
 	struct container_ctx c = { .j = j };
-	struct container_out out = { judge_member, &c };
+	struct container_out out = { .found = judge_member, .arg = &c };
 	unsigned char head[512];
 	enum chstk_format format;
 	enum container kind;
@@ -91,10 +91,23 @@ read_file(struct judge *j, int dirfd, const char *name, const char *path,
 	kind = n > 0 ? container_kind(head, (size_t)n) : CONTAINER_NONE;
 	if (format == CHSTK_FORMAT_ELF || format == CHSTK_FORMAT_AR)
 		read_library(&b, fd, format);
+	else if (kind == CONTAINER_TAR && (named || j->o->archives) &&
+	    oci_is_archive(fd))
+		oci_scan(fd, false, path, &out);
 	else if (kind != CONTAINER_NONE && (named || j->o->archives))
 		container_scan(fd, path, kind, &out);
 	c.findings |= judge_batch(j, &b);
 	batch_clear(&b);
 	judge_file(j, path, c.findings);
 	close(fd);
+}
+
+void
+read_layout(struct judge *j, int fd, const char *path)
+{
+	struct container_ctx c = { .j = j };
+	struct container_out out = { .found = judge_member, .arg = &c };
+
+	oci_scan(fd, true, path, &out);
+	judge_file(j, path, c.findings);
 }
