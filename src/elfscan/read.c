@@ -66,10 +66,12 @@ read_file(struct judge *j, int dirfd, const char *name, const char *path,
 	struct batch b = { .path = path };
 	struct container_ctx c = { .j = j };
 	struct container_out out = { .found = judge_member, .arg = &c };
-	/* Enough for the headers of nearly every ELF file, which the
-	   library then does not read again: one read tells what a file is
-	   and, most often, all the library needs but the dynamic section. */
-	unsigned char head[4096];
+	/* Enough for the ELF header and program headers of nearly every
+	   ELF file (all of /usr's here), which the library then does not
+	   read again: one read tells what a file is and, most often, all the
+	   library needs but the dynamic section. Not more: the other files,
+	   most of a tree, would have it copied for nothing. */
+	unsigned char head[1024];
 	enum chstk_format format;
 	enum container kind;
 	ssize_t n;
