@@ -87,15 +87,15 @@ void chstk__stream_forget(struct chstk_stream *st, uint64_t below);
  * source.c: a read-only source of bytes: an open file (fd >= 0), a buffer
  * in memory (mem), or a stream. size is the file's size when it was
  * opened, or a stream's as declared (UINT64_MAX when it does not say). A
- * member of an archive read in place starts at base in the file, buffer or
- * stream, so that the offsets reported are the container's.
+ * member of an archive read in place starts at base in the file or stream.
  */
 struct chstk_src {
 	int fd;
 	const unsigned char *mem;
 	struct chstk_stream *stream;
 	uint64_t size;
-	uint64_t base;
+	uint64_t base;	/* where this source starts in the file, buffer or
+			   stream: an archive member's data */
 	struct chstk_cache *cache;	/* a file's, or NULL */
 };
 
