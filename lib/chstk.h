@@ -150,6 +150,16 @@ typedef int (*chstk_scan_fn)(void *arg, const char *member,
 int chstk_scan_fd(int fd, chstk_scan_fn fn, void *arg,
     struct chstk_error *err);
 
+/*
+ * chstk_scan_fd() for a caller that has read the start of the file already,
+ * to tell what it is (see chstk_format()): head holds its first n bytes
+ * (the caller's, lent for the call), which the library takes from there
+ * instead of reading them again. The first 4096 bytes hold the headers of
+ * nearly every ELF file. Returns as chstk_scan_fd().
+ */
+int chstk_scan_fd_head(int fd, const void *head, size_t n, chstk_scan_fn fn,
+    void *arg, struct chstk_error *err);
+
 /* The same for an image in memory, which the library only reads. */
 int chstk_scan_mem(const void *buf, size_t size, chstk_scan_fn fn, void *arg,
     struct chstk_error *err);

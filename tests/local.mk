@@ -34,7 +34,8 @@ elfscan_shell_tests = \
 	tests/elfscan/progress.sh \
 	tests/elfscan/sarif.sh \
 	tests/elfscan/images.sh \
-	tests/elfscan/lazy.sh
+	tests/elfscan/lazy.sh \
+	tests/elfscan/reads.sh
 
 # The ASCII-armor linker script (ld/): real programs built at make check
 # time, judged by readelf, eu-elflint and the running kernel.
@@ -98,6 +99,7 @@ unit_tests = \
 	tests/unit/check_archive \
 	tests/unit/check_update \
 	tests/unit/check_stream \
+	tests/unit/check_source \
 	tests/unit/check_verdict \
 	tests/unit/check_report
 check_PROGRAMS += $(unit_tests)
@@ -118,6 +120,8 @@ tests_unit_check_update_CFLAGS = $(unit_cflags)
 tests_unit_check_update_LDADD = $(unit_ldadd)
 tests_unit_check_stream_CFLAGS = $(unit_cflags)
 tests_unit_check_stream_LDADD = $(unit_ldadd)
+tests_unit_check_source_CFLAGS = $(unit_cflags)
+tests_unit_check_source_LDADD = $(unit_ldadd)
 tests_unit_check_verdict_SOURCES = tests/unit/check_verdict.c \
 	src/elfscan/verdict.c
 tests_unit_check_verdict_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/elfscan

@@ -65,6 +65,9 @@ struct level {
 	struct archive *a;
 	bool deb;		/* the ar archive of a .deb */
 	bool data;		/* the .deb's data.tar was met */
+	uint64_t at;		/* where the member being read starts in the
+				   file, when its bytes lie there as they are;
+				   else UINT64_MAX */
 	unsigned depth;		/* 0 for the file, 1 for a member */
 	size_t plen;		/* name[0, plen) names the level */
 	char name[NAME_BUF];	/* the prefix, then the member being read */
@@ -272,9 +275,18 @@ collect(void *arg, const char *member, const struct chstk_info *info,
 {
 	struct level *l = arg;
 	char *name = l->name;
+	struct chstk_info in;
 
 	if (member != NULL && asprintf(&name, "%s!%s", l->name, member) < 0)
 		oom();
+	/* The offsets are the member's: the file's when it lies there. */
+	if (info != NULL && l->at != UINT64_MAX) {
+		in = *info;
+		in.mark_offset += l->at;
+		if (in.wx_size > 0)
+			in.wx_offset += l->at;
+		info = &in;
+	}
 	if (info != NULL)
 		batch_image(&l->s->b, name, info);
 	else if (err->code == CHSTK_ERR_NOMEM)
@@ -321,6 +333,10 @@ scan_member(struct level *l, struct entry *e, const unsigned char *head,
 	struct chstk_error err;
 	int r;
 
+	flush(l->s);
+	/* A member whose bytes lie in the file as they are has offsets
+	   there: the batch says so, for the SARIF regions. */
+	l->s->b.streamed = l->at == UINT64_MAX;
 	r = chstk_scan_stream(member_read, &m, e->size, collect, l, &err);
 	if (e->failed != 0)
 		return -1;
@@ -331,6 +347,7 @@ scan_member(struct level *l, struct entry *e, const unsigned char *head,
 	else if (r < 0)
 		batch_add(&l->s->b, FOUND_MALFORMED, l->name, "%s", err.msg);
 	flush(l->s);
+	l->s->b.streamed = true;
 	return 0;
 }
 
@@ -437,6 +454,27 @@ costly_skip(const struct level *l, const struct entry *e)
 	return e->size == UINT64_MAX || archive_filter_count(l->a) > 1;
 }
 
+/*
+ * Where the member's bytes start in the file, when they lie there as they
+ * are, one after the other: a member of a tar or cpio file read directly,
+ * uncompressed, not sparse; libarchive has just read its header. Else
+ * UINT64_MAX.
+ */
+static uint64_t
+in_file(const struct level *l, struct archive_entry *ae)
+{
+	int format = archive_format(l->a) & ARCHIVE_FORMAT_BASE_MASK;
+	la_int64_t at;
+
+	if (l->from != NULL || l->s->read != NULL ||
+	    archive_filter_count(l->a) != 1 ||
+	    (format != ARCHIVE_FORMAT_TAR && format != ARCHIVE_FORMAT_CPIO) ||
+	    archive_entry_sparse_count(ae) != 0)
+		return UINT64_MAX;
+	at = archive_filter_bytes(l->a, 0);
+	return at < 0 ? UINT64_MAX : (uint64_t)at;
+}
+
 /* One entry of an archive: 0 to go on to the next, -1 to stop. */
 static int
 entry(struct level *l, struct archive_entry *ae)
@@ -456,6 +494,7 @@ entry(struct level *l, struct archive_entry *ae)
 	}
 	if (archive_entry_size_is_set(ae) && archive_entry_size(ae) >= 0)
 		e.size = (uint64_t)archive_entry_size(ae);
+	l->at = in_file(l, ae);
 	/* An image layer's entries, of every type, go by its reader first,
 	   which says which to scan (oci.c). ar members have no type: 0. */
 	if (l->from == NULL && l->s->out->entry != NULL)

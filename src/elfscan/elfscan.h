@@ -107,7 +107,9 @@ struct where {
 	const char *file;	/* the file holding the member when it is
 				   not path: a layout's layer blob */
 	bool streamed;		/* read out of a container: the image's
-				   offsets are in the member, not the file */
+				   offsets are in the member, not the file
+				   (false for a member of an uncompressed
+				   tar or cpio file, whose are the file's) */
 };
 
 /* report.c: output, serialized between workers. */

@@ -20,8 +20,10 @@
 	X(archive_entry_filetype) X(archive_entry_hardlink) \
 	X(archive_entry_pathname) X(archive_entry_pathname_utf8) \
 	X(archive_entry_size) X(archive_entry_size_is_set) \
+	X(archive_entry_sparse_count) \
 	X(archive_entry_symlink) X(archive_errno) X(archive_error_string) \
-	X(archive_filter_count) X(archive_read_data) X(archive_read_free) \
+	X(archive_filter_bytes) X(archive_filter_count) X(archive_format) \
+	X(archive_read_data) X(archive_read_free) \
 	X(archive_read_new) X(archive_read_next_header) X(archive_read_open) \
 	X(archive_read_open_fd) X(archive_read_support_filter_bzip2) \
 	X(archive_read_support_filter_gzip) X(archive_read_support_filter_lzma) \
@@ -48,10 +50,13 @@ int lazy_archive_load(const char **why);
 #define archive_entry_pathname_utf8 lazy_archive.archive_entry_pathname_utf8
 #define archive_entry_size lazy_archive.archive_entry_size
 #define archive_entry_size_is_set lazy_archive.archive_entry_size_is_set
+#define archive_entry_sparse_count lazy_archive.archive_entry_sparse_count
 #define archive_entry_symlink lazy_archive.archive_entry_symlink
 #define archive_errno lazy_archive.archive_errno
 #define archive_error_string lazy_archive.archive_error_string
+#define archive_filter_bytes lazy_archive.archive_filter_bytes
 #define archive_filter_count lazy_archive.archive_filter_count
+#define archive_format lazy_archive.archive_format
 #define archive_read_data lazy_archive.archive_read_data
 #define archive_read_free lazy_archive.archive_read_free
 #define archive_read_new lazy_archive.archive_read_new

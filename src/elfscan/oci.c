@@ -575,6 +575,9 @@ hidden(const struct layer *l, const char *path)
 
 	if (p != NULL && p->top > l->index)
 		return true;
+	/* An opaque root hides every path of the layers below it. */
+	if ((p = lookup(l->paths, "/", 1)) != NULL && p->barrier > l->index)
+		return true;
 	for (slash = strchr(path + 1, '/'); slash != NULL;
 	    slash = strchr(slash + 1, '/'))
 		if ((p = lookup(l->paths, path, (size_t)(slash - path))) !=

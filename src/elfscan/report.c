@@ -363,7 +363,8 @@ print0_path(struct buf *b, const char *path)
 	buf_add(b, path, strlen(path) + 1);
 }
 
-/* Where SARIF says a finding is: offsets only in a file read directly. */
+/* Where SARIF says a finding is: offsets only where they are the file's,
+   in a file read directly or a member lying in it as it is. */
 static struct sarif_where
 sarif_where_of(const struct where *w)
 {

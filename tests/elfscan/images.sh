@@ -8,6 +8,8 @@
 #   2. the program's whiteout, the fixed library, the opaque directory
 #      with one new program, a static library of objects;
 #   3. an executable-stack program.
+# A second image adds a fourth layer whose root is opaque (.wh..wh..opq at
+# its top): only that layer's program may be seen.
 # skopeo then writes the same image as an OCI archive, as a docker save
 # tarball, and with zstd layers, and a second tag into the layout. Each is
 # scanned: every ELF file of the unpacked root file system must be reported
@@ -59,25 +61,30 @@ expect "the zstd copy has zstd layers" \
 expect "the layout's three layers are gzip" \
     "$(for b in "$I"/blobs/sha256/*; do gzip -t "$b" 2>/dev/null && echo z; done | wc -l)" 3
 
-# What a container sees, by umoci, and each ELF file's stack, by readelf.
-umoci unpack --image "$I:t" "$T/bundle" >/dev/null || fail "umoci unpack"
-(cd "$T/bundle/rootfs" && find . -type f) | sed 's/^\.//' | sort |
-    while read -r f; do
-	    p=$T/bundle/rootfs$f
-	    case $(head -c 7 "$p") in
-	    "!<arch>") for m in $(ar t "$p"); do
-			ar p "$p" "$m" >"$T/member"
-			echo "$f!$m $(readelf_note "$T/member")"
-		done ;;
-	    ?ELF*) echo "$f $(readelf_stack "$p")" ;;
-	    esac
-    done | sort >"$T/want"
+# unpacked IMAGE BUNDLE: what a container sees, by umoci, and each ELF
+# file's stack, by readelf.
+unpacked() {
+	umoci unpack --image "$1" "$2" >/dev/null || fail "umoci unpack $1"
+	(cd "$2/rootfs" && find . -type f) | sed 's/^\.//' | sort |
+	    while read -r f; do
+		p=$2/rootfs$f
+		case $(head -c 7 "$p") in
+		"!<arch>") for m in $(ar t "$p"); do
+				ar p "$p" "$m" >"$T/member"
+				echo "$f!$m $(readelf_note "$T/member")"
+			done ;;
+		?ELF*) echo "$f $(readelf_stack "$p")" ;;
+		esac
+	    done | sort
+}
+unpacked "$I:t" "$T/bundle" >"$T/want"
 expect_match "umoci's root: the replaced library, the hard link, the new program" \
     "$(cat "$T/want")" "*/opt/app/new RW*/usr/bin/hardlink RWE*/usr/lib/libfix.so RW*"
 expect "umoci's root: no deleted or hidden program" \
     "$(grep -c -e /gone -e /hidden "$T/want")" 0
 
-# check NAME IMAGE: elfscan's records of IMAGE against $T/want
+# check NAME IMAGE [WANT]: elfscan's records of IMAGE against WANT
+# ($T/want)
 check() {
 	S --format=json "$2" >"$T/$1.json" 2>"$T/$1.err"
 	expect "$1: findings: exit status 1" "$?" 1
@@ -96,7 +103,7 @@ for line in open(sys.argv[1]):
         print(m, word[r["stack"]])
 PY
 	expect "$1: one record for each ELF file umoci unpacks, with readelf's stack" \
-	    "$(sort "$T/$1.got")" "$(cat "$T/want")"
+	    "$(sort "$T/$1.got")" "$(cat "${3:-$T/want}")"
 	expect "$1: each record names its layer" \
 	    "$(grep -c '"layer":"sha256:[0-9a-f]\{64\}"' "$T/$1.json")" "$(wc -l <"$T/$1.json")"
 }
@@ -111,6 +118,25 @@ import json, sys
 m = json.load(open(sys.argv[1] + "/blobs/sha256/" + json.load(open(sys.argv[1] + "/index.json"))["manifests"][0]["digest"][7:]))
 print(m["layers"][1]["digest"])' "$T/zstd")" \
     "$(sed -n 's/.*"member":"\/usr\/lib\/libfix.so","layer":"\([^"]*\)".*/\1/p' "$T/zstd.json")"
+
+# A fourth layer with an opaque root: nothing of the three below is seen.
+L4=$T/l4
+mkdir -p "$L4/usr/bin" &&
+    : >"$L4/.wh..wh..opq" &&
+    gcc -z execstack -o "$L4/usr/bin/only" "$FIX/hello.c" &&
+    tar -C "$L4" --numeric-owner --owner=0 --group=0 -cf "$L4.tar" . &&
+    expect "the fourth layer has the opaque marker at its root" \
+        "$(tar -tf "$L4.tar" | grep -c '^\./\.wh\.\.wh\.\.opq$')" 1 &&
+    umoci init --layout "$T/opq" && umoci new --image "$T/opq:t" &&
+    umoci raw add-layer --image "$T/opq:t" "$L1.tar" &&
+    umoci raw add-layer --image "$T/opq:t" "$L2.tar" &&
+    umoci raw add-layer --image "$T/opq:t" "$L3.tar" &&
+    umoci raw add-layer --image "$T/opq:t" "$L4.tar" ||
+    fail "build the image with an opaque root"
+unpacked "$T/opq:t" "$T/bundle-opq" >"$T/want-opq"
+expect "umoci's root under the opaque root: the top layer's program alone" \
+    "$(cat "$T/want-opq")" "/usr/bin/only RWE"
+check opaque-root "$T/opq" "$T/want-opq"
 
 # Two tags in one layout: each image under its own name.
 S --format=json "$T/two" >"$T/two.json"

@@ -9,9 +9,10 @@
 # output has as a finding, with the byte region of the marking readelf
 # shows, the file relative to its root, the member named; the allowed
 # finding must be a suppressed result with its pattern; the fingerprints
-# must not change when the same tree is scanned from elsewhere.
+# must not change when the same tree is scanned from elsewhere. Members of
+# uncompressed tar and cpio files have regions in those files.
 . "$top_srcdir/tests/lib.sh"
-need gcc nasm as readelf python3 dpkg-deb
+need gcc nasm as ar readelf python3 dpkg-deb tar cpio gzip
 : "${ELFSCAN:?}"
 tool=${SARIF_MULTITOOL:-${XDG_CACHE_HOME:-$HOME/.cache}/chstk/sarif-multitool/node_modules/.bin/sarif-multitool}
 [ -x "$tool" ] || { echo "ERROR: $tool is missing: run ./bootstrap deps"; exit 99; }
@@ -172,4 +173,112 @@ expect "damaged package: exit status 2" "$?" 2
 expect_match "damaged package: a notification" "$(cat "$T/cut.sarif")" \
     '*"executionSuccessful":false,"toolExecutionNotifications":*cut.deb*'
 expect "damaged package: the validator finds no error or warning" "$(validate "$T/cut.sarif")" ""
+
+# Members read straight from an uncompressed tar or cpio file: their
+# regions are offsets in that file, where Python's tarfile and the cpio and
+# ar headers put the member, plus the marking readelf shows inside it. A
+# compressed file's members have no offsets of their own: the whole file.
+A=$T/arch
+long=dir-$(printf '%0120d' 0)
+mkdir -p "$A/in/$long" "$A/in/lib" "$A/out"
+gcc -z execstack -o "$A/in/$long/prog" "$FIX/hello.c" &&
+    gcc -z execstack -o "$A/in/short" "$FIX/hello.c" &&
+    gcc -c -o "$T/note.o" "$FIX/lib.c" &&
+    printf '\t.text\n\tret\n' | as -o "$T/nonote.o" &&
+    ar rc "$A/in/lib/libmix.a" "$T/note.o" "$T/nonote.o" &&
+    tar -C "$A/in" --format=gnu -cf "$A/out/gnu.tar" . &&
+    tar -C "$A/in" --format=pax -cf "$A/out/pax.tar" . &&
+    (cd "$A/in" && find . -type f | cpio --quiet -o -H newc) >"$A/out/files.cpio" &&
+    gzip -c "$A/out/gnu.tar" >"$A/out/gnu.tar.gz" ||
+    fail "build the archives"
+S --format=sarif -A "$A/out" >"$T/arch.sarif"
+expect "archives: findings: exit status 1" "$?" 1
+expect "archives: the validator finds no error or warning" "$(validate "$T/arch.sarif")" ""
+python3 - "$T/arch.sarif" "$T/member" >"$T/arch.log" 2>&1 <<'PY'
+import json, os, subprocess, sys, tarfile, urllib.parse
+
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+
+def marking(path):
+    """Offset and length of PT_GNU_STACK's entry, or of the section header
+    table of an object without .note.GNU-stack, by readelf."""
+    h = subprocess.run(["readelf", "-hW", path], capture_output=True, text=True).stdout
+    num = lambda k: [int(l.split(":")[1].split()[0], 0) for l in h.splitlines() if l.strip().startswith(k)][0]
+    if "REL" in [l for l in h.splitlines() if "Type:" in l][0]:
+        return (num("Start of section headers"),
+                num("Number of section headers") * num("Size of section headers"))
+    rows = [x.split()[0] for x in subprocess.run(["readelf", "-lW", path], capture_output=True,
+            text=True).stdout.splitlines() if x.startswith("  ") and x.split() and x.split()[0].isupper()
+            and x.split()[0] != "Type"]
+    i = len(rows) - 1 - rows[::-1].index("GNU_STACK")
+    return (num("Start of program headers") + i * num("Size of program headers"),
+            num("Size of program headers"))
+
+def in_tar(path, name):
+    with tarfile.open(path) as t:
+        for m in t.getmembers():
+            if m.name.lstrip("./") == name:
+                return m.offset_data, m.size
+    fail("%s: no member %s" % (path, name))
+
+def in_cpio(path, name):
+    data, at = open(path, "rb").read(), 0
+    while True:
+        h = data[at:at + 110]
+        nsize, fsize = int(h[94:102], 16), int(h[54:62], 16)
+        n = data[at + 110:at + 110 + nsize - 1].decode()
+        start = (at + 110 + nsize + 3) & ~3
+        if n.lstrip("./") == name:
+            return start, fsize
+        if n == "TRAILER!!!":
+            fail("%s: no member %s" % (path, name))
+        at = (start + fsize + 3) & ~3
+
+def in_ar(data, name):
+    at = 8
+    while at < len(data):
+        size = int(data[at + 48:at + 58])
+        if data[at:at + 16].decode().rstrip().rstrip("/") == name:
+            return at + 60, size
+        at += 60 + size + (size & 1)
+    fail("no ar member %s" % name)
+
+log = json.load(open(sys.argv[1]))
+run = log["runs"][0]
+bases = run["originalUriBaseIds"]
+seen = set()
+for res in run["results"]:
+    loc = res["locations"][0]
+    art = loc["physicalLocation"]["artifactLocation"]
+    path = os.path.join(urllib.parse.unquote(bases[art["uriBaseId"]]["uri"][len("file://"):]),
+                        urllib.parse.unquote(art["uri"]))
+    member = loc["properties"]["member"]
+    reg = loc["physicalLocation"]["region"]
+    got = (reg["byteOffset"], reg["byteLength"])
+    if path.endswith(".gz"):
+        want = (0, os.path.getsize(path))
+    else:
+        outer, _, inner = member.partition("!")
+        off, size = (in_cpio if path.endswith(".cpio") else in_tar)(path, outer)
+        data = open(path, "rb").read()[off:off + size]
+        if inner:
+            ioff, isize = in_ar(data, inner)
+            off, data = off + ioff, data[ioff:ioff + isize]
+        open(sys.argv[2], "wb").write(data)
+        moff, mlen = marking(sys.argv[2])
+        want = (off + moff, mlen)
+    if got != want:
+        fail("%s %s %s: region %s, want %s" % (os.path.basename(path), member, res["ruleId"], got, want))
+    seen.add((os.path.basename(path), res["ruleId"]))
+    print("ok: %s %s %s: region %s" % (os.path.basename(path), member, res["ruleId"], got))
+for f in ("gnu.tar", "pax.tar", "files.cpio", "gnu.tar.gz"):
+    for r in ("exec-stack", "no-gnu-stack-note"):
+        if (f, r) not in seen:
+            fail("no %s result in %s" % (r, f))
+PY
+s=$?
+cat "$T/arch.log"
+expect "archives: regions in the uncompressed files are the members' markings there" "$s" 0
 finish
