@@ -109,6 +109,15 @@ struct chstk_info {
 	uint64_t exec_limit;	/* the highest executable address, the
 				   seed's exec-limit: the last byte of the
 				   highest PF_X PT_LOAD; 0 if none */
+	/* Where the marking is, as a byte range of the file (of the buffer
+	   for chstk_scan_mem), for reports that point at it: the last
+	   PT_GNU_STACK entry, or an object's .note.GNU-stack section header;
+	   without one, the table it belongs in (the program or section
+	   header table), or the ELF header when that table is empty. */
+	uint64_t mark_offset, mark_size;
+	/* The first writable and executable PT_LOAD entry (in an object,
+	   the section header table); 0 and 0 when wx is 0. */
+	uint64_t wx_offset, wx_size;
 };
 
 /* "exec", "noexec" or "default". Never NULL. */
@@ -140,6 +149,16 @@ typedef int (*chstk_scan_fn)(void *arg, const char *member,
  */
 int chstk_scan_fd(int fd, chstk_scan_fn fn, void *arg,
     struct chstk_error *err);
+
+/*
+ * chstk_scan_fd() for a caller that has read the start of the file already,
+ * to tell what it is (see chstk_format()): head holds its first n bytes
+ * (the caller's, lent for the call), which the library takes from there
+ * instead of reading them again. The first 4096 bytes hold the headers of
+ * nearly every ELF file. Returns as chstk_scan_fd().
+ */
+int chstk_scan_fd_head(int fd, const void *head, size_t n, chstk_scan_fn fn,
+    void *arg, struct chstk_error *err);
 
 /* The same for an image in memory, which the library only reads. */
 int chstk_scan_mem(const void *buf, size_t size, chstk_scan_fn fn, void *arg,

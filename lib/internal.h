@@ -94,10 +94,39 @@ struct chstk_src {
 	const unsigned char *mem;
 	struct chstk_stream *stream;
 	uint64_t size;
-	uint64_t base;
+	uint64_t base;	/* where this source starts in the file, buffer or
+			   stream: an archive member's data */
+	struct chstk_cache *cache;	/* a file's, or NULL */
+};
+
+/*
+ * A few blocks of a file kept while it is read, so that the headers a
+ * reader asks for piece by piece cost one read of the block that holds
+ * them: the ELF header and program headers nearly always lie in the first
+ * block, an archive's small members in the blocks their headers lie in.
+ * Reads longer than a block go to the file. The blocks are the cache's
+ * whole memory, whatever the size of the file.
+ */
+#define CHSTK_CACHE_BLOCK 4096
+#define CHSTK_CACHE_BLOCKS 4
+struct chstk_cache {
+	uint64_t file_size;	/* blocks are not read past it */
+	unsigned next;		/* the block to reuse next */
+	struct {
+		uint64_t off;
+		size_t len;	/* 0: empty */
+		unsigned char buf[CHSTK_CACHE_BLOCK];
+	} block[CHSTK_CACHE_BLOCKS];
 };
 
 int chstk__src_file(struct chstk_src *src, int fd, struct chstk_error *err);
+/*
+ * Read the file src through cache from now on (its members too, which copy
+ * src); head, when n > 0, holds the file's first n bytes as the caller read
+ * them, which are not read again. cache must outlive every read of src.
+ */
+void chstk__src_cache(struct chstk_src *src, struct chstk_cache *cache,
+    const void *head, size_t n);
 void chstk__src_mem(struct chstk_src *src, const void *buf, size_t size);
 void chstk__src_stream(struct chstk_src *src, struct chstk_stream *st,
     uint64_t size);

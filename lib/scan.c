@@ -1,6 +1,7 @@
 /*
- * scan.c - the library's readers: chstk_scan_fd(), chstk_scan_mem(),
- * chstk_scan_path() and chstk_scan_stream(), and chstk_format(), which
+ * scan.c - the library's readers: chstk_scan_fd() and
+ * chstk_scan_fd_head(), chstk_scan_mem(), chstk_scan_path() and
+ * chstk_scan_stream(), and chstk_format(), which
  * tells a caller which files they read. A file is an ELF image or an ar
  * archive of them; an archive's members are read in place, and those that
  * are not ELF files are passed over.
@@ -91,14 +92,27 @@ chstk__scan(const struct chstk_src *src, chstk_scan_fn fn, void *arg,
 }
 
 int
-chstk_scan_fd(int fd, chstk_scan_fn fn, void *arg, struct chstk_error *err)
+chstk_scan_fd_head(int fd, const void *head, size_t n, chstk_scan_fn fn,
+    void *arg, struct chstk_error *err)
 {
+	struct chstk_cache cache;
 	struct chstk_src src;
 	int r;
 
 	chstk__clear_error(err);
+	if (head == NULL && n > 0)
+		return chstk__error(err, CHSTK_ERR_INVAL, "no head to read");
 	r = chstk__src_file(&src, fd, err);
-	return r < 0 ? r : chstk__scan(&src, fn, arg, err);
+	if (r < 0)
+		return r;
+	chstk__src_cache(&src, &cache, head, n);
+	return chstk__scan(&src, fn, arg, err);
+}
+
+int
+chstk_scan_fd(int fd, chstk_scan_fn fn, void *arg, struct chstk_error *err)
+{
+	return chstk_scan_fd_head(fd, NULL, 0, fn, arg, err);
 }
 
 int

@@ -52,11 +52,109 @@ chstk__src_size(const struct chstk_src *src)
 	return src->size;
 }
 
+void
+chstk__src_cache(struct chstk_src *src, struct chstk_cache *cache,
+    const void *head, size_t n)
+{
+	unsigned i;
+
+	for (i = 0; i < CHSTK_CACHE_BLOCKS; i++)
+		cache->block[i].len = 0;
+	cache->next = 0;
+	cache->file_size = src->base + src->size;
+	if (n > CHSTK_CACHE_BLOCK)
+		n = CHSTK_CACHE_BLOCK;
+	if (n > src->size)
+		n = (size_t)src->size;
+	if (head != NULL && n > 0 && src->base == 0) {
+		memcpy(cache->block[0].buf, head, n);
+		cache->block[0].off = 0;
+		cache->block[0].len = n;
+		cache->next = 1;
+	}
+	src->cache = cache;
+}
+
+/* Read up to len bytes of the file fd at off: *got is fewer only at its
+   end. */
+static int
+read_fd(int fd, unsigned char *p, size_t len, uint64_t off, size_t *got,
+    const char *what, struct chstk_error *err)
+{
+	*got = 0;
+	while (*got < len) {
+		ssize_t n = pread(fd, p + *got, len - *got, (off_t)(off + *got));
+
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			return chstk__syserror(err, "cannot read %s", what);
+		if (n == 0)
+			break;
+		*got += (size_t)n;
+	}
+	return 0;
+}
+
+static int
+shrank(const char *what, struct chstk_error *err)
+{
+	return chstk__error(err, CHSTK_ERR_TRUNCATED,
+	    "cannot read %s: the file shrank while it was read", what);
+}
+
+/*
+ * [at, at + len) of the file, len at most a block, from the block that
+ * holds it, or from a block read now: the aligned one, unless the bytes
+ * straddle its end. Never past the file's size as it was opened, so that
+ * a small file costs one read, not a second that finds its end.
+ */
+static int
+read_cached(const struct chstk_src *src, uint64_t at, unsigned char *buf,
+    size_t len, const char *what, struct chstk_error *err)
+{
+	struct chstk_cache *c = src->cache;
+	uint64_t start, want;
+	unsigned i;
+	int r;
+
+	for (i = 0; i < CHSTK_CACHE_BLOCKS; i++) {
+		uint64_t off = c->block[i].off;
+		size_t have = c->block[i].len;
+
+		if (have > 0 && at >= off && at - off <= have &&
+		    len <= have - (at - off)) {
+			memcpy(buf, c->block[i].buf + (at - off), len);
+			return 0;
+		}
+	}
+	start = at & ~(uint64_t)(CHSTK_CACHE_BLOCK - 1);
+	if (at - start + len > CHSTK_CACHE_BLOCK)
+		start = at;
+	want = c->file_size > start ? c->file_size - start : 0;
+	if (want > CHSTK_CACHE_BLOCK)
+		want = CHSTK_CACHE_BLOCK;
+	if (want < at - start + len)
+		want = at - start + len;
+	i = c->next;
+	c->next = (i + 1) % CHSTK_CACHE_BLOCKS;
+	r = read_fd(src->fd, c->block[i].buf, (size_t)want, start,
+	    &c->block[i].len, what, err);
+	if (r < 0) {
+		c->block[i].len = 0;
+		return r;
+	}
+	c->block[i].off = start;
+	if (c->block[i].len < at - start + len)
+		return shrank(what, err);
+	memcpy(buf, c->block[i].buf + (at - start), len);
+	return 0;
+}
+
 int
 chstk__src_read(const struct chstk_src *src, uint64_t off, void *buf,
     size_t len, const char *what, struct chstk_error *err)
 {
-	unsigned char *p = buf;
 	size_t got;
 	int r;
 
@@ -72,25 +170,13 @@ chstk__src_read(const struct chstk_src *src, uint64_t off, void *buf,
 		return r;
 	}
 	if (src->fd < 0) {
-		memcpy(buf, src->mem + off, len);
+		memcpy(buf, src->mem + src->base + off, len);
 		return 0;
 	}
-	while (len > 0) {
-		ssize_t n = pread(src->fd, p, len, (off_t)(src->base + off));
-
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1)
-			return chstk__syserror(err, "cannot read %s", what);
-		if (n == 0)
-			return chstk__error(err, CHSTK_ERR_TRUNCATED,
-			    "cannot read %s: the file shrank while it was read",
-			    what);
-		p += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-	}
-	return 0;
+	if (src->cache != NULL && len <= CHSTK_CACHE_BLOCK)
+		return read_cached(src, src->base + off, buf, len, what, err);
+	r = read_fd(src->fd, buf, len, src->base + off, &got, what, err);
+	return r == 0 && got < len ? shrank(what, err) : r;
 }
 
 int
@@ -216,8 +302,8 @@ chstk__src_copy_range(const struct chstk_src *src, uint64_t off, uint64_t len,
 		return chstk__error(err, CHSTK_ERR_TRUNCATED,
 		    "data runs past the end of the file");
 	if (src->fd < 0)
-		return chstk__pwrite_all(out_fd, src->mem + off, (size_t)len,
-		    out_off, err);
+		return chstk__pwrite_all(out_fd, src->mem + src->base + off,
+		    (size_t)len, out_off, err);
 	r = kernel_copy(src->fd, src->base + off, len, out_fd, out_off, &done);
 	if (r < 0) {
 		errno = -r;

@@ -31,7 +31,11 @@ elfscan_shell_tests = \
 	tests/elfscan/system.sh \
 	tests/elfscan/containers.sh \
 	tests/elfscan/hostile.sh \
-	tests/elfscan/progress.sh
+	tests/elfscan/progress.sh \
+	tests/elfscan/sarif.sh \
+	tests/elfscan/images.sh \
+	tests/elfscan/lazy.sh \
+	tests/elfscan/reads.sh
 
 # The ASCII-armor linker script (ld/): real programs built at make check
 # time, judged by readelf, eu-elflint and the running kernel.
@@ -78,8 +82,8 @@ EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/elfscan/check_json.py \
 	tests/armor/common.sh tests/armor/fixture.c tests/armor/fixture-cxx.cc \
 	tests/armor/selfmaps.c tests/armor/selfmaps.h \
-	tests/packaging/common.sh tests/packaging/installed.sh \
-	tests/packaging/packages.sh \
+	tests/packaging/common.sh tests/packaging/hello-spec.sh \
+	tests/packaging/installed.sh tests/packaging/packages.sh \
 	tests/fixtures/hello.c tests/fixtures/trampoline.c \
 	tests/fixtures/lib.c tests/fixtures/dlopen.c tests/fixtures/stack_perms.h \
 	tests/fixtures/tiny64.asm tests/fixtures/tiny32.asm \
@@ -95,6 +99,7 @@ unit_tests = \
 	tests/unit/check_archive \
 	tests/unit/check_update \
 	tests/unit/check_stream \
+	tests/unit/check_source \
 	tests/unit/check_verdict \
 	tests/unit/check_report
 check_PROGRAMS += $(unit_tests)
@@ -115,13 +120,16 @@ tests_unit_check_update_CFLAGS = $(unit_cflags)
 tests_unit_check_update_LDADD = $(unit_ldadd)
 tests_unit_check_stream_CFLAGS = $(unit_cflags)
 tests_unit_check_stream_LDADD = $(unit_ldadd)
+tests_unit_check_source_CFLAGS = $(unit_cflags)
+tests_unit_check_source_LDADD = $(unit_ldadd)
 tests_unit_check_verdict_SOURCES = tests/unit/check_verdict.c \
 	src/elfscan/verdict.c
 tests_unit_check_verdict_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/elfscan
 tests_unit_check_verdict_CFLAGS = $(unit_cflags)
 tests_unit_check_verdict_LDADD = $(unit_ldadd)
 tests_unit_check_report_SOURCES = tests/unit/check_report.c \
-	src/elfscan/report.c src/elfscan/verdict.c src/elfscan/xalloc.c
+	src/elfscan/report.c src/elfscan/sarif.c src/elfscan/allow.c \
+	src/elfscan/verdict.c src/elfscan/xalloc.c
 tests_unit_check_report_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/elfscan
 tests_unit_check_report_CFLAGS = $(unit_cflags) $(PTHREAD_CFLAGS)
 tests_unit_check_report_LDADD = $(unit_ldadd) -lpthread

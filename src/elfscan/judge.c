@@ -30,16 +30,29 @@ allowed(const struct judge *j, const char *path, const char *member)
 	return yes;
 }
 
+/* What the record is about: the batch's file, the found's member. */
+static void
+where_of(const struct batch *b, const struct found *f, struct where *w)
+{
+	w->path = b->path;
+	w->member = f->member;
+	w->image = b->image;
+	w->layer = b->layer;
+	w->file = b->file;
+	w->streamed = b->streamed;
+}
+
 /* Returns whether the image has a finding. */
 static bool
-judge_image(struct judge *j, const char *path, const struct found *f)
+judge_image(struct judge *j, const struct batch *b, const struct found *f)
 {
 	struct stats *st = j->st;
 	struct verdict v;
+	struct where w;
 
 	verdict_of(&f->info, false, &v);
 	if ((v.findings & ~F_WX_SEGMENT) != 0 && j->o->allow.n > 0 &&
-	    allowed(j, path, f->member))
+	    allowed(j, b->path, f->member))
 		verdict_of(&f->info, true, &v);
 	atomic_fetch_add(&st->images, 1);
 	atomic_fetch_add(&st->state[f->info.state], 1);
@@ -49,7 +62,8 @@ judge_image(struct judge *j, const char *path, const struct found *f)
 		atomic_fetch_add(&st->allowed, 1);
 	if (v.findings)
 		atomic_fetch_add(&st->with_findings, 1);
-	report_image(j->r, path, f->member, &f->info, &v);
+	where_of(b, f, &w);
+	report_image(j->r, &w, &f->info, &v);
 	return v.findings != 0;
 }
 
@@ -57,6 +71,7 @@ bool
 judge_batch(struct judge *j, const struct batch *b)
 {
 	bool findings = false;
+	struct where w;
 	size_t i;
 
 	for (i = 0; i < b->n; i++) {
@@ -64,16 +79,18 @@ judge_batch(struct judge *j, const struct batch *b)
 
 		switch (f->kind) {
 		case FOUND_IMAGE:
-			findings |= judge_image(j, b->path, f);
+			findings |= judge_image(j, b, f);
 			break;
 		case FOUND_MALFORMED:
 			atomic_fetch_add(&j->st->images, 1);
 			atomic_fetch_add(&j->st->with_findings, 1);
-			report_error(j->r, b->path, f->member, true, f->msg);
+			where_of(b, f, &w);
+			report_error(j->r, &w, true, f->msg);
 			findings = true;
 			break;
 		case FOUND_ERROR:
-			report_error(j->r, b->path, f->member, false, f->msg);
+			where_of(b, f, &w);
+			report_error(j->r, &w, false, f->msg);
 			break;
 		}
 	}

@@ -2,9 +2,10 @@
  * read.c - the second stage: one file's images, read into a batch for the
  * judge. The first bytes say what the file is, and the library says which
  * of those it reads (chstk_format): an ELF file or ar archive goes to the
- * library whole; a package, wheel or tarball goes to container.c when it
- * was named on the command line, or with -A; anything else is passed
- * over after that one read.
+ * library whole, with the bytes already read; a package, wheel or tarball
+ * goes to container.c, and a container image to oci.c, when it was named
+ * on the command line, or with -A; anything else is passed over after that
+ * one read.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,12 +29,13 @@ collect(void *arg, const char *member, const struct chstk_info *info,
 }
 
 static void
-read_library(struct batch *b, int fd, enum chstk_format format)
+read_library(struct batch *b, int fd, const unsigned char *head, size_t n,
+    enum chstk_format format)
 {
 	struct chstk_error err;
 	int r;
 
-	r = chstk_scan_fd(fd, collect, b, &err);
+	r = chstk_scan_fd_head(fd, head, n, collect, b, &err);
 	if (r == CHSTK_ERR_SYS || r == CHSTK_ERR_NOMEM)
 		batch_add(b, FOUND_ERROR, NULL, "cannot read: %s",
 		    r == CHSTK_ERR_SYS ? strerror(err.sys_errno) : err.msg);
@@ -63,8 +65,13 @@ read_file(struct judge *j, int dirfd, const char *name, const char *path,
 {
 	struct batch b = { .path = path };
 	struct container_ctx c = { .j = j };
-	struct container_out out = { judge_member, &c };
-	unsigned char head[512];
+	struct container_out out = { .found = judge_member, .arg = &c };
+	/* Enough for the ELF header and program headers of nearly every
+	   ELF file (all of /usr's here), which the library then does not
+	   read again: one read tells what a file is and, most often, all the
+	   library needs but the dynamic section. Not more: the other files,
+	   most of a tree, would have it copied for nothing. */
+	unsigned char head[1024];
 	enum chstk_format format;
 	enum container kind;
 	ssize_t n;
@@ -90,11 +97,24 @@ read_file(struct judge *j, int dirfd, const char *name, const char *path,
 	format = n > 0 ? chstk_format(head, (size_t)n) : CHSTK_FORMAT_OTHER;
 	kind = n > 0 ? container_kind(head, (size_t)n) : CONTAINER_NONE;
 	if (format == CHSTK_FORMAT_ELF || format == CHSTK_FORMAT_AR)
-		read_library(&b, fd, format);
+		read_library(&b, fd, head, (size_t)n, format);
+	else if (kind == CONTAINER_TAR && (named || j->o->archives) &&
+	    oci_is_archive(fd))
+		oci_scan(fd, false, path, &out);
 	else if (kind != CONTAINER_NONE && (named || j->o->archives))
 		container_scan(fd, path, kind, &out);
 	c.findings |= judge_batch(j, &b);
 	batch_clear(&b);
 	judge_file(j, path, c.findings);
 	close(fd);
+}
+
+void
+read_layout(struct judge *j, int fd, const char *path)
+{
+	struct container_ctx c = { .j = j };
+	struct container_out out = { .found = judge_member, .arg = &c };
+
+	oci_scan(fd, true, path, &out);
+	judge_file(j, path, c.findings);
 }

@@ -1,0 +1,75 @@
+#!/bin/sh
+# What elfscan asks of the kernel for each file, as strace sees it: one
+# read of the head tells what a file is and holds the ELF header and
+# program headers, which the library takes from it (chstk_scan_fd_head);
+# a shared object or PIE adds one read for its dynamic section; an object
+# and an archive are served by the library's blocks, one read per block at
+# most for a small one; a text file costs its one read. Counts of system calls,
+# not times: the verdict does not depend on the machine's load.
+. "$top_srcdir/tests/lib.sh"
+need gcc ar strace readelf stat
+: "${ELFSCAN:?}"
+
+D=$T/tree
+mkdir -p "$D" "$T/objs"
+gcc -o "$D/pie" "$FIX/hello.c" &&
+    gcc -no-pie -o "$D/nopie" "$FIX/hello.c" &&
+    gcc -static -o "$D/static" "$FIX/hello.c" &&
+    gcc -shared -fPIC -o "$D/lib.so" "$FIX/lib.c" &&
+    gcc -c -o "$D/one.o" "$FIX/lib.c" ||
+    fail "build the tree"
+# An archive of forty objects: more blocks than the library keeps.
+i=0
+while [ "$i" -lt 40 ]; do
+	cp "$D/one.o" "$T/objs/m$i.o"
+	i=$((i + 1))
+done
+(cd "$T/objs" && ar rcS "$D/many.a" m*.o) || fail "build the archive"
+printf 'hello\n' >"$D/text"
+
+# -y names the file behind each descriptor; -ff follows the libtool
+# wrapper's exec and elfscan's threads, each to its own file, so that no
+# call is split across lines.
+strace -ff -y -qq -o "$T/trace" "$ELFSCAN" -q --no-progress "$D" >/dev/null 2>"$T/err"
+cat "$T"/trace.* >"$T/calls"
+expect "elfscan ran under strace" "$(grep -c '^pread64(' "$T/calls" | awk '$1 > 0 { print "yes" }')" yes
+
+# calls NAME SYSCALL: how many times SYSCALL read the file NAME of the tree.
+calls() { grep -c "^$2([0-9]*<$D/$1>" "$T/calls"; }
+# bytes NAME: the bytes pread64 returned from it.
+bytes() {
+	grep "^pread64([0-9]*<$D/$1>" "$T/calls" | awk '{ s += $NF } END { print s + 0 }'
+}
+# others NAME: the system calls that touched it but open, pread64, fstat
+# and close.
+others() {
+	grep "<$D/$1>" "$T/calls" | sed 's/(.*//' |
+	    grep -vxE 'openat|pread64|newfstatat|close' | sort -u | tr '\n' ' '
+}
+blocks() { echo $((($(stat -c %s "$D/$1") + 4095) / 4096)); }
+
+for f in pie nopie static lib.so one.o many.a text; do
+	expect "$f: only opened, read with pread64, fstat'ed and closed" "$(others "$f")" ""
+done
+expect "text: one read" "$(calls text pread64)" 1
+expect "a program without a dynamic section: one read" "$(calls static pread64)" 1
+expect "nopie: one read (ET_EXEC: its dynamic section is not read)" "$(calls nopie pread64)" 1
+# The dynamic section says whether an ET_DYN file is a program: unless it
+# lies in the head, it costs a read.
+for f in pie lib.so; do
+	dyn=$(readelf -lW "$D/$f" | awk '$1 == "DYNAMIC" { print $2 }')
+	want=2
+	[ $((dyn + 0)) -lt 4096 ] && want=1
+	expect "$f: the head and the dynamic section (at $dyn)" "$(calls "$f" pread64)" "$want"
+done
+n=$(calls one.o pread64)
+expect "one.o: the head, then one read per block at most, $n for $(blocks one.o) blocks" \
+    "$(echo "$n" | awk -v b="$(blocks one.o)" '$1 > 0 && $1 <= b + 1 { print "yes" }')" yes
+n=$(calls many.a pread64)
+expect "many.a: at most two reads per block, $n for $(blocks many.a) blocks" \
+    "$(echo "$n" | awk -v b="$(blocks many.a)" '$1 > 0 && $1 <= 2 * b { print "yes" }')" yes
+expect "many.a: read once or so, not byte by byte" \
+    "$(bytes many.a | awk -v s="$(stat -c %s "$D/many.a")" '$1 <= 2 * s + 8192 { print "yes" }')" yes
+expect "one fstat per ELF file or archive, none for text" \
+    "$(($(calls pie newfstatat) + $(calls nopie newfstatat) + $(calls text newfstatat)))" 2
+finish
