@@ -1,7 +1,9 @@
 #!/bin/sh
 # check-kernel.sh: build each kernel of kernel/*/kernel.conf (Linux 6.1 and
-# 6.12) with its exec-shield series and boot it under qemu, once per level
-# and once switching levels at run time.
+# 6.12 for x86-64, 6.12 for native i386) with its exec-shield series and
+# boot it under qemu: an x86-64 kernel once per level and once switching
+# levels at run time; the i386 kernel, whose code segment limit stands in
+# for NX, on a CPU without NX at levels 2 and 0 and on one with NX.
 #
 #   check-kernel.sh check        the whole matrix; exit 1 if a check fails
 #   check-kernel.sh bench        exec and mmap latency at levels 0 and 2
@@ -13,7 +15,7 @@
 #                  assembled and the boot logs kept (workdir/VERSION/)
 #   CHSTK          the chstk that marks the test programs
 #   KERNEL_VERSIONS  the kernels, by directory under kernel/ (default: every
-#                  one with a kernel.conf, "6.1 6.12")
+#                  one with a kernel.conf, "6.1 6.12 6.12-i386")
 #   LINUX_TARBALL  the source instead of kernel.conf's (one version only)
 #   KERNEL_SERIES  "none" builds the kernel without the series, to show
 #                  which checks the stock kernel fails; a number N, with
@@ -64,7 +66,7 @@ load_version() {
 	[ -f "$conf" ] || die "$conf: no such kernel"
 	tarball= arch=x86_64 image=arch/x86/boot/bzImage base_config=tinyconfig
 	series=$version fragments=$version/exec-shield.config
-	qemu="qemu-system-x86_64 -m 512M" console=ttyS0
+	qemu="qemu-system-x86_64 -m 512M" console=ttyS0 cpu_nonx= cpu_nx=
 	. "$conf"
 	[ -n "$LINUX_TARBALL" ] && tarball=$LINUX_TARBALL
 	[ -n "$QEMU" ] && qemu=$QEMU
@@ -145,8 +147,9 @@ kernel() {
 	# shellcheck disable=SC2086
 	sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=y$/\1/p' $frags | while read -r o; do
 		grep -qx "$o=y" "$obj/.config" && continue
+		# A partial series may lack the options of the patches left out.
 		case $KERNEL_SERIES/$o in
-		none/CONFIG_EXEC_SHIELD | 0/CONFIG_EXEC_SHIELD) continue ;;
+		?*/CONFIG_EXEC_SHIELD | ?*/CONFIG_EXEC_SHIELD_*) continue ;;
 		esac
 		die "$version: $o=y did not survive olddefconfig"
 	done
@@ -231,11 +234,15 @@ check_type() {
 }
 
 # The initramfs: /init, the probes in every marking, their libraries.
-# Built once per run and arch (x86_64 so far: a 64-bit /init and 64- and
-# 32-bit probes); sets cpio.
+# Built once per run and arch (x86_64: a 64-bit /init and 64- and 32-bit
+# probes; i386: initramfs_i386); sets cpio.
 initramfs() {
 	[ -n "${cpio:-}" ] && [ "$cpio_arch" = "$arch" ] && return 0
-	[ "$arch" = x86_64 ] || die "$version: no test programs for ARCH=$arch"
+	case $arch in
+	x86_64) ;;
+	i386) initramfs_i386; return 0 ;;
+	*) die "$version: no test programs for ARCH=$arch" ;;
+	esac
 	cpio_arch=$arch
 	t=$workdir/test root=$workdir/root
 	rm -rf "$t" "$root"
@@ -275,15 +282,46 @@ initramfs() {
 	cpio=$workdir/initramfs.cpio
 }
 
-# Boot once; the serial console goes to $vdir/NAME.log. no_timer_check:
+# The i386 initramfs: a 32-bit static /init (test/cslimit-init.c) and the
+# probe (test/cslimit.c) static at 0x08048000 (cs), static below 16 MiB
+# with ld/elf_i386_small.x (cssmall) and a dynamic PIE (cspie), and the
+# trampoline program (test/tramp.c), each marked exec and noexec.
+initramfs_i386() {
+	cpio_arch=$arch
+	t=$workdir/test-i386 root=$workdir/root-i386
+	rm -rf "$t" "$root"
+	mkdir -p "$t" "$root/bin" "$root/proc"
+	cflags="-O2 -Wall -Wextra -Werror -z noexecstack -m32"
+	[ -f "$ARMOR_LDSCRIPT" ] ||
+		die "$ARMOR_LDSCRIPT: missing, the i386 matrix needs it"
+	$CC $cflags -static -o "$root/init" "$kdir/test/cslimit-init.c"
+	$CC $cflags -static -o "$t/cs" "$kdir/test/cslimit.c"
+	$CC $cflags -static -fno-pie -no-pie -Wl,-T,"$ARMOR_LDSCRIPT" \
+		-o "$t/cssmall" "$kdir/test/cslimit.c"
+	$CC $cflags -fPIE -pie -o "$t/cspie" "$kdir/test/cslimit.c"
+	$CC $cflags -static -Wno-trampolines -o "$t/tramp" "$kdir/test/tramp.c"
+	check_type "$t/cs" EXEC
+	check_type "$t/cssmall" EXEC
+	check_type "$t/cspie" DYN
+	for v in cs cssmall cspie tramp; do
+		mark3 "$t/$v" "$root/bin" "$v"
+	done
+	copy_libs "$t/cspie" "$root" 32
+	(cd "$root" && find . | sort | cpio -o -H newc -R 0:0 --quiet) \
+		>"$workdir/initramfs-i386.cpio"
+	cpio=$workdir/initramfs-i386.cpio
+}
+
+# Boot once; the serial console goes to $vdir/NAME.log, the CPU model is
+# $cpu if set. no_timer_check:
 # on a loaded machine, qemu's emulated timer can miss the kernel's IO-APIC
 # timer test, which then panics ("IO-APIC + timer doesn't work!").
 boot() {
 	name=$1
 	shift
-	echo "$me: $version: boot $name: $*" >&2
+	echo "$me: $version: boot $name: ${cpu:+-cpu $cpu }$*" >&2
 	# shellcheck disable=SC2086
-	timeout 1200 $qemu -nographic -no-reboot -net none \
+	timeout 1200 $qemu ${cpu:+-cpu "$cpu"} -nographic -no-reboot -net none \
 		-kernel "$kimage" -initrd "$cpio" \
 		-append "console=$console panic=-1 quiet no_timer_check $*" \
 		</dev/null >"$vdir/$name.log" 2>&1 || true
@@ -296,6 +334,31 @@ boot() {
 		>>"$vdir/results"
 }
 
+boots_levels() {
+	for level in 0 1 2 3; do
+		boot "L$level" "exec-shield=$level chstk.test=boot"
+	done
+	boot L7 "exec-shield=7 chstk.test=boot"
+	boot switch "chstk.test=switch"
+	for p in d32-noexec d32small-noexec; do
+		sed -n "s/^PICTURE $p //p" "$vdir/L2.txt" >"$vdir/picture-$p.txt"
+	done
+}
+
+# kernel.conf's cpu_nonx is a CPU model without NX (the code segment limit
+# works), cpu_nx one with NX (the page tables do).
+boots_i386() {
+	[ -n "$cpu_nonx" ] && [ -n "$cpu_nx" ] ||
+		die "$conf: cpu_nonx and cpu_nx are needed for ARCH=i386"
+	cpu=$cpu_nonx
+	boot nonx-L2 "exec-shield=2 chstk.test=cslimit"
+	boot nonx-L0 "exec-shield=0 chstk.test=cslimit"
+	cpu=$cpu_nx
+	boot nx-L2 "exec-shield=2 chstk.test=cslimit"
+	cpu=
+	sed -n 's/^PICTURE //p' "$vdir/nonx-L2.txt" >"$vdir/picture-cspie-noexec.txt"
+}
+
 # Each version's matrix in $vdir/matrix.txt; fails if any version failed.
 check() {
 	status=0
@@ -304,14 +367,12 @@ check() {
 		kimage=$(kernel)
 		initramfs
 		: >"$vdir/results"
-		for level in 0 1 2 3; do
-			boot "L$level" "exec-shield=$level chstk.test=boot"
-		done
-		boot L7 "exec-shield=7 chstk.test=boot"
-		boot switch "chstk.test=switch"
-		for p in d32-noexec d32small-noexec; do
-			sed -n "s/^PICTURE $p //p" "$vdir/L2.txt" >"$vdir/picture-$p.txt"
-		done
+		cpu=
+		if [ "$arch" = i386 ]; then
+			boots_i386
+		else
+			boots_levels
+		fi
 		echo "== Linux $version${KERNEL_SERIES:+ (KERNEL_SERIES=$KERNEL_SERIES)}"
 		awk -v kernel="$version" -f "$kdir/matrix.awk" "$vdir/results" \
 			>"$vdir/matrix.txt" || status=1
@@ -328,9 +389,19 @@ bench() {
 		load_version "$v"
 		kimage=$(kernel)
 		initramfs
-		boot bench "chstk.test=bench"
-		boot bench-norandmaps "chstk.test=bench norandmaps"
-		for b in bench bench-norandmaps; do
+		benches="bench bench-norandmaps"
+		if [ "$arch" = i386 ]; then
+			benches="bench-nonx bench-nx"
+			cpu=$cpu_nonx
+			boot bench-nonx "chstk.test=bench"
+			cpu=$cpu_nx
+			boot bench-nx "chstk.test=bench"
+			cpu=
+		else
+			boot bench "chstk.test=bench"
+			boot bench-norandmaps "chstk.test=bench norandmaps"
+		fi
+		for b in $benches; do
 			grep '^BENCH ' "$vdir/$b.txt" | sed "s/^/$version $b: /" ||
 				die "$version $b: the benchmark did not finish"
 		done

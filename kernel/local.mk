@@ -1,14 +1,17 @@
 # Rules for kernel/ (included by the top-level Makefile.am).
 #
 # The exec-shield patch series for Debian's linux-source-6.1 and
-# linux-source-6.12 (kernel/6.1/, kernel/6.12/), and the harness that proves
-# them by booting each patched kernel under qemu. None of it is part of
+# linux-source-6.12 (kernel/6.1/, kernel/6.12/; kernel/6.12-i386/ adds the
+# code segment limit of native i386 kernels on top of kernel/6.12/), and the
+# harness that proves them by booting each patched kernel under qemu. None of it is part of
 # `make check`: building a kernel takes minutes.
 #
 #   make check-kernel       build (or reuse) each kernel, boot it once per
 #                           level and once switching levels; print the
 #                           PASS/FAIL matrix of each; fail if a check fails
-#   make bench-kernel       exec and mmap latency at levels 0 and 2
+#   make bench-kernel       exec and mmap latency at levels 0 and 2; for
+#                           i386, pipe round trips and mmap with the
+#                           code segment limit and with NX
 #   make checkpatch-kernel  the kernel's scripts/checkpatch.pl on each patch
 #
 # Settings, on the make command line: KERNEL_VERSIONS="6.12" picks the
@@ -32,18 +35,25 @@ kernel_patches = \
 	kernel/6.12/0002-exec-let-no-stack-become-executable-at-exec-shield-l.patch \
 	kernel/6.12/0003-exec-shield-log-the-programs-whose-executable-stack-.patch \
 	kernel/6.12/0004-x86-mm-map-the-libraries-of-ia32-processes-in-the-AS.patch \
-	kernel/6.12/0005-x86-mm-load-ia32-PIE-programs-in-the-ASCII-armor-too.patch
+	kernel/6.12/0005-x86-mm-load-ia32-PIE-programs-in-the-ASCII-armor-too.patch \
+	kernel/6.12-i386/0006-x86-mm-keep-_PAGE_NX-in-page-protections-on-32-bit-P.patch \
+	kernel/6.12-i386/0007-x86-32-exec-shield-emulate-NX-with-the-code-segment-.patch
 EXTRA_DIST += \
 	$(kernel_patches) \
 	kernel/6.1/exec-shield.config \
 	kernel/6.1/kernel.conf \
 	kernel/6.12/exec-shield.config \
 	kernel/6.12/kernel.conf \
+	kernel/6.12-i386/i386.config \
+	kernel/6.12-i386/kernel.conf \
 	kernel/check-kernel.sh \
 	kernel/matrix.awk \
 	kernel/README.md \
+	kernel/test/cslimit-init.c \
+	kernel/test/cslimit.c \
 	kernel/test/init.c \
 	kernel/test/probe.c \
+	kernel/test/tramp.c \
 	kernel/test/xstack.c
 
 KERNEL_VERSIONS =

@@ -17,7 +17,7 @@
  *                         differs, each checking its own limit every time
  *   cslimit signal        handlers run and return (sigreturn)
  *   cslimit bench N       time pipe round trips and mmap()/munmap()
- *   cslimit maps          /proc/self/maps
+ *   cslimit maps          /proc/self/maps, and the limit
  *
  * Every line is "key value ..."; the probe judges nothing itself. It is
  * built static (-m32) and marked exec and noexec by chstk.
@@ -501,6 +501,7 @@ int main(int argc, char **argv)
 
 		while (f && fgets(line, sizeof(line), f))
 			printf("maps %s", line);
+		printf("limit 0x%08lx\n", cs_limit());
 		r = 0;
 	} else
 		fprintf(stderr, "cslimit: %s: unknown command\n", cmd);
