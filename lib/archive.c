@@ -270,29 +270,24 @@ member_src(const struct ar *ar, const struct member *m, struct chstk_src *out)
 }
 
 static int
-scan_member(struct ar *ar, const struct member *m, chstk_scan_fn fn,
-    void *arg, struct chstk_error *err)
+scan_member(struct ar *ar, const struct member *m,
+    const struct chstk_scan_opts *o, chstk_scan_fn fn, void *arg)
 {
 	struct chstk_src msrc;
-	struct chstk_image im;
-	struct chstk_info info;
 	struct chstk_error merr;
+	int r;
 
-	(void)err;
 	if (m->kind != M_FILE)
 		return 0;
 	chstk__clear_error(&merr);
 	member_src(ar, m, &msrc);
-	if (chstk__image_open(&im, &msrc, 0, &merr) < 0)
-		return merr.code == CHSTK_ERR_NOT_ELF ? 0 :
-		    fn(arg, m->name, NULL, &merr);
-	chstk__image_info(&im, &info);
-	chstk__image_close(&im);
-	return fn(arg, m->name, &info, NULL);
+	r = chstk__scan_image(&msrc, m->name, o, true, fn, arg, &merr);
+	return r == CHSTK_ERR_NOT_ELF ? 0 : r;
 }
 
 int
-chstk__archive_scan(const struct chstk_src *src, chstk_scan_fn fn, void *arg,
+chstk__archive_scan(const struct chstk_src *src,
+    const struct chstk_scan_opts *o, chstk_scan_fn fn, void *arg,
     struct chstk_error *err)
 {
 	struct member m;
@@ -301,7 +296,7 @@ chstk__archive_scan(const struct chstk_src *src, chstk_scan_fn fn, void *arg,
 
 	r = open_ar(&ar, src, err);
 	while (r == 0 && (r = next_member(&ar, &m, err)) == 1)
-		r = scan_member(&ar, &m, fn, arg, err);
+		r = scan_member(&ar, &m, o, fn, arg);
 	return r;
 }
 

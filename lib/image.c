@@ -183,9 +183,8 @@ check_table(const struct chstk_image *im, uint64_t off, uint64_t n,
 	return 0;
 }
 
-/* Read entries [first, first + n) of a table of type at off, n <= CHUNK. */
-static int
-read_entries(const struct chstk_image *im, Elf_Type type, uint64_t off,
+int
+chstk__read_entries(const struct chstk_image *im, Elf_Type type, uint64_t off,
     size_t first, size_t n, void *mem, const char *what,
     struct chstk_error *err)
 {
@@ -208,7 +207,7 @@ chstk__read_shdr(const struct chstk_image *im, size_t i, GElf_Shdr *sh,
 		*sh = im->shdr[i];
 		return 0;
 	}
-	r = read_entries(im, ELF_T_SHDR, im->ehdr.e_shoff, i, 1, &m,
+	r = chstk__read_entries(im, ELF_T_SHDR, im->ehdr.e_shoff, i, 1, &m,
 	    "section header", err);
 	if (r == 0)
 		widen_shdr(im, &m, 0, sh);
@@ -292,6 +291,19 @@ note_section(struct chstk_image *im, size_t i, const GElf_Shdr *sh,
 	if ((sh->sh_flags & (SHF_ALLOC | SHF_WRITE | SHF_EXECINSTR)) ==
 	    (SHF_ALLOC | SHF_WRITE | SHF_EXECINSTR))
 		im->wx_sections++;
+	if (sh->sh_type == SHT_SYMTAB && im->symtab.sh_type == SHT_NULL)
+		im->symtab = *sh;
+	if (sh->sh_type == SHT_DYNSYM && im->dynsym.sh_type == SHT_NULL)
+		im->dynsym = *sh;
+	/* An object's property note: only notes have their name read. */
+	if (sh->sh_type == SHT_NOTE && im->ehdr.e_type == ET_REL &&
+	    im->property.sh_type == SHT_NULL) {
+		r = chstk__name_is(im, sh->sh_name, CHSTK_PROPERTY_NAME, err);
+		if (r < 0)
+			return r;
+		if (r > 0)
+			im->property = *sh;
+	}
 	if (sh->sh_size != 0)
 		return 0;
 	r = chstk__name_is(im, sh->sh_name, CHSTK_NOTE_NAME, err);
@@ -302,6 +314,31 @@ note_section(struct chstk_image *im, size_t i, const GElf_Shdr *sh,
 		im->note_flags = sh->sh_flags;
 		im->state = sh->sh_flags & SHF_EXECINSTR ? CHSTK_EXEC :
 		    CHSTK_NOEXEC;
+	}
+	return 0;
+}
+
+/* The string tables of the symbol tables found, by their sh_link. */
+static int
+linked_strings(struct chstk_image *im, struct chstk_error *err)
+{
+	struct { const GElf_Shdr *tab; GElf_Shdr *str; } t[] = {
+		{ &im->symtab, &im->symtab_str },
+		{ &im->dynsym, &im->dynsym_str },
+	};
+	size_t i;
+	int r;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		if (t[i].tab->sh_type == SHT_NULL)
+			continue;
+		if (t[i].tab->sh_link == 0 || t[i].tab->sh_link >= im->shnum)
+			return chstk__error(err, CHSTK_ERR_CORRUPT,
+			    "symbol table links to section %u of %zu",
+			    t[i].tab->sh_link, im->shnum);
+		r = chstk__read_shdr(im, t[i].tab->sh_link, t[i].str, err);
+		if (r < 0)
+			return r;
 	}
 	return 0;
 }
@@ -332,7 +369,7 @@ read_shdrs(struct chstk_image *im, unsigned how, struct chstk_error *err)
 	}
 	for (i = 0; r == 0 && i < im->shnum; i += n) {
 		n = im->shnum - i < CHUNK ? im->shnum - i : CHUNK;
-		r = read_entries(im, ELF_T_SHDR, im->ehdr.e_shoff, i, n, &m,
+		r = chstk__read_entries(im, ELF_T_SHDR, im->ehdr.e_shoff, i, n, &m,
 		    "section header table", err);
 		for (k = 0; r == 0 && k < n; k++) {
 			widen_shdr(im, &m, k, &sh);
@@ -342,6 +379,8 @@ read_shdrs(struct chstk_image *im, unsigned how, struct chstk_error *err)
 				r = note_section(im, i + k, &sh, err);
 		}
 	}
+	if (r == 0)
+		r = linked_strings(im, err);
 	if (r < 0)
 		free(keep);
 	else
@@ -375,7 +414,7 @@ read_phdrs(struct chstk_image *im, struct chstk_error *err)
 		return chstk__syserror(err, "cannot read program headers");
 	for (i = 0; r == 0 && i < n; i += c) {
 		c = n - i < CHUNK ? n - i : CHUNK;
-		r = read_entries(im, ELF_T_PHDR, im->ehdr.e_phoff, i, c, &m,
+		r = chstk__read_entries(im, ELF_T_PHDR, im->ehdr.e_phoff, i, c, &m,
 		    "program header table", err);
 		for (k = 0; r == 0 && k < c; k++)
 			widen_phdr(im, &m, k, &im->phdr[i + k]);
@@ -410,7 +449,8 @@ chstk__image_open(struct chstk_image *im, const struct chstk_src *src,
 	r = read_ehdr(im, err);
 	if (r == 0)
 		r = read_phdrs(im, err);
-	if (r == 0 && (im->ehdr.e_type == ET_REL || how & CHSTK_IMAGE_SECTIONS))
+	if (r == 0 && (im->ehdr.e_type == ET_REL ||
+	    how & (CHSTK_IMAGE_SECTIONS | CHSTK_IMAGE_SYMBOLS)))
 		r = read_shdrs(im, how, err);
 	if (r < 0) {
 		chstk__image_close(im);
@@ -448,7 +488,7 @@ dyn_kind(const struct chstk_image *im, const struct chstk_info *info)
 	    im->src->size) ? (size_t)(ph->p_filesz / es) : 0;
 	for (i = 0; i < n; i += c) {
 		c = n - i < CHUNK ? n - i : CHUNK;
-		if (read_entries(im, ELF_T_DYN, ph->p_offset, i, c, &m,
+		if (chstk__read_entries(im, ELF_T_DYN, ph->p_offset, i, c, &m,
 		    "dynamic section", NULL) < 0)
 			break;
 		for (k = 0; k < c; k++) {

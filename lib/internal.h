@@ -15,6 +15,7 @@
 #include "chstk.h"
 
 #define CHSTK_NOTE_NAME ".note.GNU-stack"
+#define CHSTK_PROPERTY_NAME ".note.gnu.property"
 
 /* Overflow-safe: does [off, off + len) lie within [0, size)? */
 static inline int
@@ -82,11 +83,18 @@ struct chstk_image {
 	unsigned wx_sections;	/* SHF_ALLOC sections writable and executable */
 	struct chstk_strwin names;
 	enum chstk_state state;
+	/* With CHSTK_IMAGE_SYMBOLS (and always for objects): the first
+	   SHT_SYMTAB and SHT_DYNSYM and their string tables, and an
+	   object's .note.gnu.property; sh_type SHT_NULL when absent. */
+	GElf_Shdr symtab, symtab_str, dynsym, dynsym_str, property;
 };
 
 enum {
 	CHSTK_IMAGE_SECTIONS = 1,	/* read and keep every section header,
 					   whatever the type of file */
+	CHSTK_IMAGE_SYMBOLS = 2,	/* read the section headers, whatever
+					   the type of file, for the symbol
+					   tables (not kept) */
 };
 
 /* image.c */
@@ -96,6 +104,11 @@ void chstk__image_close(struct chstk_image *im);
 void chstk__image_info(const struct chstk_image *im, struct chstk_info *info);
 /* The size in the file of one entry of type, in the image's class. */
 size_t chstk__fsize(const struct chstk_image *im, Elf_Type type);
+/* Decode entries [first, first + n) of a table of type at off, n <= 64,
+   into mem, their memory layout in the image's class. */
+int chstk__read_entries(const struct chstk_image *im, Elf_Type type,
+    uint64_t off, size_t first, size_t n, void *mem, const char *what,
+    struct chstk_error *err);
 /* Section header i (i < shnum, or 0 to read extended counts). */
 int chstk__read_shdr(const struct chstk_image *im, size_t i, GElf_Shdr *sh,
     struct chstk_error *err);
@@ -134,6 +147,13 @@ int chstk__encode_phdrs(const struct chstk_image *im, const GElf_Phdr *phdr,
 int chstk__encode_shdr(const struct chstk_image *im, const GElf_Shdr *shdr,
     unsigned char *out, struct chstk_error *err);
 
+/* hardening.c: the image's other defences (CHSTK_READ_HARDENING), its
+   symbols handed to o->symbol when set; im opened with
+   CHSTK_IMAGE_SYMBOLS. 0, what o->symbol returned to stop, or an error. */
+int chstk__hardening_read(const struct chstk_image *im,
+    const struct chstk_scan_opts *o, void *arg, struct chstk_hardening *h,
+    struct chstk_error *err);
+
 /* phdr.c: the edit that gives an executable or shared object state want. */
 int chstk__phdr_edit(const struct chstk_image *im, enum chstk_state want,
     struct chstk_edit *ed, struct chstk_error *err);
@@ -149,14 +169,18 @@ int chstk__rewrite(const struct chstk_src *src, int out_fd, enum chstk_op op,
     struct chstk_result *res, struct chstk_error *err);
 int chstk__rewrite_elf(const struct chstk_src *src, int out_fd,
     enum chstk_op op, struct chstk_result *res, struct chstk_error *err);
-/* Scan src, which must be an ELF file or archive. */
-int chstk__scan(const struct chstk_src *src, chstk_scan_fn fn, void *arg,
-    struct chstk_error *err);
+/* Scan src, which must be an ELF file or archive; o may be NULL. */
+int chstk__scan(const struct chstk_src *src, const struct chstk_scan_opts *o,
+    chstk_scan_fn fn, void *arg, struct chstk_error *err);
+int chstk__scan_image(const struct chstk_src *src, const char *member,
+    const struct chstk_scan_opts *o, bool report_bad, chstk_scan_fn fn,
+    void *arg, struct chstk_error *err);
 
 /* archive.c */
 int chstk__is_archive(const unsigned char *buf, size_t len);
-int chstk__archive_scan(const struct chstk_src *src, chstk_scan_fn fn,
-    void *arg, struct chstk_error *err);
+int chstk__archive_scan(const struct chstk_src *src,
+    const struct chstk_scan_opts *o, chstk_scan_fn fn, void *arg,
+    struct chstk_error *err);
 int chstk__archive_rewrite(const struct chstk_src *src, int out_fd,
     enum chstk_op op, struct chstk_result *res, struct chstk_error *err);
 

@@ -182,13 +182,46 @@ read_magic(const struct chstk_src *src, unsigned char *magic, size_t *len,
 	return chstk__src_read(src, 0, magic, *len, "file header", err);
 }
 
+/*
+ * Read the image in src and report it to fn as member: its info, with what
+ * o asks; an image that cannot be read is reported when report_bad, else
+ * its error returned.
+ */
 int
-chstk__scan(const struct chstk_src *src, chstk_scan_fn fn, void *arg,
-    struct chstk_error *err)
+chstk__scan_image(const struct chstk_src *src, const char *member,
+    const struct chstk_scan_opts *o, bool report_bad, chstk_scan_fn fn,
+    void *arg, struct chstk_error *err)
 {
-	unsigned char magic[8];
+	struct chstk_hardening *h = NULL;
 	struct chstk_image im;
 	struct chstk_info info;
+	bool hard = o != NULL && o->read & CHSTK_READ_HARDENING;
+	int r;
+
+	r = chstk__image_open(&im, src, hard ? CHSTK_IMAGE_SYMBOLS : 0, err);
+	if (r < 0)
+		return report_bad && r != CHSTK_ERR_NOT_ELF ?
+		    fn(arg, member, NULL, err) : r;
+	chstk__image_info(&im, &info);
+	if (hard && (h = malloc(sizeof(*h))) == NULL)
+		r = chstk__syserror(err, "cannot read hardening");
+	if (r == 0 && hard)
+		r = chstk__hardening_read(&im, o, arg, h, err);
+	chstk__image_close(&im);
+	info.hardening = h;
+	if (r == 0)
+		r = fn(arg, member, &info, NULL);
+	else if (r < 0 && report_bad)
+		r = fn(arg, member, NULL, err);
+	free(h);
+	return r;
+}
+
+int
+chstk__scan(const struct chstk_src *src, const struct chstk_scan_opts *o,
+    chstk_scan_fn fn, void *arg, struct chstk_error *err)
+{
+	unsigned char magic[8];
 	size_t len;
 	int r;
 
@@ -198,13 +231,8 @@ chstk__scan(const struct chstk_src *src, chstk_scan_fn fn, void *arg,
 	if (r < 0)
 		return r;
 	if (chstk__is_archive(magic, len))
-		return chstk__archive_scan(src, fn, arg, err);
-	r = chstk__image_open(&im, src, 0, err);
-	if (r < 0)
-		return r;
-	chstk__image_info(&im, &info);
-	chstk__image_close(&im);
-	return fn(arg, NULL, &info, NULL);
+		return chstk__archive_scan(src, o, fn, arg, err);
+	return chstk__scan_image(src, NULL, o, false, fn, arg, err);
 }
 
 /* A rewritten archive must read back with every ELF member readable. */
@@ -233,7 +261,7 @@ verify_archive(int out_fd, unsigned images, struct chstk_error *err)
 
 	r = chstk__src_file(&out, out_fd, err);
 	if (r == 0)
-		r = chstk__archive_scan(&out, count_image, &c, err);
+		r = chstk__archive_scan(&out, NULL, count_image, &c, err);
 	if (r < 0 || c.images != images || c.bad > 0)
 		return chstk__error(err, CHSTK_ERR_CHANGED,
 		    "the rewritten archive does not read back");
@@ -269,7 +297,31 @@ chstk_scan_fd(int fd, chstk_scan_fn fn, void *arg, struct chstk_error *err)
 
 	chstk__clear_error(err);
 	r = chstk__src_file(&src, fd, err);
-	return r < 0 ? r : chstk__scan(&src, fn, arg, err);
+	return r < 0 ? r : chstk__scan(&src, NULL, fn, arg, err);
+}
+
+int
+chstk_scan_fd_with(int fd, const struct chstk_scan_opts *o, chstk_scan_fn fn,
+    void *arg, struct chstk_error *err)
+{
+	struct chstk_src src;
+	int r;
+
+	chstk__clear_error(err);
+	r = chstk__src_file(&src, fd, err);
+	return r < 0 ? r : chstk__scan(&src, o, fn, arg, err);
+}
+
+int
+chstk_scan_mem_with(const void *buf, size_t size,
+    const struct chstk_scan_opts *o, chstk_scan_fn fn, void *arg,
+    struct chstk_error *err)
+{
+	struct chstk_src src;
+
+	chstk__clear_error(err);
+	chstk__src_mem(&src, buf, size);
+	return chstk__scan(&src, o, fn, arg, err);
 }
 
 int
@@ -280,7 +332,7 @@ chstk_scan_mem(const void *buf, size_t size, chstk_scan_fn fn, void *arg,
 
 	chstk__clear_error(err);
 	chstk__src_mem(&src, buf, size);
-	return chstk__scan(&src, fn, arg, err);
+	return chstk__scan(&src, NULL, fn, arg, err);
 }
 
 int

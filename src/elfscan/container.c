@@ -282,6 +282,15 @@ on_image(void *arg, const char *member, const struct chstk_info *info,
 	return l->s->out->image(l->s->out->arg, l->name, info, err);
 }
 
+/* A symbol of the member being read, passed on. */
+static int
+on_symbol(void *arg, const struct chstk_sym *sym)
+{
+	struct level *l = arg;
+
+	return l->s->out->opts->symbol(l->s->out->arg, sym);
+}
+
 static void read_level(struct level *l);
 
 /* The nested level's source: the head already read, then the rest. */
@@ -354,15 +363,18 @@ dispatch(struct level *l, struct entry *e, const unsigned char *head,
     size_t n, bool ended)
 {
 	struct stream st = { entry_read, e, e->size };
+	struct chstk_scan_opts o = *l->s->out->opts;
 	enum container kind = container_kind(head, n);
 	char msg[256];
 	int r;
 
+	if (o.symbol != NULL)
+		o.symbol = on_symbol;
 	if (l->deb)
 		return open_nested(l, e, head, n, kind);
 	/* ELF first: an ELF file may hold "ustar" where a tar has it. */
 	if (n >= 4 && memcmp(head, "\177ELF", 4) == 0) {
-		r = member_scan(&st, head, n, ended, on_image, l, msg,
+		r = member_scan(&st, head, n, ended, &o, on_image, l, msg,
 		    sizeof(msg));
 		if (r == -2)
 			report(l, true, "%s", msg);

@@ -25,6 +25,13 @@ int allow_load(struct allow *a, const char *file);
 bool allow_match(const struct allow *a, const char *path);
 void allow_free(struct allow *a);
 
+/* hardening.c: --require: a glob (NULL: every path) and the findings a
+   missing property gives there. */
+struct require {
+	char *glob;
+	unsigned findings;
+};
+
 struct opts {
 	enum format format;
 	bool quiet;		/* -q: only files with findings */
@@ -36,6 +43,9 @@ struct opts {
 	bool progress;		/* on a terminal, unless --no-progress */
 	unsigned jobs;
 	struct allow allow;
+	bool hardening;		/* --hardening, or any --require */
+	struct require *require;
+	size_t nrequire;
 };
 
 /* What a finding is: each a bit, each with a name (verdict.c). */
@@ -47,8 +57,19 @@ enum finding {
 	F_NO_NOTE = 1 << 4,		/* object without .note.GNU-stack */
 	F_WX_SEGMENT = 1 << 5,		/* writable and executable memory */
 	F_MALFORMED = 1 << 6,		/* an ELF file that does not parse */
+	/* --require'd hardening found missing (hardening.c). */
+	F_NO_PIE = 1 << 7,
+	F_NO_FULL_RELRO = 1 << 8,
+	F_NO_CANARY = 1 << 9,
+	F_NO_FORTIFY = 1 << 10,
+	F_UNSAFE_RPATH = 1 << 11,
+	F_NO_IBT = 1 << 12,
+	F_NO_SHSTK = 1 << 13,
+	F_NO_BTI = 1 << 14,
+	F_NO_PAC = 1 << 15,
+	F_NOT_STRIPPED = 1 << 16,
 };
-#define F_COUNT 7
+#define F_COUNT 17
 const char *finding_name(unsigned bit_index);
 
 enum effective { EFF_NOEXEC, EFF_EXEC, EFF_UNKNOWN, EFF_NONE };
@@ -68,6 +89,45 @@ const char *effective_name(enum effective e);
 /* Print the rules table (for the man page and --rules). */
 void rules_print(FILE *f);
 
+/* hardening.c: the symbols of one image as they go by, then the judged
+   defences. */
+#define HARD_NFORT 79	/* the fortifiable functions' table */
+struct hard_syms {
+	bool canary;
+	/* Per fortifiable function: 1 referenced, 2 its __*_chk referenced,
+	   in the dynamic table; 4 and 8 the same in the static one. */
+	unsigned char fort[HARD_NFORT];
+};
+void hard_syms_clear(struct hard_syms *s);
+void hard_syms_add(struct hard_syms *s, const struct chstk_sym *sym);
+
+enum tri { T_NA, T_UNKNOWN, T_NO, T_YES };
+enum relro { RELRO_NA, RELRO_NONE, RELRO_PARTIAL, RELRO_FULL };
+enum pie { PIE_NA, PIE_NO, PIE_YES, PIE_STATIC };
+
+struct hard {
+	bool known;		/* read (--hardening) and a kind judged */
+	enum relro relro;
+	enum tri bind_now;
+	enum pie pie;
+	enum tri canary;
+	enum tri fortify;	/* T_NA: nothing fortifiable used */
+	unsigned char fortified[HARD_NFORT], unfortified[HARD_NFORT];
+	unsigned nfortified, nunfortified;
+	enum tri paths;		/* T_NA: none; T_NO: unsafe entries */
+	unsigned nunsafe;
+	char unsafe[512];	/* the unsafe entries, ':'-separated */
+	enum tri ibt, shstk, bti, pac;
+	enum tri symbols;	/* .symtab present */
+};
+void hardening_judge(const struct chstk_info *info, const struct hard_syms *s,
+    struct hard *out);
+const char *fortify_name(unsigned i);
+int require_parse(struct require *r, const char *arg, const char **bad);
+unsigned require_check(const struct require *req, size_t n, const char *path,
+    const struct hard *h);
+void require_free(struct require *r, size_t n);
+
 /* The counters, updated by every worker. */
 struct stats {
 	atomic_ulong files;	/* regular files looked at */
@@ -78,6 +138,9 @@ struct stats {
 	atomic_ulong with_findings;
 	atomic_ulong allowed;
 	atomic_ulong errors;	/* files or directories not read */
+	/* --hardening: programs, and images by each defence. */
+	atomic_ulong programs, pie, relro[4], canary[4], fortify[4],
+	    unsafe_paths, cfi_x86, x86, cfi_arm, arm, stripped, linked;
 };
 
 /* report.c: output, serialized between workers. */
@@ -88,7 +151,8 @@ struct report {
 };
 void report_header(struct report *r);
 void report_image(struct report *r, const char *path, const char *member,
-    const struct chstk_info *info, const struct verdict *v);
+    const struct chstk_info *info, const struct verdict *v,
+    const struct hard *h);
 void report_error(struct report *r, const char *path, const char *member,
     const char *what, const char *msg);
 void report_path0(struct report *r, const char *path);
@@ -111,7 +175,8 @@ struct stream {
 };
 #define MEMBER_MAX (64u << 20)	/* bytes buffered for one member */
 int member_scan(const struct stream *s, const unsigned char *head, size_t n,
-    bool ended, chstk_scan_fn fn, void *arg, char *msg, size_t msglen);
+    bool ended, const struct chstk_scan_opts *o, chstk_scan_fn fn, void *arg,
+    char *msg, size_t msglen);
 
 /* container.c: packages, wheels and tarballs, read with libarchive. */
 enum container {
@@ -126,6 +191,8 @@ enum container container_kind(const unsigned char *head, size_t n);
 struct container_out {
 	/* Each ELF image of each member, member named as inside. */
 	chstk_scan_fn image;
+	/* What to read of them; symbols go to opts->symbol with arg. */
+	const struct chstk_scan_opts *opts;
 	/* A member that could not be scanned, or (member NULL) the whole. */
 	void (*error)(void *arg, const char *member, const char *msg);
 	void *arg;

@@ -11,7 +11,9 @@
  * library) and is kept as a second piece; an object, whose section headers
  * are at the end and whose name table may be anywhere, is kept whole.
  * Nothing kept may exceed MEMBER_MAX bytes. (An ar archive is read as a
- * container, member by member: container.c.)
+ * container, member by member: container.c.) With --hardening the
+ * library reads the symbol tables too, which may lie anywhere: the member
+ * is kept whole.
  *
  * The library then reads the member cut where the kept pieces end: it
  * refuses only ranges that run past an image's end, and every range it
@@ -288,7 +290,8 @@ copy_of(struct image *im, size_t size)
  */
 int
 member_scan(const struct stream *s, const unsigned char *head, size_t n,
-    bool ended, chstk_scan_fn fn, void *arg, char *msg, size_t msglen)
+    bool ended, const struct chstk_scan_opts *o, chstk_scan_fn fn, void *arg,
+    char *msg, size_t msglen)
 {
 	struct image im = { .s = s, .pos = n, .end = ended, .msg = msg,
 	    .msglen = msglen, .cap = n > 4096 ? n : 4096 };
@@ -301,13 +304,15 @@ member_scan(const struct stream *s, const unsigned char *head, size_t n,
 		return too_big(&im, n);
 	memcpy(im.buf, head, n);
 	im.len = n;
-	r = gather(&im, scratch, sizeof(scratch));
+	/* The symbol tables and their names may lie anywhere. */
+	r = o->read & CHSTK_READ_HARDENING ? prefix_to(&im, TO_END) :
+	    gather(&im, scratch, sizeof(scratch));
 	/* The dynamic piece lies within the bytes read: its end fits. */
 	size = im.dyn != NULL ? (size_t)(im.dyn_off + im.dyn_len) : im.len;
 	if (r == READ_OK && (copy = copy_of(&im, size)) == NULL)
 		r = READ_LIMIT;
 	if (r == READ_OK) {
-		rc = chstk_scan_mem(copy, size, fn, arg, &err);
+		rc = chstk_scan_mem_with(copy, size, o, fn, arg, &err);
 		if (copy != im.buf)
 			munmap(copy, size);
 		if (rc == CHSTK_ERR_NOMEM || rc == CHSTK_ERR_SYS) {

@@ -143,10 +143,155 @@ emit(struct report *r, struct buf *b)
 void
 report_header(struct report *r)
 {
-	if (r->o->format == FORMAT_TEXT && !r->o->quiet && !r->o->print0)
-		printf("%-7s %-7s %-6s %-2s %-9s %-5s %-30s %s\n", "STACK",
-		    "EFFECT", "TYPE", "BI", "MACHINE", "ARMOR", "FINDINGS",
-		    "FILE");
+	if (r->o->format != FORMAT_TEXT || r->o->quiet || r->o->print0)
+		return;
+	printf("%-7s %-7s %-6s %-2s %-9s %-5s ", "STACK", "EFFECT", "TYPE",
+	    "BI", "MACHINE", "ARMOR");
+	if (r->o->hardening)
+		printf("%-7s %-6s %-6s %-7s %-6s %-9s %-4s ", "RELRO", "PIE",
+		    "CANARY", "FORTIFY", "RPATH", "CFI", "SYMS");
+	printf("%-30s %s\n", "FINDINGS", "FILE");
+}
+
+static const char *
+relro_word(enum relro r)
+{
+	static const char *const w[] = {
+		[RELRO_NA] = "-", [RELRO_NONE] = "none",
+		[RELRO_PARTIAL] = "partial", [RELRO_FULL] = "full",
+	};
+
+	return w[r];
+}
+
+static const char *
+pie_word(enum pie p)
+{
+	static const char *const w[] = {
+		[PIE_NA] = "-", [PIE_NO] = "no", [PIE_YES] = "yes",
+		[PIE_STATIC] = "static",
+	};
+
+	return w[p];
+}
+
+static const char *
+tri_word(enum tri t)
+{
+	static const char *const w[] = {
+		[T_NA] = "-", [T_UNKNOWN] = "?", [T_NO] = "no", [T_YES] = "yes",
+	};
+
+	return w[t];
+}
+
+static const char *
+tri_json(enum tri t)
+{
+	return t == T_YES ? "true" : t == T_NO ? "false" : "null";
+}
+
+/* IBT+SHSTK, BTI+PAC: the protections the property note asks for. */
+static void
+cfi_text(struct buf *b, const struct hard *h)
+{
+	size_t start = b->len;
+
+	if (h->ibt == T_NA && h->bti == T_NA) {
+		buf_add(b, "-", 1);
+	} else if (h->ibt != T_NA) {
+		if (h->ibt == T_YES)
+			buf_add(b, "ibt", 3);
+		if (h->shstk == T_YES)
+			buf_addf(b, "%sshstk", h->ibt == T_YES ? "+" : "");
+	} else {
+		if (h->bti == T_YES)
+			buf_add(b, "bti", 3);
+		if (h->pac == T_YES)
+			buf_addf(b, "%spac", h->bti == T_YES ? "+" : "");
+	}
+	if (b->len == start)
+		buf_add(b, "no", 2);
+	while (b->len - start < 9)
+		buf_add(b, " ", 1);
+	buf_add(b, " ", 1);
+}
+
+static void
+hard_text(struct buf *b, const struct hard *h)
+{
+	char fort[16];
+
+	if (!h->known) {
+		buf_addf(b, "%-7s %-6s %-6s %-7s %-6s %-9s %-4s ", "-", "-", "-",
+		    "-", "-", "-", "-");
+		return;
+	}
+	if (h->fortify == T_UNKNOWN || h->fortify == T_NA)
+		snprintf(fort, sizeof(fort), "%s", tri_word(h->fortify));
+	else
+		snprintf(fort, sizeof(fort), "%u/%u", h->nfortified,
+		    h->nfortified + h->nunfortified);
+	buf_addf(b, "%-7s %-6s %-6s %-7s %-6s ", relro_word(h->relro),
+	    pie_word(h->pie), tri_word(h->canary), fort,
+	    h->paths == T_NA ? "-" : h->paths == T_YES ? "ok" :
+	    h->paths == T_NO ? "unsafe" : "?");
+	cfi_text(b, h);
+	buf_addf(b, "%-4s ", tri_word(h->symbols));
+}
+
+static void
+json_names(struct buf *b, const char *key, const unsigned char *idx,
+    unsigned n, bool known)
+{
+	unsigned i;
+
+	buf_addf(b, ",\"%s\":", key);
+	if (!known) {
+		buf_add(b, "null", 4);
+		return;
+	}
+	buf_add(b, "[", 1);
+	for (i = 0; i < n; i++)
+		buf_addf(b, "%s\"%s\"", i ? "," : "", fortify_name(idx[i]));
+	buf_add(b, "]", 1);
+}
+
+static void
+json_string_or_null(struct buf *b, const char *key, bool has, const char *s)
+{
+	buf_addf(b, ",\"%s\":", key);
+	if (has)
+		buf_json(b, s);
+	else
+		buf_add(b, "null", 4);
+}
+
+/* The --hardening members, after "findings" and "allowed". */
+static void
+hard_json(struct buf *b, const struct chstk_info *info, const struct hard *h)
+{
+	const struct chstk_hardening *hd = info->hardening;
+	bool fk = h->fortify != T_UNKNOWN;
+
+	if (!h->known)
+		return;
+	buf_addf(b, ",\"relro\":%s%s%s,\"bind_now\":%s,\"pie\":%s%s%s,"
+	    "\"canary\":%s,\"fortify\":%s", h->relro == RELRO_NA ? "" : "\"",
+	    h->relro == RELRO_NA ? "null" : relro_word(h->relro),
+	    h->relro == RELRO_NA ? "" : "\"", tri_json(h->bind_now),
+	    h->pie == PIE_NA ? "" : "\"",
+	    h->pie == PIE_NA ? "null" : pie_word(h->pie),
+	    h->pie == PIE_NA ? "" : "\"", tri_json(h->canary),
+	    tri_json(h->fortify));
+	json_names(b, "fortified", h->fortified, h->nfortified, fk);
+	json_names(b, "unfortified", h->unfortified, h->nunfortified, fk);
+	json_string_or_null(b, "rpath", hd->has_rpath, hd->rpath);
+	json_string_or_null(b, "runpath", hd->has_runpath, hd->runpath);
+	json_string_or_null(b, "unsafe_paths", h->paths != T_NA, h->unsafe);
+	buf_addf(b, ",\"ibt\":%s,\"shstk\":%s,\"bti\":%s,\"pac\":%s,"
+	    "\"symbols\":%s", tri_json(h->ibt), tri_json(h->shstk),
+	    tri_json(h->bti), tri_json(h->pac), tri_json(h->symbols));
 }
 
 static const char *
@@ -187,7 +332,8 @@ findings_list(struct buf *b, unsigned f, bool json)
 
 static void
 json_image(struct buf *b, const char *path, const char *member,
-    const struct chstk_info *info, const struct verdict *v)
+    const struct chstk_info *info, const struct verdict *v,
+    const struct hard *h)
 {
 	const char *armor = armor_word(info);
 	char mbuf[16];
@@ -214,12 +360,15 @@ json_image(struct buf *b, const char *path, const char *member,
 	buf_addf(b, "\"armor\":%s,\"findings\":[", armor == NULL ? "null" :
 	    strcmp(armor, "in") == 0 ? "true" : "false");
 	findings_list(b, v->findings, true);
-	buf_addf(b, "],\"allowed\":%s}\n", v->allowed ? "true" : "false");
+	buf_addf(b, "],\"allowed\":%s", v->allowed ? "true" : "false");
+	hard_json(b, info, h);
+	buf_add(b, "}\n", 2);
 }
 
 static void
 text_image(struct buf *b, const char *path, const char *member,
-    const struct chstk_info *info, const struct verdict *v)
+    const struct chstk_info *info, const struct verdict *v,
+    const struct hard *h, bool hardening)
 {
 	const char *armor = armor_word(info);
 	char mbuf[16];
@@ -230,6 +379,8 @@ text_image(struct buf *b, const char *path, const char *member,
 	    info->elf_class == ELFCLASS64 ? 64 : 32,
 	    machine_name(info->machine, mbuf, sizeof(mbuf)),
 	    armor ? armor : "-");
+	if (hardening)
+		hard_text(b, h);
 	start = b->len;
 	findings_list(b, v->findings, false);
 	if (v->allowed)
@@ -247,7 +398,8 @@ text_image(struct buf *b, const char *path, const char *member,
 
 void
 report_image(struct report *r, const char *path, const char *member,
-    const struct chstk_info *info, const struct verdict *v)
+    const struct chstk_info *info, const struct verdict *v,
+    const struct hard *h)
 {
 	char space[1024];
 	struct buf b;
@@ -256,9 +408,9 @@ report_image(struct report *r, const char *path, const char *member,
 		return;
 	BUF_INIT(b, space);
 	if (r->o->format == FORMAT_JSON)
-		json_image(&b, path, member, info, v);
+		json_image(&b, path, member, info, v, h);
 	else
-		text_image(&b, path, member, info, v);
+		text_image(&b, path, member, info, v, h, r->o->hardening);
 	emit(r, &b);
 }
 
@@ -313,10 +465,51 @@ report_path0(struct report *r, const char *path)
 	pthread_mutex_unlock(&r->lock);
 }
 
+/* The --hardening counts: programs PIE, linked images by RELRO, images
+   by canary and fortification, unsafe search paths, control flow. */
+static void
+summary_hardening(struct report *r, FILE *f)
+{
+	struct stats *s = r->st;
+	unsigned long v[] = {
+		atomic_load(&s->programs), atomic_load(&s->pie),
+		atomic_load(&s->linked), atomic_load(&s->relro[RELRO_FULL]),
+		atomic_load(&s->relro[RELRO_PARTIAL]),
+		atomic_load(&s->relro[RELRO_NONE]),
+		atomic_load(&s->canary[T_YES]), atomic_load(&s->canary[T_NO]),
+		atomic_load(&s->canary[T_UNKNOWN]),
+		atomic_load(&s->fortify[T_YES]), atomic_load(&s->fortify[T_NO]),
+		atomic_load(&s->fortify[T_UNKNOWN]),
+		atomic_load(&s->unsafe_paths), atomic_load(&s->x86),
+		atomic_load(&s->cfi_x86), atomic_load(&s->arm),
+		atomic_load(&s->cfi_arm), atomic_load(&s->stripped),
+	};
+
+	if (r->o->format == FORMAT_JSON)
+		fprintf(f, "\"hardening\":{\"programs\":%lu,\"pie\":%lu,"
+		    "\"linked\":%lu,\"relro_full\":%lu,\"relro_partial\":%lu,"
+		    "\"relro_none\":%lu,\"canary\":%lu,\"no_canary\":%lu,"
+		    "\"canary_unknown\":%lu,\"fortified\":%lu,"
+		    "\"unfortified\":%lu,\"fortify_unknown\":%lu,"
+		    "\"unsafe_paths\":%lu,\"x86\":%lu,\"ibt_shstk\":%lu,"
+		    "\"aarch64\":%lu,\"bti_pac\":%lu,\"stripped\":%lu},",
+		    v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9],
+		    v[10], v[11], v[12], v[13], v[14], v[15], v[16], v[17]);
+	else
+		fprintf(f, "hardening: %lu of %lu programs PIE; of %lu programs "
+		    "and libraries, %lu full RELRO, %lu partial, %lu none; "
+		    "canary %lu yes, %lu no, %lu unknown; fortified %lu yes, "
+		    "%lu no, %lu unknown; %lu unsafe search paths; %lu of %lu "
+		    "x86 IBT+SHSTK, %lu of %lu aarch64 BTI+PAC; %lu stripped\n",
+		    v[1], v[0], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9],
+		    v[10], v[11], v[12], v[14], v[13], v[16], v[15], v[17]);
+}
+
 void
 report_summary(struct report *r, double seconds)
 {
 	struct stats *s = r->st;
+	FILE *f = r->o->print0 && r->o->format != FORMAT_JSON ? stderr : stdout;
 	unsigned long v[] = {
 		atomic_load(&s->files), atomic_load(&s->dirs),
 		atomic_load(&s->images), atomic_load(&s->state[CHSTK_EXEC]),
@@ -326,18 +519,22 @@ report_summary(struct report *r, double seconds)
 		atomic_load(&s->errors),
 	};
 
-	if (r->o->format == FORMAT_JSON)
-		printf("{\"summary\":{\"files\":%lu,\"directories\":%lu,"
+	if (r->o->format == FORMAT_JSON) {
+		fprintf(f, "{\"summary\":{\"files\":%lu,\"directories\":%lu,"
 		    "\"images\":%lu,\"exec\":%lu,\"noexec\":%lu,\"absent\":%lu,"
 		    "\"effective_exec\":%lu,\"with_findings\":%lu,"
-		    "\"allowed\":%lu,\"errors\":%lu,\"seconds\":%.3f}}\n",
-		    v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9],
-		    seconds);
-	else
-		fprintf(r->o->print0 ? stderr : stdout,
-		    "%lu files in %lu directories, %lu ELF images: %lu exec, "
-		    "%lu noexec, %lu absent; %lu with an executable stack, "
-		    "%lu with findings, %lu allowed, %lu errors; %.2f s\n",
-		    v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9],
-		    seconds);
+		    "\"allowed\":%lu,\"errors\":%lu,",
+		    v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]);
+		if (r->o->hardening)
+			summary_hardening(r, f);
+		fprintf(f, "\"seconds\":%.3f}}\n", seconds);
+		return;
+	}
+	fprintf(f, "%lu files in %lu directories, %lu ELF images: %lu exec, "
+	    "%lu noexec, %lu absent; %lu with an executable stack, "
+	    "%lu with findings, %lu allowed, %lu errors; %.2f s\n",
+	    v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9],
+	    seconds);
+	if (r->o->hardening)
+		summary_hardening(r, f);
 }

@@ -158,6 +158,7 @@ struct file_ctx {
 	const char *path;
 	bool allowed;
 	bool findings;
+	struct hard_syms syms;	/* of the image being read */
 };
 
 /* A member is allowed with its container, or as container!member. */
@@ -177,21 +178,79 @@ member_allowed(const struct file_ctx *c, const char *member)
 }
 
 static int
+on_symbol(void *arg, const struct chstk_sym *sym)
+{
+	struct file_ctx *c = arg;
+
+	hard_syms_add(&c->syms, sym);
+	return 0;
+}
+
+/* The --hardening counts of one image. */
+static void
+count_hardening(struct stats *st, const struct chstk_info *info,
+    const struct hard *h)
+{
+	if (!h->known)
+		return;
+	if (h->pie != PIE_NA) {
+		atomic_fetch_add(&st->programs, 1);
+		if (h->pie != PIE_NO)
+			atomic_fetch_add(&st->pie, 1);
+	}
+	if (h->relro != RELRO_NA)
+		atomic_fetch_add(&st->linked, 1);
+	atomic_fetch_add(&st->relro[h->relro], 1);
+	atomic_fetch_add(&st->canary[h->canary], 1);
+	atomic_fetch_add(&st->fortify[h->fortify], 1);
+	if (h->paths == T_NO)
+		atomic_fetch_add(&st->unsafe_paths, 1);
+	if (h->ibt != T_NA) {
+		atomic_fetch_add(&st->x86, 1);
+		if (h->ibt == T_YES && h->shstk == T_YES)
+			atomic_fetch_add(&st->cfi_x86, 1);
+	}
+	if (h->bti != T_NA) {
+		atomic_fetch_add(&st->arm, 1);
+		if (h->bti == T_YES && h->pac == T_YES)
+			atomic_fetch_add(&st->cfi_arm, 1);
+	}
+	if (h->symbols == T_NO)
+		atomic_fetch_add(&st->stripped, 1);
+	(void)info;
+}
+
+static int
 on_image(void *arg, const char *member, const struct chstk_info *info,
     const struct chstk_error *err)
 {
 	struct file_ctx *c = arg;
 	struct stats *st = c->w->r->st;
+	const struct opts *o = c->w->o;
 	struct verdict v;
+	struct hard h;
+	char *full = NULL;
 
 	atomic_fetch_add(&st->images, 1);
 	if (info == NULL) {
+		hard_syms_clear(&c->syms);
 		c->findings = true;
 		atomic_fetch_add(&st->with_findings, 1);
 		report_error(c->w->r, c->path, member, "malformed", err->msg);
 		return 0;
 	}
 	verdict_of(info, member_allowed(c, member), &v);
+	hardening_judge(info, &c->syms, &h);
+	hard_syms_clear(&c->syms);
+	if (o->nrequire > 0) {
+		if (member != NULL && asprintf(&full, "%s!%s", c->path,
+		    member) < 0)
+			full = NULL;
+		v.findings |= require_check(o->require, o->nrequire,
+		    full != NULL ? full : c->path, &h);
+		free(full);
+	}
+	count_hardening(st, info, &h);
 	atomic_fetch_add(&st->state[info->state], 1);
 	if (v.effective == EFF_EXEC)
 		atomic_fetch_add(&st->exec, 1);
@@ -201,7 +260,7 @@ on_image(void *arg, const char *member, const struct chstk_info *info,
 		c->findings = true;
 		atomic_fetch_add(&st->with_findings, 1);
 	}
-	report_image(c->w->r, c->path, member, info, &v);
+	report_image(c->w->r, c->path, member, info, &v, &h);
 	return 0;
 }
 
@@ -228,10 +287,13 @@ on_container_error(void *arg, const char *member, const char *msg)
 static void
 scan_elf(struct file_ctx *c, int fd)
 {
+	struct chstk_scan_opts so = { 0, NULL };
 	struct chstk_error err;
 	int r;
 
-	r = chstk_scan_fd(fd, on_image, c, &err);
+	if (c->w->o->hardening)
+		so = (struct chstk_scan_opts){ CHSTK_READ_HARDENING, on_symbol };
+	r = chstk_scan_fd_with(fd, &so, on_image, c, &err);
 	if (r == CHSTK_ERR_SYS)
 		file_error(c->w, c->path, "cannot read", err.sys_errno);
 	else if (r < 0 && r != CHSTK_ERR_UNSUPPORTED)
@@ -248,7 +310,8 @@ check_file(struct walker *w, int dirfd, const char *name, const char *path,
     bool follow, bool named)
 {
 	struct file_ctx c = { .w = w, .path = path };
-	struct container_out out = { on_image, on_container_error, &c };
+	struct chstk_scan_opts so = { 0, NULL };
+	struct container_out out = { on_image, &so, on_container_error, &c };
 	unsigned char head[512];
 	enum container kind;
 	ssize_t n;
@@ -263,6 +326,8 @@ check_file(struct walker *w, int dirfd, const char *name, const char *path,
 		return;
 	}
 	atomic_fetch_add(&w->r->st->files, 1);
+	if (w->o->hardening)
+		so = (struct chstk_scan_opts){ CHSTK_READ_HARDENING, on_symbol };
 	n = pread(fd, head, sizeof(head), 0);
 	if (n == -1 && errno != EISDIR)
 		file_error(w, path, "cannot read", errno);
