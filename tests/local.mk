@@ -15,9 +15,11 @@ elfscan_shell_tests = \
 	tests/elfscan/options.sh \
 	tests/elfscan/system.sh \
 	tests/elfscan/containers.sh \
-	tests/elfscan/hostile.sh
+	tests/elfscan/hostile.sh \
+	tests/elfscan/hardening.sh
 TESTS += $(elfscan_shell_tests)
-EXTRA_DIST += $(elfscan_shell_tests) tests/elfscan/check_json.py
+EXTRA_DIST += $(elfscan_shell_tests) tests/elfscan/check_json.py \
+	tests/elfscan/check_hardening.py tests/fixtures/hardening.c
 
 TESTS += tests/man.sh tests/repo.sh
 EXTRA_DIST += tests/man.sh tests/repo.sh

@@ -201,9 +201,10 @@ judge_symbols(const struct chstk_info *info, const struct chstk_hardening *h,
 
 		if (object)
 			f >>= 2;
+		/* Both, when the compiler could not size every call. */
 		if (f & 2)
 			out->fortified[out->nfortified++] = (unsigned char)i;
-		else if (f & 1)
+		if (f & 1)
 			out->unfortified[out->nunfortified++] = (unsigned char)i;
 	}
 	out->fortify = out->nfortified > 0 ? T_YES : out->nunfortified > 0 ?

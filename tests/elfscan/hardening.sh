@@ -1,0 +1,130 @@
+#!/bin/sh
+# elfscan --hardening against checksec 2.6.0 (Debian's), devscripts'
+# hardening-check and readelf, field by field, on a tree built here: gcc
+# and clang programs and libraries with and without each defence (canary,
+# _FORTIFY_SOURCE=2 and 3, RELRO with and without immediate binding, PIE,
+# no PIE, static, static PIE, RPATH and RUNPATH safe and unsafe, CET and
+# AArch64 BTI/PAC property notes), 32-bit, stripped, objects and an
+# archive. check_hardening.py holds the disagreements and why each is the
+# other tool's; the text columns, --summary and --require are checked here.
+. "$top_srcdir/tests/lib.sh"
+need gcc clang ld.lld readelf python3 strip ar checksec hardening-check \
+    aarch64-linux-gnu-gcc
+: "${ELFSCAN:?}"
+
+D=$T/tree
+mkdir -p "$D/bin" "$D/lib" "$D/obj"
+S=$FIX/hardening.c
+B=$D/bin
+tiny='void _start(void) { for (;;); }'
+build() { out=$1; shift; "$@" -o "$out" || fail "build $out"; }
+
+build "$B/default" gcc -O2 "$S"
+build "$B/hardened" gcc -O2 -fstack-protector-strong -D_FORTIFY_SOURCE=2 \
+    -fPIE -pie -Wl,-z,relro,-z,now "$S"
+build "$B/canary" gcc -O2 -fstack-protector-strong "$S"
+build "$B/nocanary" gcc -O2 -fno-stack-protector "$S"
+build "$B/fortify2" gcc -O2 -D_FORTIFY_SOURCE=2 "$S"
+build "$B/fortify3" gcc -O2 -D_FORTIFY_SOURCE=3 -fstack-protector-strong "$S"
+build "$B/norelro" gcc -O2 -Wl,-z,norelro "$S"
+build "$B/now" gcc -O2 -Wl,-z,relro,-z,now "$S"
+build "$B/nopie" gcc -O2 -fno-pie -no-pie "$S"
+build "$B/nopie-now" gcc -O2 -fno-pie -no-pie -Wl,-z,now "$S"
+build "$B/static" gcc -O2 -static "$S"
+build "$B/static-pie" gcc -O2 -static-pie -fstack-protector-strong "$S"
+build "$B/rpath" gcc -O2 -Wl,--disable-new-dtags,-rpath,/opt/x/lib "$S"
+build "$B/runpath" gcc -O2 -Wl,--enable-new-dtags,-rpath,'$ORIGIN/../lib' "$S"
+build "$B/rpath-unsafe" gcc -O2 -Wl,--disable-new-dtags,-rpath,/tmp/x:.:lib "$S"
+build "$B/runpath-unsafe" gcc -O2 -Wl,--enable-new-dtags,-rpath,/usr/lib::/var/tmp "$S"
+build "$B/rpath-empty" gcc -O2 -Wl,--disable-new-dtags,-rpath,'' "$S"
+build "$B/m32" gcc -m32 -O2 -fstack-protector-strong -D_FORTIFY_SOURCE=2 "$S"
+build "$B/m32-nopie" gcc -m32 -O2 -fno-pie -no-pie "$S"
+build "$B/clang" clang -O2 -fstack-protector-strong -D_FORTIFY_SOURCE=2 "$S"
+build "$B/clang-lld" clang -fuse-ld=lld -O2 -fcf-protection=full -Wl,-z,now "$S"
+build "$B/cet" gcc -O2 -fcf-protection=full "$S"
+printf '%s\n' "$tiny" >"$T/tiny.c"
+build "$B/cet-tiny" gcc -O2 -fcf-protection=full -nostdlib -static "$T/tiny.c"
+build "$B/ibt-tiny" gcc -O2 -fcf-protection=branch -nostdlib -static "$T/tiny.c"
+build "$B/aarch64" aarch64-linux-gnu-gcc -O2 -fstack-protector-strong "$S"
+build "$B/aarch64-bti" aarch64-linux-gnu-gcc -O2 -mbranch-protection=standard \
+    -nostdlib -static "$T/tiny.c"
+build "$B/aarch64-pac" aarch64-linux-gnu-gcc -O2 -mbranch-protection=pac-ret \
+    -nostdlib -static "$T/tiny.c"
+cp "$B/canary" "$B/stripped" && strip "$B/stripped" || fail "strip"
+cp "$B/static" "$B/static-stripped" && strip "$B/static-stripped" || fail "strip static"
+build "$D/lib/libplain.so" gcc -O2 -shared -fPIC -DLIB "$S"
+build "$D/lib/libhard.so" gcc -O2 -shared -fPIC -DLIB -fstack-protector-strong \
+    -D_FORTIFY_SOURCE=2 -Wl,-z,now "$S"
+build "$D/obj/object.o" gcc -c -O2 -fstack-protector-strong -D_FORTIFY_SOURCE=2 \
+    -fcf-protection=full "$S"
+build "$D/obj/object-aarch64.o" aarch64-linux-gnu-gcc -c -O2 \
+    -mbranch-protection=standard "$S"
+
+"$ELFSCAN" --hardening --format=json --no-progress -j1 "$D" >"$T/out.json" 2>"$T/err"
+expect "elfscan --hardening: exit status 0" "$?" 0
+expect "nothing on stderr" "$(cat "$T/err")" ""
+python3 "$top_srcdir/tests/elfscan/check_hardening.py" "$D" "$T/out.json" >"$T/check.log"
+s=$?
+cat "$T/check.log"
+expect "check_hardening.py: elfscan agrees, or the tool is wrong as explained" "$s" 0
+
+# Fields no other tool gives: the unsafe entries, the functions.
+field() { python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r.get("path", "").endswith("/" + sys.argv[2]):
+        print(json.dumps(r[sys.argv[3]]))' "$T/out.json" "$@"; }
+expect "unsafe RPATH entries" "$(field bin/rpath-unsafe unsafe_paths)" '"/tmp/x:.:lib"'
+expect "an empty RUNPATH entry and /var/tmp" "$(field bin/runpath-unsafe unsafe_paths)" '":/var/tmp"'
+expect "\$ORIGIN is safe" "$(field bin/runpath unsafe_paths)" '""'
+expect "the empty RPATH is unsafe" "$(field bin/rpath-empty unsafe_paths)" '""'
+expect "static PIE" "$(field bin/static-pie pie)" '"static"'
+expect "fortified, and one memcpy the compiler could not size" \
+    "$(field bin/fortify2 fortified) $(field bin/fortify2 unfortified)" \
+    '["memcpy", "printf", "read", "strcpy"] ["memcpy"]'
+expect "nothing fortified without _FORTIFY_SOURCE" \
+    "$(field bin/default fortified) $(field bin/default unfortified)" \
+    '[] ["memcpy", "printf", "read", "strcpy"]'
+expect "an object's references, from .symtab" "$(field obj/object.o fortified)" \
+    '["memcpy", "printf", "read", "strcpy"]'
+expect "BTI and PAC of an AArch64 object" \
+    "$(field obj/object-aarch64.o bti) $(field obj/object-aarch64.o pac)" 'true true'
+
+# The text columns, and --require as a policy: one command answers "which
+# programs lack full RELRO, PIE or a canary".
+"$ELFSCAN" --hardening --no-progress -j1 "$B/now" >"$T/text"
+expect "text columns" "$(sed -n 2p "$T/text" | awk '{print $7, $8, $9, $10, $11, $12, $13}')" \
+    "full yes no 0/4 - no yes"
+"$ELFSCAN" -q --no-progress --require 'pie,relro,canary' "$B" >"$T/req" 2>&1
+expect "--require: exit status 1" "$?" 1
+expect_match "--require: nopie lacks all three" "$(grep '/nopie$' "$T/req")" \
+    "*no-pie,no-full-relro,no-canary *"
+expect "--require: a hardened program passes" "$(grep -c '/hardened$' "$T/req")" 0
+"$ELFSCAN" -q --no-progress --require "$B/now=relro" "$B/now" "$B/default" >"$T/req2"
+expect "--require GLOB=: only where the glob matches" "$?" 0
+"$ELFSCAN" --no-progress --require "$B/default=relro" "$B/default" >/dev/null
+expect "--require GLOB=: the matching path fails" "$?" 1
+"$ELFSCAN" --no-progress --require nonsense "$B" >/dev/null 2>"$T/bad"
+expect "--require: an unknown property is a usage error" "$?" 2
+"$ELFSCAN" --no-progress "$B/default" >"$T/plain"
+expect "without --hardening the columns are as before" "$(head -1 "$T/plain" | awk '{print $7}')" FINDINGS
+
+"$ELFSCAN" --hardening --summary --format=json --no-progress "$D" | tail -1 >"$T/sum"
+expect "--summary counts" "$(python3 -c '
+import json, sys
+h = json.load(open(sys.argv[1]))["summary"]["hardening"]
+print(h["relro_full"] > 0, h["pie"] < h["programs"], h["unsafe_paths"], h["bti_pac"])' "$T/sum")" \
+    "True True 3 2"
+
+# The same answers from inside an archive and a tarball.
+(cd "$D" && ar rc "$T/libx.a" obj/object.o && tar cf "$T/t.tar" bin/fortify2) || fail "pack"
+"$ELFSCAN" --hardening --format=json --no-progress "$T/libx.a" "$T/t.tar" >"$T/pk.json"
+expect "members judged alike" "$(python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    print(r["member"], r["fortified"], r["canary"])' "$T/pk.json")" \
+"object.o ['memcpy', 'printf', 'read', 'strcpy'] True
+bin/fortify2 ['memcpy', 'printf', 'read', 'strcpy'] False"
+finish
