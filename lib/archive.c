@@ -1,23 +1,20 @@
 /*
- * archive.c - ar archives: every ELF member read and rewritten.
+ * archive.c - the ar format: members read in place, and an archive written
+ * anew from a plan. What the members hold is the layers above's business.
  *
  * The GNU/System V format: "!<arch>\n", then members, each a 60-byte
  * header and its data padded to an even offset. Special members: "/" and
  * "/SYM64/" (the symbol index, which holds members' offsets), "//" (long
  * names, referenced as "/NNN"). BSD names ("#1/NNN", the name following
- * the header) are read too. Members are scanned in place, reading only
- * their headers; a rewrite reads each ELF member whole. A member rewritten
- * to a new size moves the members after it, so the symbol index is
- * rewritten with their new offsets; a BSD symbol table (__.SYMDEF) cannot
- * be, and refuses such a change.
+ * the header) are read too. A member given a new size moves the members
+ * after it, so the symbol index is written with their new offsets; a BSD
+ * symbol table (__.SYMDEF) cannot be, and refuses such a change.
  * Thin archives hold only paths to their members, and Debian packages hold
  * their files in a compressed tar member: both are refused.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "internal.h"
 
@@ -27,25 +24,6 @@
 #define AR_HDR 60
 #define AR_SIZE_OFF 48
 #define AR_SIZE_LEN 10
-
-enum member_kind { M_FILE, M_INDEX32, M_INDEX64, M_NAMES, M_BSD_INDEX };
-
-struct member {
-	uint64_t hdr;		/* offset of the header */
-	uint64_t data;		/* offset of the data, after a BSD name */
-	uint64_t size;		/* bytes of data */
-	uint64_t namelen;	/* bytes of BSD name between header and data */
-	enum member_kind kind;
-	char name[256];
-};
-
-/* The archive being walked. */
-struct ar {
-	const struct chstk_src *src;
-	uint64_t next;		/* offset of the next header */
-	uint64_t names;		/* the long-name table: where it is, */
-	uint64_t names_size;	/* and how long */
-};
 
 int
 chstk__is_archive(const unsigned char *buf, size_t len)
@@ -78,7 +56,7 @@ parse_num(const char *f, size_t len, uint64_t *out)
 /* Names go into messages and reports, which are one line each: control
    characters (a newline in a hostile archive) become '?'. */
 static void
-set_name(struct member *m, const char *s, size_t len)
+set_name(struct chstk_ar_member *m, const char *s, size_t len)
 {
 	size_t i;
 
@@ -93,7 +71,7 @@ set_name(struct member *m, const char *s, size_t len)
 /* The name is read alone from the long-name table, which is never read
    whole: a sparse archive can make it gigabytes. */
 static int
-long_name(struct ar *ar, struct member *m, const char *field,
+long_name(struct chstk_ar *ar, struct chstk_ar_member *m, const char *field,
     struct chstk_error *err)
 {
 	char buf[sizeof(m->name)];
@@ -121,7 +99,7 @@ long_name(struct ar *ar, struct member *m, const char *field,
 }
 
 static int
-bsd_name(struct ar *ar, struct member *m, const char *field,
+bsd_name(struct chstk_ar *ar, struct chstk_ar_member *m, const char *field,
     struct chstk_error *err)
 {
 	char buf[sizeof(m->name)];
@@ -142,34 +120,34 @@ bsd_name(struct ar *ar, struct member *m, const char *field,
 	m->size -= m->namelen;
 	if (strcmp(m->name, "__.SYMDEF") == 0 ||
 	    strcmp(m->name, "__.SYMDEF SORTED") == 0)
-		m->kind = M_BSD_INDEX;
+		m->kind = CHSTK_AR_BSD_INDEX;
 	return 0;
 }
 
 
 static void
-name_member(struct member *m, const char *field)
+name_member(struct chstk_ar_member *m, const char *field)
 {
 	size_t len = 16;
 
 	while (len > 0 && field[len - 1] == ' ')
 		len--;
 	if (len == 1 && field[0] == '/')
-		m->kind = M_INDEX32;
+		m->kind = CHSTK_AR_INDEX32;
 	else if (len == 7 && memcmp(field, "/SYM64/", 7) == 0)
-		m->kind = M_INDEX64;
+		m->kind = CHSTK_AR_INDEX64;
 	else if (len == 2 && memcmp(field, "//", 2) == 0)
-		m->kind = M_NAMES;
+		m->kind = CHSTK_AR_NAMES;
 	else if (len == 9 && memcmp(field, "__.SYMDEF", 9) == 0)
-		m->kind = M_BSD_INDEX;
-	if (m->kind == M_FILE && len > 1 && field[len - 1] == '/')
+		m->kind = CHSTK_AR_BSD_INDEX;
+	if (m->kind == CHSTK_AR_FILE && len > 1 && field[len - 1] == '/')
 		len--;
 	set_name(m, field, len);
 }
 
-/* Read the next member's header; returns 1 for a member, 0 at the end. */
-static int
-next_member(struct ar *ar, struct member *m, struct chstk_error *err)
+int
+chstk__ar_next(struct chstk_ar *ar, struct chstk_ar_member *m,
+    struct chstk_error *err)
 {
 	char h[AR_HDR];
 	int r;
@@ -198,15 +176,16 @@ next_member(struct ar *ar, struct member *m, struct chstk_error *err)
 		r = bsd_name(ar, m, h, err);
 	else
 		name_member(m, h);
-	if (r == 0 && m->kind == M_NAMES) {
+	if (r == 0 && m->kind == CHSTK_AR_NAMES) {
 		ar->names = m->data;
 		ar->names_size = m->size;
 	}
 	return r < 0 ? r : 1;
 }
 
-static int
-open_ar(struct ar *ar, const struct chstk_src *src, struct chstk_error *err)
+int
+chstk__ar_open(struct chstk_ar *ar, const struct chstk_src *src,
+    struct chstk_error *err)
 {
 	static const char deb[] = "debian-binary";
 	unsigned char head[AR_MAGLEN + sizeof(deb)];
@@ -230,36 +209,10 @@ open_ar(struct ar *ar, const struct chstk_src *src, struct chstk_error *err)
 	return r;
 }
 
-/* The member's data in memory, when it is an ELF file; NULL otherwise. */
-static unsigned char *
-load_elf_member(struct ar *ar, const struct member *m, int *r,
-    struct chstk_error *err)
-{
-	unsigned char magic[SELFMAG], *buf;
-
-	*r = 0;
-	if (m->kind != M_FILE || m->size < SELFMAG)
-		return NULL;
-	*r = chstk__src_read(ar->src, m->data, magic, SELFMAG, "member", err);
-	if (*r < 0 || !chstk__is_elf(magic, SELFMAG))
-		return NULL;
-	buf = malloc((size_t)m->size);
-	if (buf == NULL) {
-		*r = chstk__syserror(err, "member %s: cannot read", m->name);
-		return NULL;
-	}
-	*r = chstk__src_read(ar->src, m->data, buf, (size_t)m->size, "member",
-	    err);
-	if (*r < 0) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
 /* A member as a source of its own, read in place. */
-static void
-member_src(const struct ar *ar, const struct member *m, struct chstk_src *out)
+void
+chstk__ar_member_src(const struct chstk_ar *ar,
+    const struct chstk_ar_member *m, struct chstk_src *out)
 {
 	*out = *ar->src;
 	if (out->fd >= 0)
@@ -269,126 +222,23 @@ member_src(const struct ar *ar, const struct member *m, struct chstk_src *out)
 	out->size = m->size;
 }
 
-static int
-scan_member(struct ar *ar, const struct member *m,
-    const struct chstk_scan_opts *o, chstk_scan_fn fn, void *arg)
+/* The plan of the member whose header was at old. */
+static const struct chstk_ar_plan *
+plan_at(const struct chstk_ar_plan *p, size_t n, uint64_t old)
 {
-	struct chstk_src msrc;
-	struct chstk_error merr;
-	int r;
-
-	if (m->kind != M_FILE)
-		return 0;
-	chstk__clear_error(&merr);
-	member_src(ar, m, &msrc);
-	r = chstk__scan_image(&msrc, m->name, o, true, fn, arg, &merr);
-	return r == CHSTK_ERR_NOT_ELF ? 0 : r;
-}
-
-int
-chstk__archive_scan(const struct chstk_src *src,
-    const struct chstk_scan_opts *o, chstk_scan_fn fn, void *arg,
-    struct chstk_error *err)
-{
-	struct member m;
-	struct ar ar;
-	int r;
-
-	r = open_ar(&ar, src, err);
-	while (r == 0 && (r = next_member(&ar, &m, err)) == 1)
-		r = scan_member(&ar, &m, o, fn, arg);
-	return r;
-}
-
-/* What the rewrite decided for one member. */
-struct plan {
-	struct member m;
-	uint64_t new_size;	/* bytes of data, BSD name excluded */
-	uint64_t spool_off;	/* where the new data is, when changed */
-	bool changed;
-	uint64_t new_hdr;	/* offset of the header in the output */
-};
-
-struct rewrite {
-	struct plan *p;
-	size_t n, cap;
-	int spool;		/* a memfd holding the changed members */
-	uint64_t spool_size;
-	bool bsd_index;
-};
-
-/* Prefix err's message with the member's name. */
-static int
-member_error(const struct member *m, int r, struct chstk_error *err)
-{
-	char msg[sizeof(err->msg)];
-
-	if (err == NULL)
-		return r;
-	memcpy(msg, err->msg, sizeof(msg));
-	snprintf(err->msg, sizeof(err->msg), "member %.200s: %.260s", m->name,
-	    msg);
-	return r;
-}
-
-/* Rewrite one ELF member into the spool. */
-static int
-rewrite_member(struct ar *ar, struct rewrite *rw, struct plan *p,
-    enum chstk_op op, struct chstk_result *res, struct chstk_error *err)
-{
-	struct chstk_result mres = { 0 };
-	struct chstk_src msrc, out;
-	unsigned char *buf;
-	int r, fd;
-
-	buf = load_elf_member(ar, &p->m, &r, err);
-	if (buf == NULL)
-		return r;
-	fd = memfd_create("chstk-member", MFD_CLOEXEC);
-	if (fd == -1) {
-		free(buf);
-		return chstk__syserror(err, "cannot create temporary file");
-	}
-	chstk__src_mem(&msrc, buf, (size_t)p->m.size);
-	r = chstk__rewrite_elf(&msrc, fd, op, &mres, err);
-	res->images += mres.images;
-	if (r == 1) {
-		res->changed += mres.changed;
-		r = chstk__src_file(&out, fd, err);
-		if (r == 0)
-			r = chstk__src_copy_range(&out, 0, out.size, rw->spool,
-			    rw->spool_size, err);
-		if (r == 0) {
-			p->changed = true;
-			p->new_size = out.size;
-			p->spool_off = rw->spool_size;
-			rw->spool_size += out.size;
-		}
-	}
-	close(fd);
-	free(buf);
-	return r < 0 ? member_error(&p->m, r, err) : 0;
-}
-
-/* Where a member's header moves to; -1 for an offset that is no header. */
-static int
-new_offset(const struct rewrite *rw, uint64_t old, uint64_t *new)
-{
-	size_t lo = 0, hi = rw->n;
+	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (rw->p[mid].m.hdr == old) {
-			*new = rw->p[mid].new_hdr;
-			return 0;
-		}
-		if (rw->p[mid].m.hdr < old)
+		if (p[mid].m.hdr == old)
+			return &p[mid];
+		if (p[mid].m.hdr < old)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return -1;
+	return NULL;
 }
 
 static uint64_t
@@ -414,12 +264,14 @@ put_be(unsigned char *p, size_t w, uint64_t v)
 /* The symbol index with each member offset moved: a count, the offsets
    (big-endian words of w bytes), then the names, which stay. */
 static int
-write_index(const struct ar *ar, const struct rewrite *rw,
-    const struct plan *p, int out_fd, uint64_t at, struct chstk_error *err)
+write_index(const struct chstk_ar *ar, const struct chstk_ar_plan *all,
+    size_t n, const struct chstk_ar_plan *p, int out_fd, uint64_t at,
+    struct chstk_error *err)
 {
-	size_t w = p->m.kind == M_INDEX64 ? 8 : 4;
+	size_t w = p->m.kind == CHSTK_AR_INDEX64 ? 8 : 4;
 	unsigned char *buf = malloc(p->m.size ? (size_t)p->m.size : 1);
-	uint64_t count, i, v;
+	const struct chstk_ar_plan *to;
+	uint64_t count, i;
 	int r;
 
 	if (buf == NULL)
@@ -438,15 +290,15 @@ write_index(const struct ar *ar, const struct rewrite *rw,
 	for (i = 0; r == 0 && i < count; i++) {
 		unsigned char *e = buf + w + i * w;
 
-		if (new_offset(rw, get_be(e, w), &v) < 0)
+		if ((to = plan_at(all, n, get_be(e, w))) == NULL)
 			r = chstk__error(err, CHSTK_ERR_CORRUPT,
 			    "symbol index entry %ju names no member",
 			    (uintmax_t)i);
-		else if (w == 4 && v > UINT32_MAX)
+		else if (w == 4 && to->new_hdr > UINT32_MAX)
 			r = chstk__error(err, CHSTK_ERR_UNSUPPORTED,
 			    "archive would outgrow its 32-bit symbol index");
 		else
-			put_be(e, w, v);
+			put_be(e, w, to->new_hdr);
 	}
 	if (r == 0)
 		r = chstk__pwrite_all(out_fd, buf, (size_t)p->m.size, at, err);
@@ -455,10 +307,10 @@ write_index(const struct ar *ar, const struct rewrite *rw,
 }
 
 static int
-write_member(const struct ar *ar, const struct rewrite *rw,
-    const struct plan *p, int out_fd, struct chstk_error *err)
+write_member(const struct chstk_ar *ar, const struct chstk_ar_plan *all,
+    size_t n, const struct chstk_ar_plan *p, const struct chstk_src *spool,
+    int out_fd, struct chstk_error *err)
 {
-	struct chstk_src spool = { .fd = rw->spool, .size = rw->spool_size };
 	uint64_t total = p->m.namelen + p->new_size;
 	uint64_t data = p->new_hdr + AR_HDR + p->m.namelen;
 	char h[AR_HDR + 1];
@@ -479,10 +331,10 @@ write_member(const struct ar *ar, const struct rewrite *rw,
 		    p->m.namelen, out_fd, p->new_hdr + AR_HDR, err);
 	if (r < 0)
 		return r;
-	if (p->m.kind == M_INDEX32 || p->m.kind == M_INDEX64)
-		r = write_index(ar, rw, p, out_fd, data, err);
+	if (p->m.kind == CHSTK_AR_INDEX32 || p->m.kind == CHSTK_AR_INDEX64)
+		r = write_index(ar, all, n, p, out_fd, data, err);
 	else if (p->changed)
-		r = chstk__src_copy_range(&spool, p->spool_off, p->new_size,
+		r = chstk__src_copy_range(spool, p->spool_off, p->new_size,
 		    out_fd, data, err);
 	else
 		r = chstk__src_copy_range(ar->src, p->m.data, p->m.size, out_fd,
@@ -492,89 +344,28 @@ write_member(const struct ar *ar, const struct rewrite *rw,
 	return r;
 }
 
-/* Read every member, rewriting the ELF ones into the spool. */
-static int
-plan_members(struct ar *ar, struct rewrite *rw, enum chstk_op op,
-    struct chstk_result *res, struct chstk_error *err)
-{
-	struct member m;
-	int r;
-
-	while ((r = next_member(ar, &m, err)) == 1) {
-		struct plan *p;
-
-		if (rw->n == rw->cap) {
-			size_t cap = rw->cap ? rw->cap * 2 : 64;
-			struct plan *np = realloc(rw->p, cap * sizeof(*np));
-
-			if (np == NULL)
-				return chstk__syserror(err,
-				    "cannot read the archive");
-			rw->p = np;
-			rw->cap = cap;
-		}
-		p = &rw->p[rw->n++];
-		memset(p, 0, sizeof(*p));
-		p->m = m;
-		p->new_size = m.size;
-		if (m.kind == M_BSD_INDEX)
-			rw->bsd_index = true;
-		r = rewrite_member(ar, rw, p, op, res, err);
-		if (r < 0)
-			return r;
-	}
-	return r;
-}
-
-static int
-write_archive(const struct ar *ar, struct rewrite *rw, int out_fd,
-    struct chstk_error *err)
+int
+chstk__ar_write(const struct chstk_ar *ar, struct chstk_ar_plan *p, size_t n,
+    const struct chstk_src *spool, int out_fd, struct chstk_error *err)
 {
 	uint64_t at = AR_MAGLEN;
-	bool moved = false;
+	bool moved = false, bsd_index = false;
 	size_t i;
 	int r;
 
-	for (i = 0; i < rw->n; i++) {
-		struct plan *p = &rw->p[i];
-		uint64_t total = p->m.namelen + p->new_size;
+	for (i = 0; i < n; i++) {
+		uint64_t total = p[i].m.namelen + p[i].new_size;
 
-		p->new_hdr = at;
-		moved |= p->new_size != p->m.size;
+		p[i].new_hdr = at;
+		moved |= p[i].new_size != p[i].m.size;
+		bsd_index |= p[i].m.kind == CHSTK_AR_BSD_INDEX;
 		at += AR_HDR + total + (total & 1);
 	}
-	if (moved && rw->bsd_index)
+	if (moved && bsd_index)
 		return chstk__error(err, CHSTK_ERR_UNSUPPORTED,
 		    "cannot move members indexed by a BSD symbol table");
 	r = chstk__pwrite_all(out_fd, AR_MAGIC, AR_MAGLEN, 0, err);
-	for (i = 0; r == 0 && i < rw->n; i++)
-		r = write_member(ar, rw, &rw->p[i], out_fd, err);
-	return r;
-}
-
-int
-chstk__archive_rewrite(const struct chstk_src *src, int out_fd,
-    enum chstk_op op, struct chstk_result *res, struct chstk_error *err)
-{
-	struct rewrite rw = { .spool = -1 };
-	struct ar ar;
-	int r;
-
-	r = open_ar(&ar, src, err);
-	if (r < 0)
-		return r;
-	rw.spool = memfd_create("chstk-spool", MFD_CLOEXEC);
-	if (rw.spool == -1)
-		r = chstk__syserror(err, "cannot create temporary file");
-	if (r == 0)
-		r = plan_members(&ar, &rw, op, res, err);
-	if (r == 0 && res->changed > 0) {
-		r = write_archive(&ar, &rw, out_fd, err);
-		if (r == 0)
-			r = 1;
-	}
-	if (rw.spool != -1)
-		close(rw.spool);
-	free(rw.p);
+	for (i = 0; r == 0 && i < n; i++)
+		r = write_member(ar, p, n, &p[i], spool, out_fd, err);
 	return r;
 }

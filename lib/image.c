@@ -196,8 +196,9 @@ chstk__read_entries(const struct chstk_image *im, Elf_Type type, uint64_t off,
 	return r < 0 ? r : decode(im, type, raw, mem, n, err);
 }
 
-int
-chstk__read_shdr(const struct chstk_image *im, size_t i, GElf_Shdr *sh,
+/* Section header i (i < shnum, or 0 to read extended counts). */
+static int
+read_shdr(const struct chstk_image *im, size_t i, GElf_Shdr *sh,
     struct chstk_error *err)
 {
 	union { Elf32_Shdr s32; Elf64_Shdr s64; } m;
@@ -227,7 +228,7 @@ section_counts(struct chstk_image *im, struct chstk_error *err)
 	if (r < 0 || (n == 0 && im->ehdr.e_shoff == 0))
 		return r;
 	if (n == 0 || strndx == SHN_XINDEX) {
-		r = chstk__read_shdr(im, 0, &sh0, err);
+		r = read_shdr(im, 0, &sh0, err);
 		if (r < 0)
 			return r;
 		if (n == 0)
@@ -336,7 +337,7 @@ linked_strings(struct chstk_image *im, struct chstk_error *err)
 			return chstk__error(err, CHSTK_ERR_CORRUPT,
 			    "symbol table links to section %u of %zu",
 			    t[i].tab->sh_link, im->shnum);
-		r = chstk__read_shdr(im, t[i].tab->sh_link, t[i].str, err);
+		r = read_shdr(im, t[i].tab->sh_link, t[i].str, err);
 		if (r < 0)
 			return r;
 	}
@@ -354,7 +355,7 @@ read_shdrs(struct chstk_image *im, unsigned how, struct chstk_error *err)
 	r = section_counts(im, err);
 	if (r < 0 || im->shnum == 0)
 		return r;
-	r = chstk__read_shdr(im, im->shstrndx, &sh, err);
+	r = read_shdr(im, im->shstrndx, &sh, err);
 	if (r < 0)
 		return r;
 	if (sh.sh_type != SHT_NOBITS &&
@@ -400,7 +401,7 @@ read_phdrs(struct chstk_image *im, struct chstk_error *err)
 		r = check_table(im, im->ehdr.e_shoff, 1, im->ehdr.e_shentsize,
 		    ELF_T_SHDR, "section header table", err);
 		if (r == 0)
-			r = chstk__read_shdr(im, 0, &sh0, err);
+			r = read_shdr(im, 0, &sh0, err);
 		if (r < 0)
 			return r;
 		n = sh0.sh_info;

@@ -1,5 +1,29 @@
 /*
- * internal.h - what the library's modules share; not installed.
+ * internal.h - what the library's files share; not installed.
+ *
+ * The library is a stack of layers, and every call points down it. A file
+ * may call the files listed below it, never one listed above it, so no two
+ * files depend on each other (tests/lib-layers.sh checks it):
+ *
+ *   public entry points
+ *     update.c    chstk_update(): the safe replacement of a file
+ *     rewrite.c   chstk_rewrite_fd(): an ELF file or archive rewritten,
+ *                 and read back (through scan.c) before it counts
+ *     scan.c      chstk_scan_*(): an ELF file or archive read
+ *   ELF and archive formats
+ *     hardening.c the dynamic section, property note and symbol tables
+ *                 (CHSTK_READ_HARDENING)
+ *     archive.c   the ar format: members read, an archive written anew
+ *     object.c    .note.GNU-stack in relocatable objects
+ *     phdr.c      PT_GNU_STACK in executables and shared objects
+ *     encode.c    GElf structures back to bytes
+ *     image.c     one ELF image read and range-checked
+ *   byte-level helpers
+ *     edit.c      patches over a copy of a source
+ *     source.c    bytes read from a file or memory, copies written
+ *     state.c     the markings and the operations on them
+ *     version.c   chstk_version()
+ *     error.c     filling the caller's struct chstk_error
  *
  * Naming: chstk__ (two underscores) for functions private to the library,
  * which the version script keeps out of the shared object's exports.
@@ -32,10 +56,13 @@ int chstk__syserror(struct chstk_error *err, const char *fmt, ...)
 int chstk__elferror(struct chstk_error *err, const char *what);
 void chstk__clear_error(struct chstk_error *err);
 
+/* state.c: is op one of enum chstk_op? */
+int chstk__valid_op(enum chstk_op op);
+
 /*
- * A read-only source of bytes: an open file (fd >= 0) or a buffer in memory
- * (fd == -1). size is the file's size when it was opened. A member of an
- * archive read in place starts at base in the file.
+ * source.c: a read-only source of bytes: an open file (fd >= 0) or a buffer
+ * in memory (fd == -1). size is the file's size when it was opened. A
+ * member of an archive read in place starts at base in the file.
  */
 struct chstk_src {
 	int fd;
@@ -44,7 +71,6 @@ struct chstk_src {
 	uint64_t base;
 };
 
-/* src.c */
 int chstk__src_file(struct chstk_src *src, int fd, struct chstk_error *err);
 void chstk__src_mem(struct chstk_src *src, const void *buf, size_t size);
 /* Read exactly len bytes at off; what names them in the error message. */
@@ -60,6 +86,29 @@ int chstk__src_copy_range(const struct chstk_src *src, uint64_t off,
 int chstk__pwrite_all(int fd, const void *buf, size_t len, uint64_t off,
     struct chstk_error *err);
 
+/*
+ * edit.c: an edit of a source: bytes to write at offsets of a copy of it.
+ * Writes past the original's end grow the file; the gap reads as zeros.
+ */
+#define CHSTK_MAX_PATCHES 2
+struct chstk_edit {
+	unsigned npatch;
+	struct {
+		uint64_t off;
+		size_t len;
+		unsigned char *buf;	/* owned */
+	} patch[CHSTK_MAX_PATCHES];
+};
+void chstk__edit_free(struct chstk_edit *ed);
+/* A new patch of len zero bytes at off, last in ed->patch. */
+int chstk__edit_add(struct chstk_edit *ed, uint64_t off, size_t len,
+    struct chstk_error *err);
+/* Write src with the edit applied to out_fd. */
+int chstk__edit_write(const struct chstk_edit *ed, const struct chstk_src *src,
+    int out_fd, struct chstk_error *err);
+
+/* image.c: one ELF image, parsed and range-checked. */
+
 /* A window on a section name table, for name lookups. */
 struct chstk_strwin {
 	uint64_t table_off, table_size;	/* the table in the file */
@@ -68,7 +117,6 @@ struct chstk_strwin {
 	unsigned char buf[512];
 };
 
-/* One ELF image, parsed and range-checked. */
 struct chstk_image {
 	const struct chstk_src *src;
 	GElf_Ehdr ehdr;
@@ -97,7 +145,6 @@ enum {
 					   tables (not kept) */
 };
 
-/* image.c */
 int chstk__image_open(struct chstk_image *im, const struct chstk_src *src,
     unsigned how, struct chstk_error *err);
 void chstk__image_close(struct chstk_image *im);
@@ -109,34 +156,11 @@ size_t chstk__fsize(const struct chstk_image *im, Elf_Type type);
 int chstk__read_entries(const struct chstk_image *im, Elf_Type type,
     uint64_t off, size_t first, size_t n, void *mem, const char *what,
     struct chstk_error *err);
-/* Section header i (i < shnum, or 0 to read extended counts). */
-int chstk__read_shdr(const struct chstk_image *im, size_t i, GElf_Shdr *sh,
-    struct chstk_error *err);
 /* Is the section name at name in the name table want? 1, 0 or an error. */
 int chstk__name_is(struct chstk_image *im, uint64_t name, const char *want,
     struct chstk_error *err);
 /* Does the file start with the ELF magic? */
 int chstk__is_elf(const unsigned char *buf, size_t len);
-
-/*
- * An edit of an image: bytes to write at offsets of a copy of the original.
- * Writes past the original's end grow the file; the gap reads as zeros.
- */
-#define CHSTK_MAX_PATCHES 2
-struct chstk_edit {
-	unsigned npatch;
-	struct {
-		uint64_t off;
-		size_t len;
-		unsigned char *buf;	/* owned */
-	} patch[CHSTK_MAX_PATCHES];
-};
-void chstk__edit_free(struct chstk_edit *ed);
-int chstk__edit_add(struct chstk_edit *ed, uint64_t off, size_t len,
-    struct chstk_error *err);
-/* Write src with the edit applied to out_fd. */
-int chstk__edit_write(const struct chstk_edit *ed, const struct chstk_src *src,
-    int out_fd, struct chstk_error *err);
 
 /* encode.c: GElf structures to their file representation in the image's
    class and byte order. out must hold gelf_fsize() bytes per entry. */
@@ -162,30 +186,66 @@ int chstk__phdr_edit(const struct chstk_image *im, enum chstk_state want,
 int chstk__object_write(struct chstk_image *im, enum chstk_state want,
     int out_fd, struct chstk_error *err);
 
-/* rewrite.c: apply op to the ELF file or archive src, writing the result
-   to out_fd; 1 written, 0 nothing to change, or an error. */
-int chstk__valid_op(enum chstk_op op);
-int chstk__rewrite(const struct chstk_src *src, int out_fd, enum chstk_op op,
-    struct chstk_result *res, struct chstk_error *err);
-int chstk__rewrite_elf(const struct chstk_src *src, int out_fd,
-    enum chstk_op op, struct chstk_result *res, struct chstk_error *err);
-/* Scan src, which must be an ELF file or archive; o may be NULL. */
+/* archive.c: the ar format, which knows nothing of what members hold. */
+enum chstk_ar_kind {
+	CHSTK_AR_FILE,		/* a member proper */
+	CHSTK_AR_INDEX32,	/* "/": the symbol index */
+	CHSTK_AR_INDEX64,	/* "/SYM64/" */
+	CHSTK_AR_NAMES,		/* "//": the long names */
+	CHSTK_AR_BSD_INDEX,	/* "__.SYMDEF" */
+};
+
+struct chstk_ar_member {
+	uint64_t hdr;		/* offset of the header */
+	uint64_t data;		/* offset of the data, after a BSD name */
+	uint64_t size;		/* bytes of data */
+	uint64_t namelen;	/* bytes of BSD name between header and data */
+	enum chstk_ar_kind kind;
+	char name[256];		/* control characters made '?' */
+};
+
+/* An archive being read. */
+struct chstk_ar {
+	const struct chstk_src *src;
+	uint64_t next;		/* offset of the next header */
+	uint64_t names;		/* the long-name table: where it is, */
+	uint64_t names_size;	/* and how long */
+};
+
+/* Does the file start with an ar magic (thin archives included)? */
+int chstk__is_archive(const unsigned char *buf, size_t len);
+/* Refuses thin archives and Debian packages. */
+int chstk__ar_open(struct chstk_ar *ar, const struct chstk_src *src,
+    struct chstk_error *err);
+/* The next member's header: 1 for a member, 0 at the end, or an error. */
+int chstk__ar_next(struct chstk_ar *ar, struct chstk_ar_member *m,
+    struct chstk_error *err);
+/* A member's data as a source of its own, read in place. */
+void chstk__ar_member_src(const struct chstk_ar *ar,
+    const struct chstk_ar_member *m, struct chstk_src *out);
+
+/* What a rewrite makes of one member. */
+struct chstk_ar_plan {
+	struct chstk_ar_member m;
+	bool changed;		/* the new data is in the spool, */
+	uint64_t spool_off;	/* here, */
+	uint64_t new_size;	/* this long (BSD name excluded) */
+	uint64_t new_hdr;	/* offset of the header in the output */
+};
+/* Write to out_fd the archive of ar's n members as planned, the symbol
+   index moved with them. */
+int chstk__ar_write(const struct chstk_ar *ar, struct chstk_ar_plan *p,
+    size_t n, const struct chstk_src *spool, int out_fd,
+    struct chstk_error *err);
+
+/* scan.c: call fn for each image of src, an ELF file or archive, reading
+   what o asks (o may be NULL). */
 int chstk__scan(const struct chstk_src *src, const struct chstk_scan_opts *o,
     chstk_scan_fn fn, void *arg, struct chstk_error *err);
-int chstk__scan_image(const struct chstk_src *src, const char *member,
-    const struct chstk_scan_opts *o, bool report_bad, chstk_scan_fn fn,
-    void *arg, struct chstk_error *err);
 
-/* archive.c */
-int chstk__is_archive(const unsigned char *buf, size_t len);
-int chstk__archive_scan(const struct chstk_src *src,
-    const struct chstk_scan_opts *o, chstk_scan_fn fn, void *arg,
-    struct chstk_error *err);
-int chstk__archive_rewrite(const struct chstk_src *src, int out_fd,
-    enum chstk_op op, struct chstk_result *res, struct chstk_error *err);
-
-/* replace.c: the safe replacement of a file by a rewritten copy. */
-int chstk__replace(const char *path, enum chstk_op op, struct chstk_result *res,
-    struct chstk_error *err);
+/* rewrite.c: apply op to the ELF file or archive src, writing the result
+   to out_fd; 1 written, 0 nothing to change, or an error. */
+int chstk__rewrite(const struct chstk_src *src, int out_fd, enum chstk_op op,
+    struct chstk_result *res, struct chstk_error *err);
 
 #endif /* CHSTK_INTERNAL_H */

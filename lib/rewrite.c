@@ -1,99 +1,20 @@
 /*
- * rewrite.c - the library's entry points for reading and rewriting, and the
- * dispatch between ELF images and archives.
+ * rewrite.c - chstk_rewrite_fd(): an ELF file, or every ELF member of an ar
+ * archive, rewritten with a new marking to another file, then read back:
+ * a result that does not read back as asked is an error, not a file.
+ *
+ * An archive's ELF members are read whole into memory one at a time and
+ * rewritten into a spool (a memfd); archive.c then writes the archive
+ * anew, taking the changed members from the spool and the others from the
+ * original.
  */
-#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "internal.h"
-
-const char *
-chstk_version(void)
-{
-	return PACKAGE_VERSION;
-}
-
-const char *
-chstk_state_name(enum chstk_state state)
-{
-	switch (state) {
-	case CHSTK_EXEC:
-		return "exec";
-	case CHSTK_NOEXEC:
-		return "noexec";
-	default:
-		return "default";
-	}
-}
-
-enum chstk_state
-chstk_op_result(enum chstk_op op, enum chstk_state now)
-{
-	switch (op) {
-	case CHSTK_OP_SET_EXEC:
-		return CHSTK_EXEC;
-	case CHSTK_OP_SET_NOEXEC:
-		return CHSTK_NOEXEC;
-	case CHSTK_OP_CLEAR_EXEC:
-		return now == CHSTK_EXEC ? CHSTK_DEFAULT : now;
-	case CHSTK_OP_CLEAR_NOEXEC:
-		return now == CHSTK_NOEXEC ? CHSTK_DEFAULT : now;
-	case CHSTK_OP_SET_DEFAULT:
-		return CHSTK_DEFAULT;
-	}
-	return now;
-}
-
-int
-chstk__valid_op(enum chstk_op op)
-{
-	return op >= CHSTK_OP_SET_EXEC && op <= CHSTK_OP_SET_DEFAULT;
-}
-
-void
-chstk__edit_free(struct chstk_edit *ed)
-{
-	unsigned i;
-
-	for (i = 0; i < ed->npatch; i++)
-		free(ed->patch[i].buf);
-	ed->npatch = 0;
-}
-
-int
-chstk__edit_add(struct chstk_edit *ed, uint64_t off, size_t len,
-    struct chstk_error *err)
-{
-	unsigned char *buf;
-
-	if (ed->npatch == CHSTK_MAX_PATCHES)
-		return chstk__error(err, CHSTK_ERR_INVAL, "too many patches");
-	buf = calloc(1, len ? len : 1);
-	if (buf == NULL)
-		return chstk__syserror(err, "cannot plan the change");
-	ed->patch[ed->npatch].off = off;
-	ed->patch[ed->npatch].len = len;
-	ed->patch[ed->npatch].buf = buf;
-	ed->npatch++;
-	return 0;
-}
-
-int
-chstk__edit_write(const struct chstk_edit *ed, const struct chstk_src *src,
-    int out_fd, struct chstk_error *err)
-{
-	unsigned i;
-	int r;
-
-	r = chstk__src_copy(src, out_fd, err);
-	for (i = 0; r == 0 && i < ed->npatch; i++)
-		r = chstk__pwrite_all(out_fd, ed->patch[i].buf,
-		    ed->patch[i].len, ed->patch[i].off, err);
-	return r;
-}
 
 static int
 write_image(struct chstk_image *im, enum chstk_state want, int out_fd,
@@ -123,7 +44,7 @@ write_image(struct chstk_image *im, enum chstk_state want, int out_fd,
 
 /* Read back what was written: it must parse and carry the new state. */
 static int
-verify(int out_fd, enum chstk_state want, struct chstk_error *err)
+verify_image(int out_fd, enum chstk_state want, struct chstk_error *err)
 {
 	struct chstk_src out;
 	struct chstk_image im;
@@ -147,8 +68,8 @@ verify(int out_fd, enum chstk_state want, struct chstk_error *err)
 	return r;
 }
 
-int
-chstk__rewrite_elf(const struct chstk_src *src, int out_fd, enum chstk_op op,
+static int
+rewrite_elf(const struct chstk_src *src, int out_fd, enum chstk_op op,
     struct chstk_result *res, struct chstk_error *err)
 {
 	struct chstk_image im;
@@ -167,72 +88,134 @@ chstk__rewrite_elf(const struct chstk_src *src, int out_fd, enum chstk_op op,
 	chstk__image_close(&im);
 	if (r < 0 || !change)
 		return r;
-	r = verify(out_fd, want, err);
+	r = verify_image(out_fd, want, err);
 	if (r < 0)
 		return r;
 	res->changed++;
 	return 1;
 }
 
-static int
-read_magic(const struct chstk_src *src, unsigned char *magic, size_t *len,
-    struct chstk_error *err)
+/* An archive being rewritten: the plan of every member, and the spool. */
+struct rewrite {
+	struct chstk_ar ar;
+	struct chstk_ar_plan *p;
+	size_t n, cap;
+	int spool;
+	uint64_t spool_size;
+};
+
+/* The member's data in memory, when it is an ELF file; NULL otherwise. */
+static unsigned char *
+load_elf_member(const struct rewrite *rw, const struct chstk_ar_member *m,
+    int *r, struct chstk_error *err)
 {
-	*len = src->size < 8 ? (size_t)src->size : 8;
-	return chstk__src_read(src, 0, magic, *len, "file header", err);
+	unsigned char magic[SELFMAG], *buf;
+
+	*r = 0;
+	if (m->kind != CHSTK_AR_FILE || m->size < SELFMAG)
+		return NULL;
+	*r = chstk__src_read(rw->ar.src, m->data, magic, SELFMAG, "member",
+	    err);
+	if (*r < 0 || !chstk__is_elf(magic, SELFMAG))
+		return NULL;
+	buf = malloc((size_t)m->size);
+	if (buf == NULL) {
+		*r = chstk__syserror(err, "member %s: cannot read", m->name);
+		return NULL;
+	}
+	*r = chstk__src_read(rw->ar.src, m->data, buf, (size_t)m->size,
+	    "member", err);
+	if (*r < 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }
 
-/*
- * Read the image in src and report it to fn as member: its info, with what
- * o asks; an image that cannot be read is reported when report_bad, else
- * its error returned.
- */
-int
-chstk__scan_image(const struct chstk_src *src, const char *member,
-    const struct chstk_scan_opts *o, bool report_bad, chstk_scan_fn fn,
-    void *arg, struct chstk_error *err)
+/* Prefix err's message with the member's name. */
+static int
+member_error(const struct chstk_ar_member *m, int r, struct chstk_error *err)
 {
-	struct chstk_hardening *h = NULL;
-	struct chstk_image im;
-	struct chstk_info info;
-	bool hard = o != NULL && o->read & CHSTK_READ_HARDENING;
-	int r;
+	char msg[sizeof(err->msg)];
 
-	r = chstk__image_open(&im, src, hard ? CHSTK_IMAGE_SYMBOLS : 0, err);
-	if (r < 0)
-		return report_bad && r != CHSTK_ERR_NOT_ELF ?
-		    fn(arg, member, NULL, err) : r;
-	chstk__image_info(&im, &info);
-	if (hard && (h = malloc(sizeof(*h))) == NULL)
-		r = chstk__syserror(err, "cannot read hardening");
-	if (r == 0 && hard)
-		r = chstk__hardening_read(&im, o, arg, h, err);
-	chstk__image_close(&im);
-	info.hardening = h;
-	if (r == 0)
-		r = fn(arg, member, &info, NULL);
-	else if (r < 0 && report_bad)
-		r = fn(arg, member, NULL, err);
-	free(h);
+	if (err == NULL)
+		return r;
+	memcpy(msg, err->msg, sizeof(msg));
+	snprintf(err->msg, sizeof(err->msg), "member %.200s: %.260s", m->name,
+	    msg);
 	return r;
 }
 
-int
-chstk__scan(const struct chstk_src *src, const struct chstk_scan_opts *o,
-    chstk_scan_fn fn, void *arg, struct chstk_error *err)
+/* Rewrite one ELF member into the spool. */
+static int
+rewrite_member(struct rewrite *rw, struct chstk_ar_plan *p, enum chstk_op op,
+    struct chstk_result *res, struct chstk_error *err)
 {
-	unsigned char magic[8];
-	size_t len;
+	struct chstk_result mres = { 0 };
+	struct chstk_src msrc, out;
+	unsigned char *buf;
+	int r, fd;
+
+	buf = load_elf_member(rw, &p->m, &r, err);
+	if (buf == NULL)
+		return r;
+	fd = memfd_create("chstk-member", MFD_CLOEXEC);
+	if (fd == -1) {
+		free(buf);
+		return chstk__syserror(err, "cannot create temporary file");
+	}
+	chstk__src_mem(&msrc, buf, (size_t)p->m.size);
+	r = rewrite_elf(&msrc, fd, op, &mres, err);
+	res->images += mres.images;
+	if (r == 1) {
+		res->changed += mres.changed;
+		r = chstk__src_file(&out, fd, err);
+		if (r == 0)
+			r = chstk__src_copy_range(&out, 0, out.size, rw->spool,
+			    rw->spool_size, err);
+		if (r == 0) {
+			p->changed = true;
+			p->new_size = out.size;
+			p->spool_off = rw->spool_size;
+			rw->spool_size += out.size;
+		}
+	}
+	close(fd);
+	free(buf);
+	return r < 0 ? member_error(&p->m, r, err) : 0;
+}
+
+/* Read every member, rewriting the ELF ones into the spool. */
+static int
+plan_members(struct rewrite *rw, enum chstk_op op, struct chstk_result *res,
+    struct chstk_error *err)
+{
+	struct chstk_ar_member m;
 	int r;
 
-	if (fn == NULL)
-		return chstk__error(err, CHSTK_ERR_INVAL, "no function to call");
-	r = read_magic(src, magic, &len, err);
-	if (r < 0)
-		return r;
-	if (chstk__is_archive(magic, len))
-		return chstk__archive_scan(src, o, fn, arg, err);
-	return chstk__scan_image(src, NULL, o, false, fn, arg, err);
+	while ((r = chstk__ar_next(&rw->ar, &m, err)) == 1) {
+		struct chstk_ar_plan *p;
+
+		if (rw->n == rw->cap) {
+			size_t cap = rw->cap ? rw->cap * 2 : 64;
+			struct chstk_ar_plan *np = realloc(rw->p,
+			    cap * sizeof(*np));
+
+			if (np == NULL)
+				return chstk__syserror(err,
+				    "cannot read the archive");
+			rw->p = np;
+			rw->cap = cap;
+		}
+		p = &rw->p[rw->n++];
+		memset(p, 0, sizeof(*p));
+		p->m = m;
+		p->new_size = m.size;
+		r = rewrite_member(rw, p, op, res, err);
+		if (r < 0)
+			return r;
+	}
+	return r;
 }
 
 /* A rewritten archive must read back with every ELF member readable. */
@@ -261,11 +244,42 @@ verify_archive(int out_fd, unsigned images, struct chstk_error *err)
 
 	r = chstk__src_file(&out, out_fd, err);
 	if (r == 0)
-		r = chstk__archive_scan(&out, NULL, count_image, &c, err);
+		r = chstk__scan(&out, NULL, count_image, &c, err);
 	if (r < 0 || c.images != images || c.bad > 0)
 		return chstk__error(err, CHSTK_ERR_CHANGED,
 		    "the rewritten archive does not read back");
 	return 0;
+}
+
+static int
+rewrite_archive(const struct chstk_src *src, int out_fd, enum chstk_op op,
+    struct chstk_result *res, struct chstk_error *err)
+{
+	struct rewrite rw = { .spool = -1 };
+	int r;
+
+	r = chstk__ar_open(&rw.ar, src, err);
+	if (r < 0)
+		return r;
+	rw.spool = memfd_create("chstk-spool", MFD_CLOEXEC);
+	if (rw.spool == -1)
+		r = chstk__syserror(err, "cannot create temporary file");
+	if (r == 0)
+		r = plan_members(&rw, op, res, err);
+	if (r == 0 && res->changed > 0) {
+		struct chstk_src spool = { .fd = rw.spool,
+		    .size = rw.spool_size };
+
+		r = chstk__ar_write(&rw.ar, rw.p, rw.n, &spool, out_fd, err);
+		if (r == 0)
+			r = verify_archive(out_fd, res->images, err);
+		if (r == 0)
+			r = 1;
+	}
+	if (rw.spool != -1)
+		close(rw.spool);
+	free(rw.p);
+	return r;
 }
 
 int
@@ -273,89 +287,18 @@ chstk__rewrite(const struct chstk_src *src, int out_fd, enum chstk_op op,
     struct chstk_result *res, struct chstk_error *err)
 {
 	unsigned char magic[8];
-	size_t len;
+	size_t len = src->size < sizeof(magic) ? (size_t)src->size :
+	    sizeof(magic);
 	int r;
 
 	if (!chstk__valid_op(op))
 		return chstk__error(err, CHSTK_ERR_INVAL, "unknown operation");
-	r = read_magic(src, magic, &len, err);
+	r = chstk__src_read(src, 0, magic, len, "file header", err);
 	if (r < 0)
 		return r;
-	if (!chstk__is_archive(magic, len))
-		return chstk__rewrite_elf(src, out_fd, op, res, err);
-	r = chstk__archive_rewrite(src, out_fd, op, res, err);
-	if (r == 1 && verify_archive(out_fd, res->images, err) < 0)
-		return CHSTK_ERR_CHANGED;
-	return r;
-}
-
-int
-chstk_scan_fd(int fd, chstk_scan_fn fn, void *arg, struct chstk_error *err)
-{
-	struct chstk_src src;
-	int r;
-
-	chstk__clear_error(err);
-	r = chstk__src_file(&src, fd, err);
-	return r < 0 ? r : chstk__scan(&src, NULL, fn, arg, err);
-}
-
-int
-chstk_scan_fd_with(int fd, const struct chstk_scan_opts *o, chstk_scan_fn fn,
-    void *arg, struct chstk_error *err)
-{
-	struct chstk_src src;
-	int r;
-
-	chstk__clear_error(err);
-	r = chstk__src_file(&src, fd, err);
-	return r < 0 ? r : chstk__scan(&src, o, fn, arg, err);
-}
-
-int
-chstk_scan_mem_with(const void *buf, size_t size,
-    const struct chstk_scan_opts *o, chstk_scan_fn fn, void *arg,
-    struct chstk_error *err)
-{
-	struct chstk_src src;
-
-	chstk__clear_error(err);
-	chstk__src_mem(&src, buf, size);
-	return chstk__scan(&src, o, fn, arg, err);
-}
-
-int
-chstk_scan_mem(const void *buf, size_t size, chstk_scan_fn fn, void *arg,
-    struct chstk_error *err)
-{
-	struct chstk_src src;
-
-	chstk__clear_error(err);
-	chstk__src_mem(&src, buf, size);
-	return chstk__scan(&src, NULL, fn, arg, err);
-}
-
-int
-chstk_scan_path(const char *path, chstk_scan_fn fn, void *arg,
-    struct chstk_error *err)
-{
-	struct stat st;
-	int fd, r;
-
-	chstk__clear_error(err);
-	/* Look before opening: opening a device can have effects. */
-	if (stat(path, &st) == -1)
-		return chstk__syserror(err, "cannot stat");
-	if (!S_ISREG(st.st_mode))
-		return chstk__error(err, CHSTK_ERR_UNSUPPORTED,
-		    "not a regular file");
-	/* O_NONBLOCK: if it became a FIFO meanwhile, do not wait. */
-	fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	if (fd == -1)
-		return chstk__syserror(err, "cannot open");
-	r = chstk_scan_fd(fd, fn, arg, err);
-	close(fd);
-	return r;
+	if (chstk__is_archive(magic, len))
+		return rewrite_archive(src, out_fd, op, res, err);
+	return rewrite_elf(src, out_fd, op, res, err);
 }
 
 int

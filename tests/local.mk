@@ -21,8 +21,8 @@ TESTS += $(elfscan_shell_tests)
 EXTRA_DIST += $(elfscan_shell_tests) tests/elfscan/check_json.py \
 	tests/elfscan/check_hardening.py tests/fixtures/hardening.c
 
-TESTS += tests/man.sh tests/repo.sh
-EXTRA_DIST += tests/man.sh tests/repo.sh
+TESTS += tests/man.sh tests/repo.sh tests/lib-layers.sh
+EXTRA_DIST += tests/man.sh tests/repo.sh tests/lib-layers.sh
 
 chstk_shell_tests = \
 	tests/chstk/programs.sh \

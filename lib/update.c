@@ -1,5 +1,6 @@
 /*
- * replace.c - changing a file on disk without ever leaving it half-written.
+ * update.c - chstk_update(): changing a file on disk without ever leaving it
+ * half-written.
  *
  * The new contents go to a temporary file in the same directory: an
  * unnamed O_TMPFILE where the file system has it (a crash leaves nothing

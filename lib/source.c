@@ -1,5 +1,6 @@
 /*
- * src.c - reading an image from a file or from memory, and writing copies.
+ * source.c - bytes read from a file or from memory, and copies of them
+ * written to a file.
  */
 #include <errno.h>
 #include <string.h>
