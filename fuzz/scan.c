@@ -13,6 +13,61 @@
 
 static struct fuzz_scan mem, fd;
 
+/* What a scan with CHSTK_READ_HARDENING saw. */
+struct hard_scan {
+	int r;
+	unsigned images, symbols;
+};
+
+static int
+on_symbol(void *arg, const struct chstk_sym *sym)
+{
+	struct hard_scan *h = arg;
+
+	must(sym->name != NULL && strlen(sym->name) <= 1024);
+	must(sym->type <= 15 && sym->bind <= 15);
+	h->symbols++;
+	return 0;
+}
+
+static int
+on_hard_image(void *arg, const char *member, const struct chstk_info *info,
+    const struct chstk_error *err)
+{
+	struct hard_scan *h = arg;
+	const struct chstk_hardening *hd;
+
+	(void)member;
+	h->images++;
+	if (info == NULL) {
+		fuzz_check_error(err->code, err);
+		return 0;
+	}
+	hd = info->hardening;
+	must(hd != NULL);
+	must(memchr(hd->rpath, '\0', sizeof(hd->rpath)) != NULL);
+	must(memchr(hd->runpath, '\0', sizeof(hd->runpath)) != NULL);
+	must(hd->has_rpath || hd->rpath[0] == '\0');
+	must(hd->has_runpath || hd->runpath[0] == '\0');
+	must(!hd->symtab || hd->sections);
+	return 0;
+}
+
+static void
+hard_scan(const uint8_t *data, size_t size, int in, struct hard_scan *h)
+{
+	struct chstk_scan_opts o = { CHSTK_READ_HARDENING, on_symbol };
+	struct chstk_error err;
+
+	memset(h, 0, sizeof(*h));
+	h->r = in < 0 ? chstk_scan_mem_with(data, size, &o, on_hard_image, h,
+	    &err) : chstk_scan_fd_with(in, &o, on_hard_image, h, &err);
+	if (h->r < 0)
+		fuzz_check_error(h->r, &err);
+	else
+		must(h->r == 0);
+}
+
 static int
 stop_at_first(void *arg, const char *member, const struct chstk_info *info,
     const struct chstk_error *err)
@@ -27,6 +82,7 @@ stop_at_first(void *arg, const char *member, const struct chstk_info *info,
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct hard_scan hm, hf;
 	struct chstk_error err;
 	unsigned calls = 0;
 	int in, r;
@@ -34,7 +90,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_scan_mem(data, size, &mem);
 	in = fuzz_memfd(data, size);
 	fuzz_scan_fd(in, &fd);
+	hard_scan(data, size, -1, &hm);
+	hard_scan(data, size, in, &hf);
 	close(in);
+
+	must(hm.r == hf.r && hm.images == hf.images &&
+	    hm.symbols == hf.symbols);
+	must(hm.images == mem.images || (hm.r < 0 && hm.images == 0 &&
+	    mem.images == 1 && !fuzz_is_archive(data, size)));
 
 	must(mem.r >= 0 || mem.images == 0 || fuzz_is_archive(data, size));
 	must((mem.r < 0) == (fd.r < 0));

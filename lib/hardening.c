@@ -337,15 +337,18 @@ read_symbols(const struct chstk_image *im, const GElf_Shdr *tab,
 	uint64_t i, n;
 	int r = 0;
 
-	if (tab->sh_type == SHT_NOBITS || tab->sh_entsize != es ||
-	    !chstk__in_range(tab->sh_offset, tab->sh_size, im->src->size))
+	if (tab->sh_entsize != es)
 		return chstk__error(err, CHSTK_ERR_CORRUPT,
-		    "symbol table lies outside the file or has entries of %ju "
-		    "bytes", (uintmax_t)tab->sh_entsize);
+		    "symbol table entry size is %ju, not %zu",
+		    (uintmax_t)tab->sh_entsize, es);
+	if (tab->sh_type == SHT_NOBITS ||
+	    !chstk__in_range(tab->sh_offset, tab->sh_size, im->src->size))
+		return chstk__error(err, CHSTK_ERR_TRUNCATED,
+		    "symbol table runs past the end of the file");
 	if (str->sh_type == SHT_NOBITS ||
 	    !chstk__in_range(str->sh_offset, str->sh_size, im->src->size))
-		return chstk__error(err, CHSTK_ERR_CORRUPT,
-		    "symbol string table lies outside the file");
+		return chstk__error(err, CHSTK_ERR_TRUNCATED,
+		    "symbol string table runs past the end of the file");
 	n = tab->sh_size / es;
 	if (n > SYM_MAX)
 		return chstk__error(err, CHSTK_ERR_CORRUPT,

@@ -117,6 +117,37 @@ h = json.load(open(sys.argv[1]))["summary"]["hardening"]
 print(h["relro_full"] > 0, h["pie"] < h["programs"], h["unsafe_paths"], h["bti_pac"])' "$T/sum")" \
     "True True 3 2"
 
+# Hostile sizes: a dynamic symbol table and a dynamic section claiming more
+# than the file holds are clear errors, not reads past the end.
+python3 - "$B/canary" "$T" <<'PY' || fail "patch the hostile files"
+import struct, sys
+src, out = sys.argv[1], sys.argv[2]
+data = bytearray(open(src, "rb").read())
+shoff, = struct.unpack_from("<Q", data, 0x28)
+shnum, = struct.unpack_from("<H", data, 0x3c)
+sym = bytearray(data)
+for i in range(shnum):
+    o = shoff + i * 64
+    if struct.unpack_from("<I", sym, o + 4)[0] == 11:    # SHT_DYNSYM
+        struct.pack_into("<Q", sym, o + 32, 0x7ffffffff0)  # sh_size
+open(out + "/hostile-dynsym", "wb").write(sym)
+phoff, = struct.unpack_from("<Q", data, 0x20)
+phnum, = struct.unpack_from("<H", data, 0x38)
+dyn = bytearray(data)
+for i in range(phnum):
+    o = phoff + i * 56
+    if struct.unpack_from("<I", dyn, o)[0] == 2:         # PT_DYNAMIC
+        struct.pack_into("<Q", dyn, o + 32, 0x7ffffffff0)  # p_filesz
+open(out + "/hostile-dynamic", "wb").write(dyn)
+PY
+"$ELFSCAN" --hardening --no-progress "$T/hostile-dynsym" "$T/hostile-dynamic" >/dev/null 2>"$T/hostile"
+expect "hostile sizes: findings (malformed), exit status 1" "$?" 1
+expect "hostile sizes: the errors say what" "$(sed "s|$T/||" "$T/hostile" | sort)" \
+"elfscan: hostile-dynamic: malformed ELF: dynamic section runs past the end of the file
+elfscan: hostile-dynsym: malformed ELF: symbol table runs past the end of the file"
+"$ELFSCAN" --no-progress "$T/hostile-dynsym" >/dev/null 2>&1
+expect "without --hardening the symbol table is not read" "$?" 0
+
 # The same answers from inside an archive and a tarball.
 (cd "$D" && ar rc "$T/libx.a" obj/object.o && tar cf "$T/t.tar" bin/fortify2) || fail "pack"
 "$ELFSCAN" --hardening --format=json --no-progress "$T/libx.a" "$T/t.tar" >"$T/pk.json"
