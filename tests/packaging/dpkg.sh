@@ -124,6 +124,20 @@ expect "allowed by --allow: hello-exec keeps RWE" "$(readelf_stack "$T/allow/$B/
 same_bytes "allowed by --allow: hello-exec byte for byte as without the hook" \
     "$T/allow/$B/hello-exec" "$T/off/$B/hello-exec"
 
+# --require: a defence the program lacks (full RELRO: readelf shows no
+# BIND_NOW) fails the build under fix, which cannot add it; one it has
+# (PIE: readelf shows DYN) passes.
+expect "hello: no BIND_NOW, by readelf" "$(readelf -dW "$T/off/$B/hello" | grep -c BIND_NOW)" 0
+expect "hello: a PIE, by readelf" "$(readelf -hW "$T/off/$B/hello" | awk '/Type:/ { print $2 }')" DYN
+write_rules "--policy=fix --require=/usr/bin/hello=relro"
+build require-relro
+expect_match "--require=relro: the build fails" "$?" "[1-9]*"
+output_has "--require=relro: names hello and what it lacks" "$T/require-relro.log" \
+    "dh_chstk: error: debian/chstk-hello/usr/bin/hello: lacks required hardening: no-full-relro"
+write_rules "--policy=fix --require=pie"
+build require-pie
+expect "--require=pie: builds" "$?" 0
+
 # Allowed by a glob without a leading slash in debian/PACKAGE.chstk-allow,
 # under fail.
 printf '# the test program\n\nusr/bin/hello-e*\n' >"$S/debian/chstk-hello.chstk-allow"
