@@ -307,10 +307,15 @@ name_at(const struct chstk_image *im, struct names *w, uint64_t name,
 	want = w->size - name < NAME_MAX_LEN ? (size_t)(w->size - name) :
 	    NAME_MAX_LEN;
 	if (name < w->win || name - w->win + want > w->len) {
-		w->win = name;
-		w->len = w->size - name < sizeof(w->buf) ?
-		    (size_t)(w->size - name) : sizeof(w->buf);
-		*r = chstk__src_read(im->src, w->off + name, w->buf, w->len,
+		/* Symbols come in hash order, their names in any: a table
+		   that fits is read once, a bigger one around the name. */
+		w->win = w->size <= sizeof(w->buf) ? 0 :
+		    name > sizeof(w->buf) / 2 ? name - sizeof(w->buf) / 2 : 0;
+		if (w->win > w->size - sizeof(w->buf) && w->size > sizeof(w->buf))
+			w->win = w->size - sizeof(w->buf);
+		w->len = w->size - w->win < sizeof(w->buf) ?
+		    (size_t)(w->size - w->win) : sizeof(w->buf);
+		*r = chstk__src_read(im->src, w->off + w->win, w->buf, w->len,
 		    "symbol string table", err);
 		if (*r < 0) {
 			w->len = 0;

@@ -31,7 +31,7 @@ EXPLAINED = [
     (("object", "object-aarch64"), "checksec", "relro",
      "RELRO is made by the linker: an object has no program headers, "
      "checksec says no, elfscan null (not applicable)"),
-    (("object", "object-aarch64"), "checksec", "fortify_source",
+    (("object",), "checksec", "fortify_source",
      "an object's references are the undefined symbols of its .symtab; "
      "checksec reads only --dyn-syms, which an object lacks"),
     (("rpath-empty",), "checksec", "rpath",

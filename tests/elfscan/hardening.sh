@@ -8,8 +8,7 @@
 # archive. check_hardening.py holds the disagreements and why each is the
 # other tool's; the text columns, --summary and --require are checked here.
 . "$top_srcdir/tests/lib.sh"
-need gcc clang ld.lld readelf python3 strip ar checksec hardening-check \
-    aarch64-linux-gnu-gcc
+need gcc clang ld.lld readelf python3 strip ar checksec hardening-check
 : "${ELFSCAN:?}"
 
 D=$T/tree
@@ -45,11 +44,11 @@ build "$B/cet" gcc -O2 -fcf-protection=full "$S"
 printf '%s\n' "$tiny" >"$T/tiny.c"
 build "$B/cet-tiny" gcc -O2 -fcf-protection=full -nostdlib -static "$T/tiny.c"
 build "$B/ibt-tiny" gcc -O2 -fcf-protection=branch -nostdlib -static "$T/tiny.c"
-build "$B/aarch64" aarch64-linux-gnu-gcc -O2 -fstack-protector-strong "$S"
-build "$B/aarch64-bti" aarch64-linux-gnu-gcc -O2 -mbranch-protection=standard \
-    -nostdlib -static "$T/tiny.c"
-build "$B/aarch64-pac" aarch64-linux-gnu-gcc -O2 -mbranch-protection=pac-ret \
-    -nostdlib -static "$T/tiny.c"
+# AArch64 by clang: Debian 12's gcc-aarch64-linux-gnu conflicts with
+# gcc-multilib, which the suite needs, and no AArch64 libc is needed here.
+A64="clang --target=aarch64-linux-gnu -fuse-ld=lld -nostdlib -static -O2"
+build "$B/aarch64-bti" $A64 -mbranch-protection=standard "$T/tiny.c"
+build "$B/aarch64-pac" $A64 -mbranch-protection=pac-ret "$T/tiny.c"
 cp "$B/canary" "$B/stripped" && strip "$B/stripped" || fail "strip"
 cp "$B/static" "$B/static-stripped" && strip "$B/static-stripped" || fail "strip static"
 build "$D/lib/libplain.so" gcc -O2 -shared -fPIC -DLIB "$S"
@@ -57,8 +56,8 @@ build "$D/lib/libhard.so" gcc -O2 -shared -fPIC -DLIB -fstack-protector-strong \
     -D_FORTIFY_SOURCE=2 -Wl,-z,now "$S"
 build "$D/obj/object.o" gcc -c -O2 -fstack-protector-strong -D_FORTIFY_SOURCE=2 \
     -fcf-protection=full "$S"
-build "$D/obj/object-aarch64.o" aarch64-linux-gnu-gcc -c -O2 \
-    -mbranch-protection=standard "$S"
+build "$D/obj/object-aarch64.o" clang --target=aarch64-linux-gnu -c -O2 \
+    -mbranch-protection=standard "$T/tiny.c"
 
 "$ELFSCAN" --hardening --format=json --no-progress -j1 "$D" >"$T/out.json" 2>"$T/err"
 expect "elfscan --hardening: exit status 0" "$?" 0
@@ -150,7 +149,7 @@ expect "without --hardening the symbol table is not read" "$?" 0
 
 # The same answers from inside an archive and a tarball.
 (cd "$D" && ar rc "$T/libx.a" obj/object.o && tar cf "$T/t.tar" bin/fortify2) || fail "pack"
-"$ELFSCAN" --hardening --format=json --no-progress "$T/libx.a" "$T/t.tar" >"$T/pk.json"
+"$ELFSCAN" --hardening --format=json --no-progress -j1 "$T/libx.a" "$T/t.tar" >"$T/pk.json"
 expect "members judged alike" "$(python3 -c '
 import json, sys
 for l in open(sys.argv[1]):
