@@ -97,6 +97,43 @@ fuzz_scan_fd(int fd, struct fuzz_scan *s)
 	finish_scan(s);
 }
 
+/* The bytes in pieces of changing sizes, as a decompressor gives them. */
+struct chunks {
+	const unsigned char *p;
+	size_t left;
+	uint32_t seed;
+};
+
+static ssize_t
+read_chunk(void *arg, void *buf, size_t len)
+{
+	struct chunks *c = arg;
+	size_t n;
+
+	c->seed = c->seed * 1103515245u + 12345u;
+	n = 1 + (c->seed >> 16) % 4099;
+	if (n > len)
+		n = len;
+	if (n > c->left)
+		n = c->left;
+	memcpy(buf, c->p, n);
+	c->p += n;
+	c->left -= n;
+	return (ssize_t)n;
+}
+
+void
+fuzz_scan_stream(const void *data, size_t size, bool sized,
+    struct fuzz_scan *s)
+{
+	struct chunks c = { data, size, (uint32_t)size };
+
+	memset(s, 0, sizeof(*s));
+	s->r = chstk_scan_stream(read_chunk, &c, sized ? size : UINT64_MAX,
+	    on_image, s, &s->err);
+	finish_scan(s);
+}
+
 int
 fuzz_memfd(const void *data, size_t size)
 {

@@ -6,6 +6,7 @@
 #ifndef CHSTK_FUZZ_H
 #define CHSTK_FUZZ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,6 +37,9 @@ struct fuzz_scan {
 int fuzz_is_archive(const void *data, size_t size);
 /* Scan size bytes at data from memory, checking every report. */
 void fuzz_scan_mem(const void *data, size_t size, struct fuzz_scan *s);
+/* The same as a stream read in pieces, of known size or not. */
+void fuzz_scan_stream(const void *data, size_t size, bool sized,
+    struct fuzz_scan *s);
 /* The same through a file descriptor. */
 void fuzz_scan_fd(int fd, struct fuzz_scan *s);
 /* Is err a well-formed error for the negative return r? */

@@ -1,5 +1,7 @@
-# Fuzzing. Two targets, fuzz/scan.c (the read path) and fuzz/rewrite.c (the
-# rewrite path), check the library's promises on whatever bytes they get.
+# Fuzzing. Three targets, fuzz/scan.c (the read path, from memory, a file
+# and a stream), fuzz/rewrite.c (the rewrite path) and fuzz/container.c
+# (elfscan's packages and tarballs: libarchive, then the library's stream),
+# check their promises on whatever bytes they get.
 # Every build links them with fuzz/replay.c, a driver that replays given
 # inputs, so make check runs them over the seed corpus and the inputs that
 # once broke the library (fuzz/regress/). Built with
@@ -8,11 +10,23 @@
 fuzz_common = fuzz/fuzz.h fuzz/common.c
 fuzz_ldadd = lib/libchstk-core.la $(LIBELF_LIBS)
 
-check_PROGRAMS += fuzz/replay-scan fuzz/replay-rewrite fuzz/gen-seeds
+# The container target carries elfscan's reading of packages.
+fuzz_container_sources = fuzz/container.c src/elfscan/container.c \
+	src/elfscan/batch.c src/elfscan/hardening.c src/elfscan/xalloc.c \
+	src/elfscan/elfscan.h
+fuzz_container_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/src/elfscan
+
+check_PROGRAMS += fuzz/replay-scan fuzz/replay-rewrite fuzz/replay-container \
+	fuzz/gen-seeds
 fuzz_replay_scan_SOURCES = $(fuzz_common) fuzz/scan.c fuzz/replay.c
 fuzz_replay_scan_LDADD = $(fuzz_ldadd)
 fuzz_replay_rewrite_SOURCES = $(fuzz_common) fuzz/rewrite.c fuzz/replay.c
 fuzz_replay_rewrite_LDADD = $(fuzz_ldadd)
+fuzz_replay_container_SOURCES = $(fuzz_common) $(fuzz_container_sources) \
+	fuzz/replay.c
+fuzz_replay_container_CPPFLAGS = $(fuzz_container_cppflags)
+fuzz_replay_container_CFLAGS = $(AM_CFLAGS) $(LIBARCHIVE_CFLAGS)
+fuzz_replay_container_LDADD = $(fuzz_ldadd) $(LIBARCHIVE_LIBS)
 fuzz_gen_seeds_SOURCES = fuzz/gen-seeds.c
 fuzz_gen_seeds_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
 fuzz_gen_seeds_LDADD = tests/unit/libelfgen.a
@@ -28,7 +42,7 @@ noinst_LIBRARIES = fuzz/libchstk-fuzz.a
 fuzz_libchstk_fuzz_a_SOURCES = $(lib_libchstk_core_la_SOURCES)
 fuzz_libchstk_fuzz_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(FUZZ_CFLAGS)
 
-noinst_PROGRAMS += fuzz/fuzz-scan fuzz/fuzz-rewrite
+noinst_PROGRAMS += fuzz/fuzz-scan fuzz/fuzz-rewrite fuzz/fuzz-container
 fuzz_fuzz_scan_SOURCES = $(fuzz_common) fuzz/scan.c
 fuzz_fuzz_scan_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 fuzz_fuzz_scan_LDFLAGS = $(FUZZ_LDFLAGS)
@@ -38,9 +52,16 @@ fuzz_fuzz_rewrite_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 fuzz_fuzz_rewrite_LDFLAGS = $(FUZZ_LDFLAGS)
 fuzz_fuzz_rewrite_LDADD = fuzz/libchstk-fuzz.a $(LIBELF_LIBS)
 
+fuzz_fuzz_container_SOURCES = $(fuzz_common) $(fuzz_container_sources)
+fuzz_fuzz_container_CPPFLAGS = $(fuzz_container_cppflags)
+fuzz_fuzz_container_CFLAGS = $(AM_CFLAGS) $(LIBARCHIVE_CFLAGS) $(FUZZ_CFLAGS)
+fuzz_fuzz_container_LDFLAGS = $(FUZZ_LDFLAGS)
+fuzz_fuzz_container_LDADD = fuzz/libchstk-fuzz.a $(LIBELF_LIBS) \
+	$(LIBARCHIVE_LIBS)
+
 fuzz: fuzz/fuzz-scan$(EXEEXT) fuzz/fuzz-rewrite$(EXEEXT) \
-    fuzz/gen-seeds$(EXEEXT)
-	$(SHELL) $(srcdir)/fuzz/run.sh $(FUZZ_SECONDS) scan rewrite
+    fuzz/fuzz-container$(EXEEXT) fuzz/gen-seeds$(EXEEXT)
+	$(SHELL) $(srcdir)/fuzz/run.sh $(FUZZ_SECONDS) scan rewrite container
 else
 fuzz:
 	@echo "make fuzz: configure with CC=clang ./configure --enable-fuzzing" >&2

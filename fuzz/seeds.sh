@@ -4,8 +4,8 @@
 # 32-bit, each marking), hand-made x86 programs (nasm), big-endian and
 # other foreign programs and objects from the cross binutils, archives
 # (GNU with a symbol index and long names, BSD, thin, mixed byte orders),
-# and the byte-by-byte images of gen-seeds. Programs are stripped: small
-# seeds mutate faster.
+# the byte-by-byte images of gen-seeds, and packages and tarballs of them.
+# Programs are stripped: small seeds mutate faster.
 set -eu
 out=$1 gen=$2
 fix=$(cd "$(dirname "$0")/../tests/fixtures" && pwd)
@@ -49,3 +49,20 @@ ar rcs "$out/mixed.a" big.o short.o "$out/ppc.o"
 ar rcS "$out/noindex.a" short.o a_member_name_longer_than_sixteen.o
 ar rcT "$out/thin.a" short.o
 llvm-ar --format=bsd rcs "$out/bsd.a" short.o a_member_name_longer_than_sixteen.o
+
+# Containers, for the container target: tar (plain and compressed) and
+# cpio holding an object, a program and an .a, a zip, and a .deb whose
+# data.tar holds an .a.
+mkdir pkg
+cp "$out/lib.o" "$out/tiny64" "$out/gnu.a" "$out/bsd.a" pkg/
+tar -cf "$out/pkg.tar" pkg
+gzip -9 -c "$out/pkg.tar" >"$out/pkg.tar.gz"
+zstd -q -19 -c "$out/pkg.tar" >"$out/pkg.tar.zst"
+find pkg | cpio -o -H newc --quiet >"$out/pkg.cpio"
+python3 -c 'import sys, zipfile
+with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+    for f in sys.argv[2:]: z.write(f)' "$out/pkg.zip" pkg/lib.o pkg/gnu.a
+printf '2.0\n' >debian-binary
+tar -czf control.tar.gz text.txt
+tar -cJf data.tar.xz pkg/gnu.a pkg/tiny64
+ar rc "$out/pkg.deb" debian-binary control.tar.gz data.tar.xz

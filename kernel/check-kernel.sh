@@ -1,6 +1,7 @@
 #!/bin/sh
-# check-kernel.sh: build Linux 6.1 with the exec-shield series and boot it
-# under qemu, once per level and once switching levels at run time.
+# check-kernel.sh: build each kernel of kernel/*/kernel.conf (Linux 6.1 and
+# 6.12) with its exec-shield series and boot it under qemu, once per level
+# and once switching levels at run time.
 #
 #   check-kernel.sh check        the whole matrix; exit 1 if a check fails
 #   check-kernel.sh bench        exec and mmap latency at levels 0 and 2
@@ -9,33 +10,38 @@
 # make passes the settings in the environment (kernel/local.mk):
 #   top_srcdir     the source tree (patches, fragment, test sources)
 #   workdir        where the kernel is unpacked and built, the initramfs
-#                  assembled and the boot logs kept
+#                  assembled and the boot logs kept (workdir/VERSION/)
 #   CHSTK          the chstk that marks the test programs
-#   LINUX_TARBALL  Debian's /usr/src/linux-source-6.1.tar.xz
+#   KERNEL_VERSIONS  the kernels, by directory under kernel/ (default: every
+#                  one with a kernel.conf, "6.1 6.12")
+#   LINUX_TARBALL  the source instead of kernel.conf's (one version only)
 #   KERNEL_SERIES  "none" builds the kernel without the series, to show
-#                  which checks the stock kernel fails
+#                  which checks the stock kernel fails; a number N, with
+#                  only the series' first N patches
 #   KERNEL_CACHE   where built kernels are kept, keyed by a checksum of the
-#                  series, the fragment, the tarball and the compiler
-#                  (default $XDG_CACHE_HOME/chstk/kernel)
+#                  series, the fragments, kernel.conf, the tarball and the
+#                  compiler (default $XDG_CACHE_HOME/chstk/kernel)
 #   KERNEL_JOBS    make -j for the kernel (default 2)
-#   KERNEL_IMAGE   boot this bzImage instead (an installed kernel, say)
+#   KERNEL_IMAGE   boot this image instead (an installed kernel, say; one
+#                  version only)
 #   ARMOR_LDSCRIPT the ASCII-armor linker script (ld/elf_i386_small.x)
-#   CC, QEMU       the compiler for the test programs, the emulator
+#   CC             the compiler for the test programs
+#   QEMU           the emulator and its options instead of kernel.conf's
 set -eu
 
 : "${top_srcdir:?}" "${workdir:?}" "${CHSTK:?}"
-: "${LINUX_TARBALL:=/usr/src/linux-source-6.1.tar.xz}"
+: "${KERNEL_VERSIONS:=}"
+: "${LINUX_TARBALL:=}"
 : "${KERNEL_SERIES:=}"
 : "${KERNEL_CACHE:=${XDG_CACHE_HOME:-$HOME/.cache}/chstk/kernel}"
 : "${KERNEL_JOBS:=2}"
 : "${KERNEL_IMAGE:=}"
 : "${ARMOR_LDSCRIPT:=$top_srcdir/ld/elf_i386_small.x}"
 : "${CC:=gcc}"
-: "${QEMU:=qemu-system-x86_64}"
+: "${QEMU:=}"
 export LC_ALL=C
 
 kdir=$top_srcdir/kernel
-fragment=$kdir/exec-shield.config
 me=check-kernel
 
 die() {
@@ -43,22 +49,55 @@ die() {
 	exit 2
 }
 
+# Every kernel with a kernel.conf, oldest first.
+all_versions() {
+	for c in "$kdir"/*/kernel.conf; do
+		[ -f "$c" ] && basename "$(dirname "$c")"
+	done | sort -t . -k 1,1n -k 2,2n
+}
+
+# Read kernel/VERSION/kernel.conf; vdir is where this version's boot logs,
+# results and build go.
+load_version() {
+	version=$1
+	conf=$kdir/$version/kernel.conf
+	[ -f "$conf" ] || die "$conf: no such kernel"
+	tarball= arch=x86_64 image=arch/x86/boot/bzImage base_config=tinyconfig
+	series=$version fragments=$version/exec-shield.config
+	qemu="qemu-system-x86_64 -m 512M" console=ttyS0
+	. "$conf"
+	[ -n "$LINUX_TARBALL" ] && tarball=$LINUX_TARBALL
+	[ -n "$QEMU" ] && qemu=$QEMU
+	[ -n "$tarball" ] || die "$conf: no tarball"
+	vdir=$workdir/$version
+	mkdir -p "$vdir"
+}
+
 series() {
 	[ "$KERNEL_SERIES" = none ] && return 0
-	for p in "$kdir"/[0-9][0-9][0-9][0-9]-*.patch; do
-		[ -f "$p" ] && echo "$p"
+	n=0
+	for d in $series; do
+		for p in "$kdir/$d"/[0-9][0-9][0-9][0-9]-*.patch; do
+			[ -f "$p" ] || continue
+			n=$((n + 1))
+			case $KERNEL_SERIES in
+			'' | *[!0-9]*) ;;
+			*) [ "$n" -le "$KERNEL_SERIES" ] || return 0 ;;
+			esac
+			echo "$p"
+		done
 	done
 }
 
 # The source tree, unpacked afresh and patched; prints its path.
 unpack() {
-	src=$workdir/linux
-	rm -rf "$src" "$workdir/linux.tmp"
-	mkdir -p "$workdir/linux.tmp"
-	tar -C "$workdir/linux.tmp" -xf "$LINUX_TARBALL" ||
-		die "$LINUX_TARBALL: cannot unpack"
-	mv "$workdir/linux.tmp"/linux-source-* "$src"
-	rmdir "$workdir/linux.tmp"
+	src=$vdir/linux
+	rm -rf "$src" "$vdir/linux.tmp"
+	mkdir -p "$vdir/linux.tmp"
+	tar -C "$vdir/linux.tmp" -xf "$tarball" ||
+		die "$tarball: cannot unpack"
+	mv "$vdir/linux.tmp"/linux-source-* "$src"
+	rmdir "$vdir/linux.tmp"
 	for p in $(series); do
 		patch -d "$src" -p1 --fuzz=0 --quiet --no-backup-if-mismatch \
 			<"$p" >&2 || die "$p: does not apply"
@@ -66,53 +105,58 @@ unpack() {
 	echo "$src"
 }
 
-# The kernel, from the cache or built; prints the bzImage's path.
+# The kernel, from the cache or built; prints the image's path.
 kernel() {
 	if [ -n "$KERNEL_IMAGE" ]; then
 		echo "$KERNEL_IMAGE"
 		return 0
 	fi
+	frags=
+	for f in $fragments; do frags="$frags $kdir/$f"; done
 	key=$({
 		for p in $(series); do cat "$p"; done
-		cat "$fragment"
-		stat -c '%n %s %Y' "$LINUX_TARBALL"
+		cat $frags "$conf"
+		stat -c '%n %s %Y' "$tarball"
 		$CC --version | head -n 1
 		echo "series=$KERNEL_SERIES"
 	} | sha256sum | cut -c 1-16)
-	image=$KERNEL_CACHE/$key/bzImage
-	if [ -f "$image" ]; then
-		echo "$me: kernel $key from $KERNEL_CACHE" >&2
-		echo "$image"
+	cached=$KERNEL_CACHE/$key/$(basename "$image")
+	if [ -f "$cached" ]; then
+		echo "$me: $version: kernel $key from $KERNEL_CACHE" >&2
+		echo "$cached"
 		return 0
 	fi
-	log=$workdir/kernel-build.log
-	echo "$me: building kernel $key, log in $log (a few minutes)" >&2
+	log=$vdir/kernel-build.log
+	echo "$me: $version: building kernel $key, log in $log (minutes)" >&2
 	: >"$log"
 	src=$(unpack)
-	obj=$workdir/obj
+	obj=$vdir/obj
 	rm -rf "$obj"
 	mkdir -p "$obj"
 	kmake() {
-		make -C "$src" O="$obj" ARCH=x86_64 "$@" >>"$log" 2>&1 ||
-			{ tail -n 20 "$log" >&2; die "make $*: failed"; }
+		make -C "$src" O="$obj" ARCH="$arch" "$@" >>"$log" 2>&1 ||
+			{ tail -n 20 "$log" >&2; die "$version: make $*: failed"; }
 	}
-	kmake tinyconfig
+	kmake "$base_config"
+	# shellcheck disable=SC2086
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
-		"$fragment" >>"$log" 2>&1 || die "merge_config.sh: failed"
+		$frags >>"$log" 2>&1 || die "merge_config.sh: failed"
 	kmake olddefconfig
-	sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=y$/\1/p' "$fragment" | while read -r o; do
+	# shellcheck disable=SC2086
+	sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=y$/\1/p' $frags | while read -r o; do
 		grep -qx "$o=y" "$obj/.config" && continue
-		[ "$KERNEL_SERIES" = none ] && [ "$o" = CONFIG_EXEC_SHIELD ] &&
-			continue
-		die "$o=y did not survive olddefconfig"
+		case $KERNEL_SERIES/$o in
+		none/CONFIG_EXEC_SHIELD | 0/CONFIG_EXEC_SHIELD) continue ;;
+		esac
+		die "$version: $o=y did not survive olddefconfig"
 	done
-	kmake -j"$KERNEL_JOBS" bzImage
+	kmake -j"$KERNEL_JOBS" "$(basename "$image")"
 	mkdir -p "$KERNEL_CACHE/$key"
-	cp "$obj/arch/x86/boot/bzImage" "$image.tmp"
-	mv "$image.tmp" "$image"
+	cp "$obj/$image" "$cached.tmp"
+	mv "$cached.tmp" "$cached"
 	# The unpacked tree and the objects are 2 GB; the image is enough.
 	rm -rf "$src" "$obj"
-	echo "$image"
+	echo "$cached"
 }
 
 # Three copies of a program or library, marked by chstk and checked with
@@ -137,19 +181,62 @@ check_mark() {
 		die "$1: PT_GNU_STACK flags ${got:-none}, want $2"
 }
 
-# Copy a dynamic program's interpreter and libraries into the root.
+# Copy a dynamic program's interpreter and libraries into the root, at
+# the paths they have here. Found from DT_NEEDED in the directories the
+# dynamic linker searches by default, not with ldd, which runs the
+# program's interpreter: this machine's kernel may not run 32-bit code.
 copy_libs() {
-	prog=$1 root=$2
+	prog=$1 root=$2 bits=$3
 	interp=$(readelf -lW "$prog" |
 		sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p')
-	for f in $interp $(ldd "$prog" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }'); do
+	# The interpreter's own directory first: /lib/ld-linux.so.2 may be
+	# libc6:i386's (/lib/i386-linux-gnu) or libc6-i386's (/lib32).
+	dirs=$(dirname "$(readlink -f "$interp")")
+	if [ "$bits" = 32 ]; then
+		dirs="$dirs /lib/i386-linux-gnu /usr/lib/i386-linux-gnu /lib32 /usr/lib32"
+	else
+		dirs="$dirs /lib/x86_64-linux-gnu /usr/lib/x86_64-linux-gnu /lib64 /usr/lib64"
+	fi
+	for f in $interp; do
 		mkdir -p "$root$(dirname "$f")"
 		cp -L "$f" "$root$f"
 	done
+	todo=$prog
+	while [ -n "$todo" ]; do
+		set -- $todo
+		todo=
+		for obj in "$@"; do
+			for lib in $(readelf -dW "$obj" |
+				sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
+				case $lib in ld-linux*) continue ;; esac
+				found=
+				for d in $dirs; do
+					[ -f "$d/$lib" ] || continue
+					found=$d/$lib
+					break
+				done
+				[ -n "$found" ] || die "$prog: $lib not found in $dirs"
+				[ -f "$root$found" ] && continue
+				mkdir -p "$root$d"
+				cp -L "$found" "$root$found"
+				todo="$todo $found"
+			done
+		done
+	done
+}
+
+check_type() {
+	got=$(readelf -hW "$1" | awk '$1 == "Type:" { print $2 }')
+	[ "$got" = "$2" ] || die "$1: ELF type $got, want $2"
 }
 
 # The initramfs: /init, the probes in every marking, their libraries.
+# Built once per run and arch (x86_64 so far: a 64-bit /init and 64- and
+# 32-bit probes); sets cpio.
 initramfs() {
+	[ -n "${cpio:-}" ] && [ "$cpio_arch" = "$arch" ] && return 0
+	[ "$arch" = x86_64 ] || die "$version: no test programs for ARCH=$arch"
+	cpio_arch=$arch
 	t=$workdir/test root=$workdir/root
 	rm -rf "$t" "$root"
 	mkdir -p "$t" "$root/bin" "$root/lib" "$root/proc"
@@ -158,90 +245,126 @@ initramfs() {
 	$CC $cflags -static -o "$t/s64" "$kdir/test/probe.c"
 	$CC $cflags -m32 -static -o "$t/s32" "$kdir/test/probe.c"
 	$CC $cflags -DPROBE_DLOPEN -fPIE -pie -o "$t/d64" "$kdir/test/probe.c"
-	$CC $cflags -m32 -DPROBE_DLOPEN -fPIE -pie -o "$t/d32" "$kdir/test/probe.c"
+	# The 32-bit PIE probes: as the compiler builds by default (d32), a
+	# static-pie (sp32), and one whose 24 MiB .bss cannot fit the armor.
+	$CC $cflags -m32 -DPROBE_DLOPEN -o "$t/d32" "$kdir/test/probe.c"
+	$CC $cflags -m32 -static-pie -o "$t/sp32" "$kdir/test/probe.c"
+	$CC $cflags -m32 -DPROBE_DLOPEN -DPROBE_BIG -o "$t/d32big" \
+		"$kdir/test/probe.c"
+	check_type "$t/s32" EXEC
+	for v in d32 sp32 d32big; do
+		check_type "$t/$v" DYN
+	done
 	if [ -f "$ARMOR_LDSCRIPT" ]; then
 		$CC $cflags -m32 -DPROBE_DLOPEN -fno-pie -no-pie \
 			-Wl,-T,"$ARMOR_LDSCRIPT" -o "$t/d32small" "$kdir/test/probe.c"
 	else
 		echo "$me: $ARMOR_LDSCRIPT missing: no d32small program" >&2
 	fi
-	for v in s64 s32 d64 d32 d32small; do
+	for v in s64 s32 d64 d32 d32small sp32 d32big; do
 		[ -f "$t/$v" ] && mark3 "$t/$v" "$root/bin" "$v"
 	done
 	for b in 64 32; do
 		m=; [ $b = 32 ] && m=-m32
 		$CC $cflags $m -shared -fPIC -o "$t/xstack$b" "$kdir/test/xstack.c"
 		mark3 "$t/xstack$b" "$root/lib" "xstack$b" .so
-		copy_libs "$t/d$b" "$root"
+		copy_libs "$t/d$b" "$root" $b
 	done
 	(cd "$root" && find . | sort | cpio -o -H newc -R 0:0 --quiet) \
 		>"$workdir/initramfs.cpio"
-	echo "$workdir/initramfs.cpio"
+	cpio=$workdir/initramfs.cpio
 }
 
-# Boot once; the serial console goes to $workdir/NAME.log.
+# Boot once; the serial console goes to $vdir/NAME.log. no_timer_check:
+# on a loaded machine, qemu's emulated timer can miss the kernel's IO-APIC
+# timer test, which then panics ("IO-APIC + timer doesn't work!").
 boot() {
 	name=$1
 	shift
-	echo "$me: boot $name: $*" >&2
-	timeout 1200 "$QEMU" -m 512M -nographic -no-reboot -net none \
-		-kernel "$image" \
-		-initrd "$cpio" -append "console=ttyS0 panic=-1 quiet $*" \
-		</dev/null >"$workdir/$name.log" 2>&1 || true
-	tr -d '\r' <"$workdir/$name.log" >"$workdir/$name.txt"
-	if ! grep -q '^DONE ' "$workdir/$name.txt"; then
+	echo "$me: $version: boot $name: $*" >&2
+	# shellcheck disable=SC2086
+	timeout 1200 $qemu -nographic -no-reboot -net none \
+		-kernel "$kimage" -initrd "$cpio" \
+		-append "console=$console panic=-1 quiet no_timer_check $*" \
+		</dev/null >"$vdir/$name.log" 2>&1 || true
+	tr -d '\r' <"$vdir/$name.log" >"$vdir/$name.txt"
+	if ! grep -q '^DONE ' "$vdir/$name.txt"; then
 		echo "RESULT $name FAIL $name - $name finished DONE missing" \
-			>>"$workdir/results"
+			>>"$vdir/results"
 	fi
-	sed -n "s/^RESULT /RESULT $name /p" "$workdir/$name.txt" \
-		>>"$workdir/results"
+	sed -n "s/^RESULT /RESULT $name /p" "$vdir/$name.txt" \
+		>>"$vdir/results"
 }
 
+# Each version's matrix in $vdir/matrix.txt; fails if any version failed.
 check() {
-	image=$(kernel)
-	cpio=$(initramfs)
-	: >"$workdir/results"
-	for level in 0 1 2 3; do
-		boot "L$level" "exec-shield=$level chstk.test=boot"
+	status=0
+	for v in $KERNEL_VERSIONS; do
+		load_version "$v"
+		kimage=$(kernel)
+		initramfs
+		: >"$vdir/results"
+		for level in 0 1 2 3; do
+			boot "L$level" "exec-shield=$level chstk.test=boot"
+		done
+		boot L7 "exec-shield=7 chstk.test=boot"
+		boot switch "chstk.test=switch"
+		for p in d32-noexec d32small-noexec; do
+			sed -n "s/^PICTURE $p //p" "$vdir/L2.txt" >"$vdir/picture-$p.txt"
+		done
+		echo "== Linux $version${KERNEL_SERIES:+ (KERNEL_SERIES=$KERNEL_SERIES)}"
+		awk -v kernel="$version" -f "$kdir/matrix.awk" "$vdir/results" \
+			>"$vdir/matrix.txt" || status=1
+		cat "$vdir/matrix.txt"
 	done
-	boot L7 "exec-shield=7 chstk.test=boot"
-	boot switch "chstk.test=switch"
-	grep '^PICTURE ' "$workdir/L2.txt" | cut -c 9- >"$workdir/picture.txt" || true
-	awk -f "$kdir/matrix.awk" "$workdir/results"
+	return $status
 }
 
-# Twice: as configured, and without address randomization, which under
-# qemu's emulation costs more than anything it measures (see README.md).
+# Twice per version: as configured, and without address randomization,
+# which under qemu's emulation costs more than anything it measures (see
+# README.md).
 bench() {
-	image=$(kernel)
-	cpio=$(initramfs)
-	boot bench "chstk.test=bench"
-	boot bench-norandmaps "chstk.test=bench norandmaps"
-	for b in bench bench-norandmaps; do
-		grep '^BENCH ' "$workdir/$b.txt" | sed "s/^/$b: /" ||
-			die "$b: the benchmark did not finish"
+	for v in $KERNEL_VERSIONS; do
+		load_version "$v"
+		kimage=$(kernel)
+		initramfs
+		boot bench "chstk.test=bench"
+		boot bench-norandmaps "chstk.test=bench norandmaps"
+		for b in bench bench-norandmaps; do
+			grep '^BENCH ' "$vdir/$b.txt" | sed "s/^/$version $b: /" ||
+				die "$version $b: the benchmark did not finish"
+		done
 	done
 }
 
 checkpatch() {
-	KERNEL_SERIES=
-	src=$(unpack)
 	status=0
-	for p in $(series); do
-		out=$(cd "$src" && ./scripts/checkpatch.pl "$p" 2>&1) || {
-			echo "$out"
-			status=1
-		}
-		echo "$(basename "$p"): $(echo "$out" | grep '^total:')"
+	for v in $KERNEL_VERSIONS; do
+		load_version "$v"
+		KERNEL_SERIES=none
+		src=$(unpack)
+		KERNEL_SERIES=
+		for p in $(series); do
+			out=$(cd "$src" && ./scripts/checkpatch.pl "$p" 2>&1) || {
+				echo "$out"
+				status=1
+			}
+			echo "$v/$(basename "$p"): $(echo "$out" | grep '^total:')"
+		done
+		rm -rf "$src"
 	done
-	rm -rf "$src"
 	return $status
 }
 
 mkdir -p "$workdir"
-case ${1:-} in
+[ -n "$KERNEL_VERSIONS" ] || KERNEL_VERSIONS=$(all_versions)
+set -- "${1:-}" $KERNEL_VERSIONS
+if [ $# -gt 2 ] && { [ -n "$KERNEL_IMAGE" ] || [ -n "$LINUX_TARBALL" ]; }; then
+	die "KERNEL_IMAGE and LINUX_TARBALL need one version in KERNEL_VERSIONS"
+fi
+case $1 in
 check) check ;;
 bench) bench ;;
 checkpatch) checkpatch ;;
-*) sed -n '4,6s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+*) sed -n '5,7s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 esac

@@ -1,31 +1,44 @@
 # Rules for kernel/ (included by the top-level Makefile.am).
 #
-# The exec-shield patch series for Debian 12's linux-source-6.1, and the
-# harness that proves it by booting the patched kernel under qemu. None of
-# it is part of `make check`: building a kernel takes minutes.
+# The exec-shield patch series for Debian's linux-source-6.1 and
+# linux-source-6.12 (kernel/6.1/, kernel/6.12/), and the harness that proves
+# them by booting each patched kernel under qemu. None of it is part of
+# `make check`: building a kernel takes minutes.
 #
-#   make check-kernel       build (or reuse) the kernel, boot it once per
+#   make check-kernel       build (or reuse) each kernel, boot it once per
 #                           level and once switching levels; print the
-#                           PASS/FAIL matrix; fail if a check fails
+#                           PASS/FAIL matrix of each; fail if a check fails
 #   make bench-kernel       exec and mmap latency at levels 0 and 2
 #   make checkpatch-kernel  the kernel's scripts/checkpatch.pl on each patch
 #
-# Settings, on the make command line: KERNEL_SERIES=none checks a kernel
-# built without the series (the stock kernel fails the checks the series
-# is for); KERNEL_IMAGE=bzImage boots a kernel built elsewhere;
+# Settings, on the make command line: KERNEL_VERSIONS="6.12" picks the
+# kernels (default: every kernel/*/kernel.conf); KERNEL_SERIES=none checks
+# a kernel built without the series (the stock kernel fails the checks the
+# series is for), KERNEL_SERIES=N one with its first N patches;
+# KERNEL_IMAGE=bzImage boots a kernel built elsewhere (one version);
 # KERNEL_CACHE=dir keeps built kernels elsewhere than
-# $XDG_CACHE_HOME/chstk/kernel; LINUX_TARBALL, CHSTK, KERNEL_JOBS, QEMU,
-# ARMOR_LDSCRIPT (the script that links the d32small test program below
-# 16 MiB; without it that program is skipped).
+# $XDG_CACHE_HOME/chstk/kernel; LINUX_TARBALL (one version), CHSTK,
+# KERNEL_JOBS, QEMU (instead of kernel.conf's), ARMOR_LDSCRIPT (the script
+# that links the d32small test program below 16 MiB; without it that
+# program is skipped).
 
 kernel_patches = \
-	kernel/0001-exec-add-exec-shield-a-system-wide-policy-for-execut.patch \
-	kernel/0002-exec-let-no-stack-become-executable-at-exec-shield-l.patch \
-	kernel/0003-exec-shield-log-the-programs-whose-executable-stack-.patch \
-	kernel/0004-x86-mm-map-the-libraries-of-ia32-processes-in-the-AS.patch
+	kernel/6.1/0001-exec-add-exec-shield-a-system-wide-policy-for-execut.patch \
+	kernel/6.1/0002-exec-let-no-stack-become-executable-at-exec-shield-l.patch \
+	kernel/6.1/0003-exec-shield-log-the-programs-whose-executable-stack-.patch \
+	kernel/6.1/0004-x86-mm-map-the-libraries-of-ia32-processes-in-the-AS.patch \
+	kernel/6.1/0005-x86-mm-load-ia32-PIE-programs-in-the-ASCII-armor-too.patch \
+	kernel/6.12/0001-exec-add-exec-shield-a-system-wide-policy-for-execut.patch \
+	kernel/6.12/0002-exec-let-no-stack-become-executable-at-exec-shield-l.patch \
+	kernel/6.12/0003-exec-shield-log-the-programs-whose-executable-stack-.patch \
+	kernel/6.12/0004-x86-mm-map-the-libraries-of-ia32-processes-in-the-AS.patch \
+	kernel/6.12/0005-x86-mm-load-ia32-PIE-programs-in-the-ASCII-armor-too.patch
 EXTRA_DIST += \
 	$(kernel_patches) \
-	kernel/exec-shield.config \
+	kernel/6.1/exec-shield.config \
+	kernel/6.1/kernel.conf \
+	kernel/6.12/exec-shield.config \
+	kernel/6.12/kernel.conf \
 	kernel/check-kernel.sh \
 	kernel/matrix.awk \
 	kernel/README.md \
@@ -33,13 +46,14 @@ EXTRA_DIST += \
 	kernel/test/probe.c \
 	kernel/test/xstack.c
 
-LINUX_TARBALL = /usr/src/linux-source-6.1.tar.xz
+KERNEL_VERSIONS =
+LINUX_TARBALL =
 CHSTK = $(abs_top_builddir)/src/chstk/chstk$(EXEEXT)
 KERNEL_SERIES =
 KERNEL_IMAGE =
 KERNEL_CACHE =
 KERNEL_JOBS = 2
-QEMU = qemu-system-x86_64
+QEMU =
 ARMOR_LDSCRIPT = $(abs_top_srcdir)/ld/elf_i386_small.x
 
 # Everything the harness writes goes to kernel/work in the build tree.
@@ -47,6 +61,7 @@ kernel_env = \
 	top_srcdir='$(abs_top_srcdir)' \
 	workdir='$(abs_top_builddir)/kernel/work' \
 	CHSTK='$(CHSTK)' \
+	KERNEL_VERSIONS='$(KERNEL_VERSIONS)' \
 	LINUX_TARBALL='$(LINUX_TARBALL)' \
 	KERNEL_SERIES='$(KERNEL_SERIES)' \
 	KERNEL_IMAGE='$(KERNEL_IMAGE)' \

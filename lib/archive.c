@@ -10,7 +10,9 @@
  * after it, so the symbol index is written with their new offsets; a BSD
  * symbol table (__.SYMDEF) cannot be, and refuses such a change.
  * Thin archives hold only paths to their members, and Debian packages hold
- * their files in a compressed tar member: both are refused.
+ * their files in a compressed tar member: both are refused. Read from a
+ * stream, an archive is read front to back; only the long-name table is
+ * read again, and it is pinned.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,11 +27,20 @@
 #define AR_SIZE_OFF 48
 #define AR_SIZE_LEN 10
 
-int
-chstk__is_archive(const unsigned char *buf, size_t len)
+#define DEB_FIRST "debian-binary"
+
+/* A Debian package is an ar archive too, its first member debian-binary. */
+enum chstk_ar_magic
+chstk__ar_magic(const unsigned char *buf, size_t len)
 {
-	return len >= AR_MAGLEN && (memcmp(buf, AR_MAGIC, AR_MAGLEN) == 0 ||
-	    memcmp(buf, AR_THIN, AR_MAGLEN) == 0);
+	if (len >= AR_MAGLEN && memcmp(buf, AR_THIN, AR_MAGLEN) == 0)
+		return CHSTK_AR_THIN;
+	if (len < AR_MAGLEN || memcmp(buf, AR_MAGIC, AR_MAGLEN) != 0)
+		return CHSTK_AR_NONE;
+	if (len >= AR_MAGLEN + sizeof(DEB_FIRST) - 1 &&
+	    memcmp(buf + AR_MAGLEN, DEB_FIRST, sizeof(DEB_FIRST) - 1) == 0)
+		return CHSTK_AR_DEB;
+	return CHSTK_AR_ARCHIVE;
 }
 
 /* A decimal header field, space padded. */
@@ -56,16 +67,18 @@ parse_num(const char *f, size_t len, uint64_t *out)
 /* Names go into messages and reports, which are one line each: control
    characters (a newline in a hostile archive) become '?'. */
 static void
-set_name(struct chstk_ar_member *m, const char *s, size_t len)
+set_name(struct chstk_ar *ar, struct chstk_ar_member *m, const char *s,
+    size_t len)
 {
 	size_t i;
 
-	if (len >= sizeof(m->name))
-		len = sizeof(m->name) - 1;
+	if (len >= sizeof(ar->name))
+		len = sizeof(ar->name) - 1;
 	for (i = 0; i < len; i++)
-		m->name[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' :
+		ar->name[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' :
 		    s[i];
-	m->name[len] = '\0';
+	ar->name[len] = '\0';
+	m->name = ar->name;
 }
 
 /* The name is read alone from the long-name table, which is never read
@@ -74,7 +87,7 @@ static int
 long_name(struct chstk_ar *ar, struct chstk_ar_member *m, const char *field,
     struct chstk_error *err)
 {
-	char buf[sizeof(m->name)];
+	char buf[sizeof(ar->name)];
 	uint64_t off;
 	size_t len, end;
 	int r;
@@ -94,7 +107,7 @@ long_name(struct chstk_ar *ar, struct chstk_ar_member *m, const char *field,
 			break;
 	if (end > 0 && buf[end - 1] == '/')
 		end--;
-	set_name(m, buf, end);
+	set_name(ar, m, buf, end);
 	return 0;
 }
 
@@ -102,7 +115,7 @@ static int
 bsd_name(struct chstk_ar *ar, struct chstk_ar_member *m, const char *field,
     struct chstk_error *err)
 {
-	char buf[sizeof(m->name)];
+	char buf[sizeof(ar->name)];
 	size_t len;
 	int r;
 
@@ -115,7 +128,7 @@ bsd_name(struct chstk_ar *ar, struct chstk_ar_member *m, const char *field,
 	r = chstk__src_read(ar->src, m->data, buf, len, "member name", err);
 	if (r < 0)
 		return r;
-	set_name(m, buf, strnlen(buf, len));
+	set_name(ar, m, buf, strnlen(buf, len));
 	m->data += m->namelen;
 	m->size -= m->namelen;
 	if (strcmp(m->name, "__.SYMDEF") == 0 ||
@@ -126,7 +139,7 @@ bsd_name(struct chstk_ar *ar, struct chstk_ar_member *m, const char *field,
 
 
 static void
-name_member(struct chstk_ar_member *m, const char *field)
+name_member(struct chstk_ar *ar, struct chstk_ar_member *m, const char *field)
 {
 	size_t len = 16;
 
@@ -142,7 +155,7 @@ name_member(struct chstk_ar_member *m, const char *field)
 		m->kind = CHSTK_AR_BSD_INDEX;
 	if (m->kind == CHSTK_AR_FILE && len > 1 && field[len - 1] == '/')
 		len--;
-	set_name(m, field, len);
+	set_name(ar, m, field, len);
 }
 
 int
@@ -150,22 +163,24 @@ chstk__ar_next(struct chstk_ar *ar, struct chstk_ar_member *m,
     struct chstk_error *err)
 {
 	char h[AR_HDR];
+	size_t got;
 	int r;
 
-	if (ar->next >= ar->src->size)
-		return 0;
 	memset(m, 0, sizeof(*m));
 	m->hdr = ar->next;
-	r = chstk__src_read(ar->src, m->hdr, h, AR_HDR, "archive member header",
-	    err);
-	if (r < 0)
+	r = chstk__src_read_upto(ar->src, m->hdr, h, AR_HDR, &got,
+	    "archive member header", err);
+	if (r < 0 || got == 0)
 		return r;
+	if (got < AR_HDR)
+		return chstk__error(err, CHSTK_ERR_TRUNCATED,
+		    "archive member header runs past the end of the file");
 	if (h[58] != '`' || h[59] != '\n' ||
 	    parse_num(h + AR_SIZE_OFF, AR_SIZE_LEN, &m->size) < 0)
 		return chstk__error(err, CHSTK_ERR_CORRUPT,
 		    "member at offset %ju: bad header", (uintmax_t)m->hdr);
 	m->data = m->hdr + AR_HDR;
-	if (!chstk__in_range(m->data, m->size, ar->src->size))
+	if (!chstk__in_range(m->data, m->size, chstk__src_size(ar->src)))
 		return chstk__error(err, CHSTK_ERR_TRUNCATED,
 		    "member at offset %ju runs past the end of the file",
 		    (uintmax_t)m->hdr);
@@ -175,10 +190,12 @@ chstk__ar_next(struct chstk_ar *ar, struct chstk_ar_member *m,
 	else if (memcmp(h, "#1/", 3) == 0)
 		r = bsd_name(ar, m, h, err);
 	else
-		name_member(m, h);
+		name_member(ar, m, h);
 	if (r == 0 && m->kind == CHSTK_AR_NAMES) {
 		ar->names = m->data;
 		ar->names_size = m->size;
+		/* read after the members that follow it */
+		r = chstk__src_pin(ar->src, m->data, m->size, err);
 	}
 	return r < 0 ? r : 1;
 }
@@ -187,26 +204,32 @@ int
 chstk__ar_open(struct chstk_ar *ar, const struct chstk_src *src,
     struct chstk_error *err)
 {
-	static const char deb[] = "debian-binary";
-	unsigned char head[AR_MAGLEN + sizeof(deb)];
+	unsigned char head[AR_MAGLEN + sizeof(DEB_FIRST) - 1];
+	size_t got;
 	int r;
 
 	memset(ar, 0, sizeof(*ar));
 	ar->src = src;
 	ar->next = AR_MAGLEN;
-	r = chstk__src_read(src, 0, head, AR_MAGLEN, "archive header", err);
-	if (r == 0 && memcmp(head, AR_THIN, AR_MAGLEN) == 0)
+	r = chstk__src_read_upto(src, 0, head, sizeof(head), &got,
+	    "archive header", err);
+	if (r < 0)
+		return r;
+	switch (chstk__ar_magic(head, got)) {
+	case CHSTK_AR_ARCHIVE:
+		return 0;
+	case CHSTK_AR_THIN:
 		return chstk__error(err, CHSTK_ERR_UNSUPPORTED,
 		    "thin archive: its members are separate files");
-	/* A Debian package is an ar archive too, whose programs are inside a
-	   compressed tar member: saying "nothing to change" would mislead. */
-	if (r == 0 && src->size >= sizeof(head) &&
-	    chstk__src_read(src, 0, head, sizeof(head), "archive header",
-	    err) == 0 && memcmp(head + AR_MAGLEN, deb, sizeof(deb) - 1) == 0)
-		r = chstk__error(err, CHSTK_ERR_UNSUPPORTED,
-		    "a Debian package: chstk changes the files a package "
-		    "installs, not the package");
-	return r;
+	/* Its programs are inside a compressed tar member: saying "nothing
+	   to change" would mislead. */
+	case CHSTK_AR_DEB:
+		return chstk__error(err, CHSTK_ERR_UNSUPPORTED,
+		    "a Debian package: chstk changes the files a package installs, not the package");
+	default:
+		return chstk__error(err, CHSTK_ERR_NOT_ELF,
+		    "not an ar archive");
+	}
 }
 
 /* A member as a source of its own, read in place. */
@@ -215,11 +238,25 @@ chstk__ar_member_src(const struct chstk_ar *ar,
     const struct chstk_ar_member *m, struct chstk_src *out)
 {
 	*out = *ar->src;
-	if (out->fd >= 0)
-		out->base += m->data;
-	else
+	if (out->mem != NULL)
 		out->mem += m->data;
+	else
+		out->base += m->data;
 	out->size = m->size;
+}
+
+/* A member read whole must fit in memory: on a 32-bit host a size past
+   SIZE_MAX would be cut short by the cast to size_t, and the member read
+   truncated. */
+int
+chstk__ar_fits_memory(const struct chstk_ar_member *m,
+    struct chstk_error *err)
+{
+	if (m->size < SIZE_MAX)
+		return 0;
+	return chstk__error(err, CHSTK_ERR_NOMEM,
+	    "member %s: cannot read: %ju bytes do not fit in this machine's address space",
+	    m->name, (uintmax_t)m->size);
 }
 
 /* The plan of the member whose header was at old. */
@@ -269,11 +306,15 @@ write_index(const struct chstk_ar *ar, const struct chstk_ar_plan *all,
     struct chstk_error *err)
 {
 	size_t w = p->m.kind == CHSTK_AR_INDEX64 ? 8 : 4;
-	unsigned char *buf = malloc(p->m.size ? (size_t)p->m.size : 1);
+	unsigned char *buf;
 	const struct chstk_ar_plan *to;
 	uint64_t count, i;
 	int r;
 
+	r = chstk__ar_fits_memory(&p->m, err);
+	if (r < 0)
+		return r;
+	buf = malloc(p->m.size ? (size_t)p->m.size : 1);
 	if (buf == NULL)
 		return chstk__syserror(err, "cannot read the symbol index");
 	r = chstk__src_read(ar->src, p->m.data, buf, (size_t)p->m.size,
@@ -322,7 +363,8 @@ write_member(const struct chstk_ar *ar, const struct chstk_ar_plan *all,
 		return r;
 	if (total > UINT64_C(9999999999))
 		return chstk__error(err, CHSTK_ERR_UNSUPPORTED,
-		    "member %s too large for an archive", p->m.name);
+		    "member at offset %ju too large for an archive",
+		    (uintmax_t)p->m.hdr);
 	snprintf(h + AR_SIZE_OFF, AR_SIZE_LEN + 1, "%-10ju", (uintmax_t)total);
 	h[AR_SIZE_OFF + AR_SIZE_LEN] = '`';
 	r = chstk__pwrite_all(out_fd, h, AR_HDR, p->new_hdr, err);

@@ -34,6 +34,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,7 +59,8 @@ enum chstk_op {
 enum chstk_errcode {
 	CHSTK_OK = 0,
 	CHSTK_ERR_SYS = -1,		/* a system call failed (see sys_errno) */
-	CHSTK_ERR_NOMEM = -2,		/* out of memory */
+	CHSTK_ERR_NOMEM = -2,		/* out of memory, or more than a
+					   stream may keep */
 	CHSTK_ERR_NOT_ELF = -3,		/* neither an ELF file nor an ar archive */
 	CHSTK_ERR_TRUNCATED = -4,	/* a structure runs past the end */
 	CHSTK_ERR_CORRUPT = -5,		/* a count, offset or size is invalid */
@@ -130,8 +132,8 @@ struct chstk_hardening {
 	bool has_rpath, has_runpath;	/* DT_RPATH, DT_RUNPATH */
 	bool rpath_cut, runpath_cut;	/* longer than CHSTK_PATH_LEN - 1
 					   bytes: the strings are cut */
-	char rpath[CHSTK_PATH_LEN];	/* "" when absent */
-	char runpath[CHSTK_PATH_LEN];
+	const char *rpath;	/* "" when absent; valid during the call */
+	const char *runpath;
 	bool property;		/* has a NT_GNU_PROPERTY_TYPE_0 note:
 				   PT_GNU_PROPERTY, or an object's
 				   .note.gnu.property */
@@ -221,6 +223,53 @@ int chstk_scan_mem_with(const void *buf, size_t size,
 /* The same for a path (a symbolic link is followed). */
 int chstk_scan_path(const char *path, chstk_scan_fn fn, void *arg,
     struct chstk_error *err);
+
+/*
+ * Where chstk_scan_stream() gets its bytes, in order from the first: up to
+ * len bytes into buf. Returns the count, 0 at the end, or -1 when the
+ * stream failed (its owner knows why; the library does not ask).
+ */
+typedef ssize_t (*chstk_read_fn)(void *arg, void *buf, size_t len);
+
+/* The most bytes chstk_scan_stream() keeps of a stream at once. */
+#define CHSTK_STREAM_KEEP (64u << 20)
+
+/*
+ * The same for an ELF file or ar archive read once, from its start, as
+ * it comes out of a pipe or a compressed package: size bytes long, or
+ * UINT64_MAX when the stream does not say. The library reads the stream
+ * forward only and keeps what the scan needs: the headers of a program or
+ * shared object (the bytes between its headers and its dynamic section
+ * go by), an object whole, an archive member by member. An image that
+ * would need more than CHSTK_STREAM_KEEP bytes kept fails with
+ * CHSTK_ERR_NOMEM (for an archive member, fn is told so and the scan goes
+ * on); a read that fails ends the scan with CHSTK_ERR_SYS (sys_errno 0:
+ * the reason is the read function's owner's). Where the stream is left is
+ * unspecified. The answers are those chstk_scan_mem()
+ * gives on the same bytes, but for a stream of unknown size, where a
+ * structure cut by the end of the stream is read as far as it goes.
+ */
+int chstk_scan_stream(chstk_read_fn read, void *read_arg, uint64_t size,
+    chstk_scan_fn fn, void *arg, struct chstk_error *err);
+/* The same reading what o asks beyond the marking, as
+   chstk_scan_fd_with(). With CHSTK_READ_HARDENING the symbol tables may
+   lie anywhere: an image is kept whole, within CHSTK_STREAM_KEEP. */
+int chstk_scan_stream_with(chstk_read_fn read, void *read_arg,
+    uint64_t size, const struct chstk_scan_opts *o, chstk_scan_fn fn,
+    void *arg, struct chstk_error *err);
+
+/* What a file is, by its first bytes, for a caller choosing a reader. */
+enum chstk_format {
+	CHSTK_FORMAT_OTHER = 0,	/* not one the library reads */
+	CHSTK_FORMAT_ELF,	/* an ELF file: chstk_scan_*() */
+	CHSTK_FORMAT_AR,	/* an ar archive: chstk_scan_*() */
+	CHSTK_FORMAT_DEB,	/* a Debian package: an ar archive whose
+				   files are in a compressed tar member; the
+				   library refuses it */
+};
+
+/* The format the first n bytes of a file say (22 are enough). */
+enum chstk_format chstk_format(const void *head, size_t n);
 
 /* What chstk_update() or chstk_rewrite_fd() did. */
 struct chstk_result {

@@ -86,12 +86,12 @@ static int
 dyn_string(const struct chstk_image *im, uint64_t strtab, uint64_t strsz,
     uint64_t str, char *out, size_t len, bool *cut, struct chstk_error *err)
 {
-	uint64_t off, room, n;
+	uint64_t off, room, n, size = chstk__src_size(im->src);
 	char *nul;
 	int r;
 
 	if (str >= strsz || vaddr_to_off(im, strtab, &off, &room) < 0 ||
-	    str >= room || !chstk__in_range(off, room, im->src->size))
+	    str >= room || !chstk__in_range(off, room, size))
 		return chstk__error(err, CHSTK_ERR_CORRUPT,
 		    "dynamic string %ju lies outside the string table",
 		    (uintmax_t)str);
@@ -161,9 +161,10 @@ dyn_entry(struct chstk_hardening *h, struct dyn_walk *w, int64_t tag,
 
 /* Walk the first PT_DYNAMIC, as the loader does, up to DT_NULL. */
 static int
-read_dynamic(const struct chstk_image *im, struct chstk_hardening *h,
+read_dynamic(const struct chstk_image *im, struct chstk_hardening_buf *b,
     struct chstk_error *err)
 {
+	struct chstk_hardening *h = &b->h;
 	union { Elf32_Dyn d32[CHUNK]; Elf64_Dyn d64[CHUNK]; } m;
 	bool is64 = im->ehdr.e_ident[EI_CLASS] == ELFCLASS64;
 	size_t es = chstk__fsize(im, ELF_T_DYN), k, c;
@@ -178,7 +179,8 @@ read_dynamic(const struct chstk_image *im, struct chstk_hardening *h,
 	if (ph == NULL)
 		return 0;
 	h->dynamic = true;
-	if (!chstk__in_range(ph->p_offset, ph->p_filesz, im->src->size))
+	if (!chstk__in_range(ph->p_offset, ph->p_filesz,
+	    chstk__src_size(im->src)))
 		return chstk__error(err, CHSTK_ERR_TRUNCATED,
 		    "dynamic section runs past the end of the file");
 	n = ph->p_filesz / es;
@@ -207,10 +209,10 @@ strings:
 		    "dynamic section has a search path but no string table");
 	if (h->has_rpath)
 		r = dyn_string(im, w.strtab_addr, w.strsz_val, w.rpath,
-		    h->rpath, sizeof(h->rpath), &h->rpath_cut, err);
+		    b->rpath, sizeof(b->rpath), &h->rpath_cut, err);
 	if (r == 0 && h->has_runpath)
 		r = dyn_string(im, w.strtab_addr, w.strsz_val, w.runpath,
-		    h->runpath, sizeof(h->runpath), &h->runpath_cut, err);
+		    b->runpath, sizeof(b->runpath), &h->runpath_cut, err);
 	return r;
 }
 
@@ -250,7 +252,7 @@ read_property(const struct chstk_image *im, uint64_t off, uint64_t size,
 	size_t pos = 0, nsz, dsz, dpos;
 	int msb = is_msb(im), r;
 
-	if (!chstk__in_range(off, size, im->src->size))
+	if (!chstk__in_range(off, size, chstk__src_size(im->src)))
 		return chstk__error(err, CHSTK_ERR_TRUNCATED,
 		    "property note runs past the end of the file");
 	if (size > NOTE_MAX)
@@ -339,7 +341,7 @@ read_symbols(const struct chstk_image *im, const GElf_Shdr *tab,
 	struct names *w;
 	struct chstk_sym sym;
 	char cutname[NAME_MAX_LEN + 1];
-	uint64_t i, n;
+	uint64_t i, n, size = chstk__src_size(im->src);
 	int r = 0;
 
 	if (tab->sh_entsize != es)
@@ -347,11 +349,11 @@ read_symbols(const struct chstk_image *im, const GElf_Shdr *tab,
 		    "symbol table entry size is %ju, not %zu",
 		    (uintmax_t)tab->sh_entsize, es);
 	if (tab->sh_type == SHT_NOBITS ||
-	    !chstk__in_range(tab->sh_offset, tab->sh_size, im->src->size))
+	    !chstk__in_range(tab->sh_offset, tab->sh_size, size))
 		return chstk__error(err, CHSTK_ERR_TRUNCATED,
 		    "symbol table runs past the end of the file");
 	if (str->sh_type == SHT_NOBITS ||
-	    !chstk__in_range(str->sh_offset, str->sh_size, im->src->size))
+	    !chstk__in_range(str->sh_offset, str->sh_size, size))
 		return chstk__error(err, CHSTK_ERR_TRUNCATED,
 		    "symbol string table runs past the end of the file");
 	n = tab->sh_size / es;
@@ -417,20 +419,24 @@ property_of(const struct chstk_image *im, struct chstk_hardening *h,
 
 int
 chstk__hardening_read(const struct chstk_image *im,
-    const struct chstk_scan_opts *o, void *arg, struct chstk_hardening *h,
+    const struct chstk_scan_opts *o, void *arg, struct chstk_hardening_buf *b,
     struct chstk_error *err)
 {
+	struct chstk_hardening *h = &b->h;
 	size_t i;
 	int r;
 
 	memset(h, 0, sizeof(*h));
+	b->rpath[0] = b->runpath[0] = '\0';
+	h->rpath = b->rpath;
+	h->runpath = b->runpath;
 	for (i = 0; i < im->phnum; i++)
 		if (im->phdr[i].p_type == PT_GNU_RELRO)
 			h->gnu_relro = true;
 	h->sections = im->shnum > 0;
 	h->symtab = im->symtab.sh_type == SHT_SYMTAB;
 	h->dynsym = im->dynsym.sh_type == SHT_DYNSYM;
-	r = read_dynamic(im, h, err);
+	r = read_dynamic(im, b, err);
 	if (r == 0)
 		r = property_of(im, h, err);
 	if (r != 0 || o->symbol == NULL)

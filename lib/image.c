@@ -109,15 +109,14 @@ read_ehdr(struct chstk_image *im, struct chstk_error *err)
 	const struct chstk_src *src = im->src;
 	unsigned char raw[sizeof(Elf64_Ehdr)];
 	union { Elf32_Ehdr e32; Elf64_Ehdr e64; } m;
-	size_t have = src->size < sizeof(raw) ? (size_t)src->size : sizeof(raw);
+	size_t have;
 	int r;
 
-	if (have < SELFMAG)
-		return chstk__error(err, CHSTK_ERR_NOT_ELF, "not an ELF file");
-	r = chstk__src_read(src, 0, raw, have, "ELF header", err);
+	r = chstk__src_read_upto(src, 0, raw, sizeof(raw), &have, "ELF header",
+	    err);
 	if (r < 0)
 		return r;
-	if (!chstk__is_elf(raw, SELFMAG))
+	if (!chstk__is_elf(raw, have))
 		return chstk__error(err, CHSTK_ERR_NOT_ELF, "not an ELF file");
 	if (have < EI_NIDENT)
 		return chstk__error(err, CHSTK_ERR_TRUNCATED,
@@ -165,6 +164,7 @@ check_table(const struct chstk_image *im, uint64_t off, uint64_t n,
     struct chstk_error *err)
 {
 	size_t want = chstk__fsize(im, type);
+	uint64_t size = chstk__src_size(im->src);
 
 	if (n == 0)
 		return 0;
@@ -177,7 +177,7 @@ check_table(const struct chstk_image *im, uint64_t off, uint64_t n,
 		    "%ju %s, more than the %ju this library reads", (uintmax_t)n,
 		    type == ELF_T_PHDR ? "program headers" : "sections",
 		    (uintmax_t)MAX_ENTRIES);
-	if (off > im->src->size || n > (im->src->size - off) / entsize)
+	if (off > size || n > (size - off) / entsize)
 		return chstk__error(err, CHSTK_ERR_TRUNCATED,
 		    "%s runs past the end of the file", what);
 	return 0;
@@ -359,7 +359,8 @@ read_shdrs(struct chstk_image *im, unsigned how, struct chstk_error *err)
 	if (r < 0)
 		return r;
 	if (sh.sh_type != SHT_NOBITS &&
-	    chstk__in_range(sh.sh_offset, sh.sh_size, im->src->size)) {
+	    chstk__in_range(sh.sh_offset, sh.sh_size,
+	    chstk__src_size(im->src))) {
 		im->names.table_off = sh.sh_offset;
 		im->names.table_size = sh.sh_size;
 	}
@@ -448,6 +449,13 @@ chstk__image_open(struct chstk_image *im, const struct chstk_src *src,
 	im->src = src;
 	elf_version(EV_CURRENT);
 	r = read_ehdr(im, err);
+	/* Section headers lie at the end, their names anywhere: an object is
+	   read in no particular order, and so is a program that counts its
+	   program headers in section 0, or whose symbol tables are read. */
+	if (r == 0 && (im->ehdr.e_type == ET_REL ||
+	    im->ehdr.e_phnum == PN_XNUM ||
+	    how & (CHSTK_IMAGE_SECTIONS | CHSTK_IMAGE_SYMBOLS)))
+		r = chstk__src_keep_all(src, err);
 	if (r == 0)
 		r = read_phdrs(im, err);
 	if (r == 0 && (im->ehdr.e_type == ET_REL ||
@@ -486,7 +494,9 @@ dyn_kind(const struct chstk_image *im, const struct chstk_info *info)
 		if (im->phdr[i].p_type == PT_DYNAMIC)
 			ph = &im->phdr[i];
 	n = ph != NULL && chstk__in_range(ph->p_offset, ph->p_filesz,
-	    im->src->size) ? (size_t)(ph->p_filesz / es) : 0;
+	    chstk__src_size(im->src)) ? (size_t)(ph->p_filesz / es) : 0;
+	/* The last thing read of an image: a stream may skip to it. */
+	chstk__src_forward(im->src);
 	for (i = 0; i < n; i += c) {
 		c = n - i < CHUNK ? n - i : CHUNK;
 		if (chstk__read_entries(im, ELF_T_DYN, ph->p_offset, i, c, &m,

@@ -20,7 +20,9 @@
  *     image.c     one ELF image read and range-checked
  *   byte-level helpers
  *     edit.c      patches over a copy of a source
- *     source.c    bytes read from a file or memory, copies written
+ *     source.c    bytes read from a file, memory or a stream, copies
+ *                 written
+ *     stream.c    what is kept of a stream read once, front to back
  *     state.c     the markings and the operations on them
  *     version.c   chstk_version()
  *     error.c     filling the caller's struct chstk_error
@@ -60,22 +62,70 @@ void chstk__clear_error(struct chstk_error *err);
 int chstk__valid_op(enum chstk_op op);
 
 /*
- * source.c: a read-only source of bytes: an open file (fd >= 0) or a buffer
- * in memory (fd == -1). size is the file's size when it was opened. A
- * member of an archive read in place starts at base in the file.
+ * stream.c: an image read once from the caller's read function. Offsets
+ * are the stream's; reads behind what was kept fail. Used by source.c.
+ */
+struct chstk_stream;
+int chstk__stream_open(struct chstk_stream **st, chstk_read_fn read,
+    void *arg, uint64_t size, struct chstk_error *err);
+void chstk__stream_close(struct chstk_stream *st);
+/* The size declared, or learned at the end; UINT64_MAX while unknown. */
+uint64_t chstk__stream_size(const struct chstk_stream *st);
+bool chstk__stream_failed(const struct chstk_stream *st);
+/* Up to len bytes at off; *got is fewer only at the end of the stream. */
+int chstk__stream_read(struct chstk_stream *st, uint64_t off, void *buf,
+    size_t len, size_t *got, struct chstk_error *err);
+/* Keep [off, off + len) (len UINT64_MAX: to the end) from now on. */
+int chstk__stream_keep(struct chstk_stream *st, uint64_t off, uint64_t len,
+    struct chstk_error *err);
+/* From now on reads only go forward: gaps may be dropped. */
+void chstk__stream_forward(struct chstk_stream *st);
+/* Keep [off, off + len) until the end, whatever is forgotten. */
+int chstk__stream_pin(struct chstk_stream *st, uint64_t off, uint64_t len,
+    struct chstk_error *err);
+/* Drop what is kept, but the pin; reads start at below or after. */
+void chstk__stream_forget(struct chstk_stream *st, uint64_t below);
+
+/*
+ * source.c: a read-only source of bytes: an open file (fd >= 0), a buffer
+ * in memory (mem), or a stream. size is the file's size when it was
+ * opened, or a stream's as declared (UINT64_MAX when it does not say). A
+ * member of an archive read in place starts at base in the file or stream.
  */
 struct chstk_src {
 	int fd;
 	const unsigned char *mem;
+	struct chstk_stream *stream;
 	uint64_t size;
 	uint64_t base;
 };
 
 int chstk__src_file(struct chstk_src *src, int fd, struct chstk_error *err);
 void chstk__src_mem(struct chstk_src *src, const void *buf, size_t size);
+void chstk__src_stream(struct chstk_src *src, struct chstk_stream *st,
+    uint64_t size);
+/* The size as far as known: UINT64_MAX for a stream that has not said. */
+uint64_t chstk__src_size(const struct chstk_src *src);
 /* Read exactly len bytes at off; what names them in the error message. */
 int chstk__src_read(const struct chstk_src *src, uint64_t off, void *buf,
     size_t len, const char *what, struct chstk_error *err);
+/* Read up to len bytes at off; *got is fewer only at the end. */
+int chstk__src_read_upto(const struct chstk_src *src, uint64_t off,
+    void *buf, size_t len, size_t *got, const char *what,
+    struct chstk_error *err);
+/*
+ * What a reader tells a stream, and files and memory ignore: the whole
+ * source will be read in no particular order (keep_all); from now on reads
+ * go only forward (forward); [off, off + len) will be read again after
+ * what follows it is forgotten (pin); nothing before below will be read
+ * again (forget). failed: did the stream's read function fail?
+ */
+int chstk__src_keep_all(const struct chstk_src *src, struct chstk_error *err);
+void chstk__src_forward(const struct chstk_src *src);
+int chstk__src_pin(const struct chstk_src *src, uint64_t off, uint64_t len,
+    struct chstk_error *err);
+void chstk__src_forget(const struct chstk_src *src, uint64_t below);
+bool chstk__src_failed(const struct chstk_src *src);
 /* Write the whole of src to out_fd from offset 0. */
 int chstk__src_copy(const struct chstk_src *src, int out_fd,
     struct chstk_error *err);
@@ -171,11 +221,16 @@ int chstk__encode_phdrs(const struct chstk_image *im, const GElf_Phdr *phdr,
 int chstk__encode_shdr(const struct chstk_image *im, const GElf_Shdr *shdr,
     unsigned char *out, struct chstk_error *err);
 
-/* hardening.c: the image's other defences (CHSTK_READ_HARDENING), its
-   symbols handed to o->symbol when set; im opened with
-   CHSTK_IMAGE_SYMBOLS. 0, what o->symbol returned to stop, or an error. */
+/* hardening.c: the image's other defences (CHSTK_READ_HARDENING), with
+   the search paths' strings kept, its symbols handed to o->symbol when
+   set; im opened with CHSTK_IMAGE_SYMBOLS. 0, what o->symbol returned to
+   stop, or an error. */
+struct chstk_hardening_buf {
+	struct chstk_hardening h;
+	char rpath[CHSTK_PATH_LEN], runpath[CHSTK_PATH_LEN];
+};
 int chstk__hardening_read(const struct chstk_image *im,
-    const struct chstk_scan_opts *o, void *arg, struct chstk_hardening *h,
+    const struct chstk_scan_opts *o, void *arg, struct chstk_hardening_buf *b,
     struct chstk_error *err);
 
 /* phdr.c: the edit that gives an executable or shared object state want. */
@@ -201,7 +256,8 @@ struct chstk_ar_member {
 	uint64_t size;		/* bytes of data */
 	uint64_t namelen;	/* bytes of BSD name between header and data */
 	enum chstk_ar_kind kind;
-	char name[256];		/* control characters made '?' */
+	const char *name;	/* control characters made '?'; in the
+				   struct chstk_ar, until its next member */
 };
 
 /* An archive being read. */
@@ -210,10 +266,15 @@ struct chstk_ar {
 	uint64_t next;		/* offset of the next header */
 	uint64_t names;		/* the long-name table: where it is, */
 	uint64_t names_size;	/* and how long */
+	char name[4097];	/* the member's name, cut at 4096 bytes */
 };
 
-/* Does the file start with an ar magic (thin archives included)? */
-int chstk__is_archive(const unsigned char *buf, size_t len);
+/* What the first len bytes say: an ar archive, a thin one, a Debian
+   package, or none. */
+enum chstk_ar_magic {
+	CHSTK_AR_NONE, CHSTK_AR_ARCHIVE, CHSTK_AR_THIN, CHSTK_AR_DEB,
+};
+enum chstk_ar_magic chstk__ar_magic(const unsigned char *buf, size_t len);
 /* Refuses thin archives and Debian packages. */
 int chstk__ar_open(struct chstk_ar *ar, const struct chstk_src *src,
     struct chstk_error *err);
@@ -223,6 +284,10 @@ int chstk__ar_next(struct chstk_ar *ar, struct chstk_ar_member *m,
 /* A member's data as a source of its own, read in place. */
 void chstk__ar_member_src(const struct chstk_ar *ar,
     const struct chstk_ar_member *m, struct chstk_src *out);
+/* 0 when the member can be read whole into memory, or an error when its
+   size does not fit in a size_t (a 32-bit host). */
+int chstk__ar_fits_memory(const struct chstk_ar_member *m,
+    struct chstk_error *err);
 
 /* What a rewrite makes of one member. */
 struct chstk_ar_plan {

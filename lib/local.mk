@@ -4,7 +4,8 @@
 noinst_LTLIBRARIES = lib/libchstk-core.la
 lib_libchstk_core_la_SOURCES = \
 	lib/chstk.h lib/internal.h \
-	lib/error.c lib/version.c lib/state.c lib/source.c lib/edit.c \
+	lib/error.c lib/version.c lib/state.c lib/stream.c lib/source.c \
+	lib/edit.c \
 	lib/image.c lib/encode.c lib/phdr.c lib/object.c lib/archive.c \
 	lib/hardening.c lib/scan.c lib/rewrite.c lib/update.c
 lib_libchstk_core_la_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)

@@ -268,18 +268,47 @@ set_ehdr(struct rebuild *rb)
  * which its offset in the original already honours: far less than the
  * original's size again.
  */
+/*
+ * The end of the object as libelf laid it out, from the 64-bit offsets it
+ * set: on a 32-bit host the size elf_update returns wraps past 4 GiB (a
+ * hostile alignment then passed the check below, and 4 GiB were written),
+ * and the offset of the section headers may too, so the message names the
+ * limit, the same on every host, not the end.
+ */
+static uint64_t
+laid_out_end(Elf *e, int64_t size)
+{
+	uint64_t end = (uint64_t)size, v;
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+	GElf_Shdr sh;
+
+	if (gelf_getehdr(e, &eh) != NULL) {
+		v = eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize;
+		end = v > end ? v : end;
+	}
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type == SHT_NOBITS)
+			continue;
+		v = sh.sh_size > UINT64_MAX - sh.sh_offset ? UINT64_MAX :
+		    sh.sh_offset + sh.sh_size;
+		end = v > end ? v : end;
+	}
+	return end;
+}
+
 static int
 write_out(struct rebuild *rb)
 {
-	uint64_t was = rb->im->src->size;
+	uint64_t was = rb->im->src->size, end;
 	int64_t size = elf_update(rb->out, ELF_C_NULL);
 
 	if (size < 0)
 		return chstk__elferror(rb->err, "cannot write the object");
-	if ((uint64_t)size > 2 * was + 65536)
+	end = laid_out_end(rb->out, size);
+	if (end > 2 * was + 65536)
 		return chstk__error(rb->err, CHSTK_ERR_CORRUPT,
-		    "section alignments would grow the object from %ju to "
-		    "%jd bytes", (uintmax_t)was, (intmax_t)size);
+		    "section alignments would grow the object from %ju to more than %ju bytes", (uintmax_t)was, (uintmax_t)(2 * was + 65536));
 	/* libelf says only "cannot write data to file"; the reason (a full
 	   disk, a quota) is in errno, which nothing else in the write sets. */
 	errno = 0;

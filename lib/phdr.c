@@ -311,8 +311,7 @@ add_entry(const struct chstk_image *im, GElf_Phdr *ph, size_t *n,
 			return r;
 		if (is_program(im) && (*n + 1) * es > KERNEL_MAX_PHDR_BYTES)
 			return chstk__error(err, CHSTK_ERR_UNSUPPORTED,
-			    "program header table would exceed %d bytes, more "
-			    "than the kernel loads", KERNEL_MAX_PHDR_BYTES);
+			    "program header table would exceed %d bytes, more than the kernel loads", KERNEL_MAX_PHDR_BYTES);
 		slot = &ph[(*n)++];
 	}
 	memset(slot, 0, sizeof(*slot));

@@ -118,6 +118,9 @@ load_elf_member(const struct rewrite *rw, const struct chstk_ar_member *m,
 	    err);
 	if (*r < 0 || !chstk__is_elf(magic, SELFMAG))
 		return NULL;
+	*r = chstk__ar_fits_memory(m, err);
+	if (*r < 0)
+		return NULL;
 	buf = malloc((size_t)m->size);
 	if (buf == NULL) {
 		*r = chstk__syserror(err, "member %s: cannot read", m->name);
@@ -296,7 +299,7 @@ chstk__rewrite(const struct chstk_src *src, int out_fd, enum chstk_op op,
 	r = chstk__src_read(src, 0, magic, len, "file header", err);
 	if (r < 0)
 		return r;
-	if (chstk__is_archive(magic, len))
+	if (chstk__ar_magic(magic, len) != CHSTK_AR_NONE)
 		return rewrite_archive(src, out_fd, op, res, err);
 	return rewrite_elf(src, out_fd, op, res, err);
 }

@@ -1,8 +1,9 @@
 /*
- * scan.c - the library's readers: chstk_scan_fd(), chstk_scan_mem() and
- * chstk_scan_path(). A file is an ELF image or an ar archive of them; an
- * archive's members are read in place, and those that are not ELF files
- * are passed over.
+ * scan.c - the library's readers: chstk_scan_fd(), chstk_scan_mem(),
+ * chstk_scan_path() and chstk_scan_stream(), and chstk_format(), which
+ * tells a caller which files they read. A file is an ELF image or an ar
+ * archive of them; an archive's members are read in place, and those that
+ * are not ELF files are passed over.
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -12,69 +13,82 @@
 #include "internal.h"
 
 /*
- * Read the image in src and report it to fn as member, with what o asks.
- * An image that cannot be read, its further reads included, is the
- * callback's to judge when it is a member (report_bad); returned
- * otherwise. One that is no ELF file is none of its business.
+ * Read the image in src, with what o asks, into info (and h, when o asks
+ * for the hardening, which the library keeps until fn has seen it). 0,
+ * what o->symbol returned to stop, or an error.
  */
 static int
-scan_image(const struct chstk_src *src, const char *member,
-    const struct chstk_scan_opts *o, bool report_bad, chstk_scan_fn fn,
-    void *arg, struct chstk_error *err)
+read_image(const struct chstk_src *src, const struct chstk_scan_opts *o,
+    void *arg, struct chstk_info *info, struct chstk_hardening_buf *h,
+    struct chstk_error *err)
 {
-	bool hard = o != NULL && o->read & CHSTK_READ_HARDENING;
-	struct chstk_hardening *h = NULL;
 	struct chstk_image im;
-	struct chstk_info info;
 	int r;
 
-	r = chstk__image_open(&im, src, hard ? CHSTK_IMAGE_SYMBOLS : 0, err);
+	r = chstk__image_open(&im, src, h != NULL ? CHSTK_IMAGE_SYMBOLS : 0,
+	    err);
 	if (r < 0)
-		return report_bad && r != CHSTK_ERR_NOT_ELF ?
-		    fn(arg, member, NULL, err) : r;
-	chstk__image_info(&im, &info);
-	/* Some 8 KiB of search paths: on the heap, not a worker's stack. */
-	if (hard && (h = malloc(sizeof(*h))) == NULL)
-		r = chstk__syserror(err, "cannot read hardening");
-	if (r == 0 && hard)
+		return r;
+	chstk__image_info(&im, info);
+	if (h != NULL)
 		r = chstk__hardening_read(&im, o, arg, h, err);
 	chstk__image_close(&im);
-	info.hardening = h;
-	if (r == 0)
-		r = fn(arg, member, &info, NULL);
-	else if (r < 0 && report_bad)
-		r = fn(arg, member, NULL, err);
-	free(h);
+	info->hardening = r == 0 && h != NULL ? &h->h : NULL;
+	/* The reading of the dynamic section forgives errors; a stream that
+	   failed under it has not been read. */
+	if (chstk__src_failed(src))
+		return chstk__error(err, CHSTK_ERR_SYS, "the stream failed");
 	return r;
 }
 
+/* What a scan reads, and where the hardening goes (NULL: not asked). */
+struct scan {
+	const struct chstk_scan_opts *o;
+	struct chstk_hardening_buf *h;
+	chstk_scan_fn fn;
+	void *arg;
+};
+
+/* A member that cannot be read is the callback's to judge; one that is no
+   ELF file is none of its business. */
 static int
-scan_member(const struct chstk_ar *ar, const struct chstk_ar_member *m,
-    const struct chstk_scan_opts *o, chstk_scan_fn fn, void *arg)
+scan_member(const struct scan *s, const struct chstk_ar *ar,
+    const struct chstk_ar_member *m, struct chstk_error *err)
 {
-	struct chstk_error err;
+	struct chstk_info info;
+	struct chstk_error merr;
 	struct chstk_src src;
 	int r;
 
 	if (m->kind != CHSTK_AR_FILE)
 		return 0;
-	chstk__clear_error(&err);
+	chstk__clear_error(&merr);
 	chstk__ar_member_src(ar, m, &src);
-	r = scan_image(&src, m->name, o, true, fn, arg, &err);
-	return r == CHSTK_ERR_NOT_ELF ? 0 : r;
+	chstk__src_forget(ar->src, m->data);
+	r = read_image(&src, s->o, s->arg, &info, s->h, &merr);
+	if (r == 0)
+		return s->fn(s->arg, m->name, &info, NULL);
+	if (r > 0)
+		return r;
+	if (chstk__src_failed(ar->src))
+		return chstk__error(err, merr.code, "%s", merr.msg);
+	return merr.code == CHSTK_ERR_NOT_ELF ? 0 :
+	    s->fn(s->arg, m->name, NULL, &merr);
 }
 
 static int
-scan_archive(const struct chstk_src *src, const struct chstk_scan_opts *o,
-    chstk_scan_fn fn, void *arg, struct chstk_error *err)
+scan_archive(const struct scan *s, const struct chstk_src *src,
+    struct chstk_error *err)
 {
 	struct chstk_ar_member m;
 	struct chstk_ar ar;
 	int r;
 
 	r = chstk__ar_open(&ar, src, err);
-	while (r == 0 && (r = chstk__ar_next(&ar, &m, err)) == 1)
-		r = scan_member(&ar, &m, o, fn, arg);
+	while (r == 0 && (r = chstk__ar_next(&ar, &m, err)) == 1) {
+		r = scan_member(s, &ar, &m, err);
+		chstk__src_forget(src, ar.next);
+	}
 	return r;
 }
 
@@ -82,19 +96,28 @@ int
 chstk__scan(const struct chstk_src *src, const struct chstk_scan_opts *o,
     chstk_scan_fn fn, void *arg, struct chstk_error *err)
 {
+	struct scan s = { o, NULL, fn, arg };
 	unsigned char magic[8];
-	size_t len = src->size < sizeof(magic) ? (size_t)src->size :
-	    sizeof(magic);
+	struct chstk_info info;
+	size_t len;
 	int r;
 
 	if (fn == NULL)
 		return chstk__error(err, CHSTK_ERR_INVAL, "no function to call");
-	r = chstk__src_read(src, 0, magic, len, "file header", err);
+	r = chstk__src_read_upto(src, 0, magic, sizeof(magic), &len,
+	    "file header", err);
 	if (r < 0)
 		return r;
-	if (chstk__is_archive(magic, len))
-		return scan_archive(src, o, fn, arg, err);
-	return scan_image(src, NULL, o, false, fn, arg, err);
+	/* Some 8 KiB of search paths: on the heap, not a worker's stack. */
+	if (o != NULL && o->read & CHSTK_READ_HARDENING &&
+	    (s.h = malloc(sizeof(*s.h))) == NULL)
+		return chstk__syserror(err, "cannot read hardening");
+	if (chstk__ar_magic(magic, len) != CHSTK_AR_NONE)
+		r = scan_archive(&s, src, err);
+	else if ((r = read_image(src, o, arg, &info, s.h, err)) == 0)
+		r = fn(arg, NULL, &info, NULL);
+	free(s.h);
+	return r;
 }
 
 int
@@ -132,6 +155,50 @@ chstk_scan_mem(const void *buf, size_t size, chstk_scan_fn fn, void *arg,
     struct chstk_error *err)
 {
 	return chstk_scan_mem_with(buf, size, NULL, fn, arg, err);
+}
+
+int
+chstk_scan_stream_with(chstk_read_fn read, void *read_arg, uint64_t size,
+    const struct chstk_scan_opts *o, chstk_scan_fn fn, void *arg,
+    struct chstk_error *err)
+{
+	struct chstk_stream *st;
+	struct chstk_src src;
+	int r;
+
+	chstk__clear_error(err);
+	if (read == NULL)
+		return chstk__error(err, CHSTK_ERR_INVAL, "no function to read");
+	r = chstk__stream_open(&st, read, read_arg, size, err);
+	if (r < 0)
+		return r;
+	chstk__src_stream(&src, st, size);
+	r = chstk__scan(&src, o, fn, arg, err);
+	chstk__stream_close(st);
+	return r;
+}
+
+int
+chstk_scan_stream(chstk_read_fn read, void *read_arg, uint64_t size,
+    chstk_scan_fn fn, void *arg, struct chstk_error *err)
+{
+	return chstk_scan_stream_with(read, read_arg, size, NULL, fn, arg,
+	    err);
+}
+
+enum chstk_format
+chstk_format(const void *head, size_t n)
+{
+	if (chstk__is_elf(head, n))
+		return CHSTK_FORMAT_ELF;
+	switch (chstk__ar_magic(head, n)) {
+	case CHSTK_AR_ARCHIVE:
+		return CHSTK_FORMAT_AR;
+	case CHSTK_AR_DEB:
+		return CHSTK_FORMAT_DEB;
+	default:
+		return CHSTK_FORMAT_OTHER;
+	}
 }
 
 int

@@ -1,6 +1,6 @@
 /*
- * source.c - bytes read from a file or from memory, and copies of them
- * written to a file.
+ * source.c - bytes read from a file, from memory or from a stream
+ * (stream.c), and copies of them written to a file.
  */
 #include <errno.h>
 #include <string.h>
@@ -34,15 +34,43 @@ chstk__src_mem(struct chstk_src *src, const void *buf, size_t size)
 	src->size = size;
 }
 
+void
+chstk__src_stream(struct chstk_src *src, struct chstk_stream *st,
+    uint64_t size)
+{
+	memset(src, 0, sizeof(*src));
+	src->fd = -1;
+	src->stream = st;
+	src->size = size;
+}
+
+uint64_t
+chstk__src_size(const struct chstk_src *src)
+{
+	if (src->stream != NULL && src->size == UINT64_MAX)
+		return chstk__stream_size(src->stream);
+	return src->size;
+}
+
 int
 chstk__src_read(const struct chstk_src *src, uint64_t off, void *buf,
     size_t len, const char *what, struct chstk_error *err)
 {
 	unsigned char *p = buf;
+	size_t got;
+	int r;
 
-	if (!chstk__in_range(off, len, src->size))
+	if (!chstk__in_range(off, len, chstk__src_size(src)))
 		return chstk__error(err, CHSTK_ERR_TRUNCATED,
 		    "%s runs past the end of the file", what);
+	if (src->stream != NULL) {
+		r = chstk__stream_read(src->stream, src->base + off, buf, len,
+		    &got, err);
+		if (r == 0 && got < len)
+			r = chstk__error(err, CHSTK_ERR_TRUNCATED,
+			    "%s runs past the end of the file", what);
+		return r;
+	}
 	if (src->fd < 0) {
 		memcpy(buf, src->mem + off, len);
 		return 0;
@@ -63,6 +91,61 @@ chstk__src_read(const struct chstk_src *src, uint64_t off, void *buf,
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+int
+chstk__src_read_upto(const struct chstk_src *src, uint64_t off, void *buf,
+    size_t len, size_t *got, const char *what, struct chstk_error *err)
+{
+	uint64_t size = chstk__src_size(src);
+
+	*got = 0;
+	if (off >= size)
+		return 0;
+	if (len > size - off)
+		len = (size_t)(size - off);
+	if (src->stream != NULL)
+		return chstk__stream_read(src->stream, src->base + off, buf, len,
+		    got, err);
+	*got = len;
+	return chstk__src_read(src, off, buf, len, what, err);
+}
+
+int
+chstk__src_keep_all(const struct chstk_src *src, struct chstk_error *err)
+{
+	if (src->stream == NULL)
+		return 0;
+	return chstk__stream_keep(src->stream, src->base, src->size, err);
+}
+
+void
+chstk__src_forward(const struct chstk_src *src)
+{
+	if (src->stream != NULL)
+		chstk__stream_forward(src->stream);
+}
+
+int
+chstk__src_pin(const struct chstk_src *src, uint64_t off, uint64_t len,
+    struct chstk_error *err)
+{
+	if (src->stream == NULL)
+		return 0;
+	return chstk__stream_pin(src->stream, src->base + off, len, err);
+}
+
+void
+chstk__src_forget(const struct chstk_src *src, uint64_t below)
+{
+	if (src->stream != NULL)
+		chstk__stream_forget(src->stream, src->base + below);
+}
+
+bool
+chstk__src_failed(const struct chstk_src *src)
+{
+	return src->stream != NULL && chstk__stream_failed(src->stream);
 }
 
 int
@@ -126,6 +209,9 @@ chstk__src_copy_range(const struct chstk_src *src, uint64_t off, uint64_t len,
 	uint64_t done = 0;
 	int r;
 
+	if (src->stream != NULL)
+		return chstk__error(err, CHSTK_ERR_INVAL,
+		    "cannot copy a stream");
 	if (!chstk__in_range(off, len, src->size))
 		return chstk__error(err, CHSTK_ERR_TRUNCATED,
 		    "data runs past the end of the file");

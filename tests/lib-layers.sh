@@ -4,7 +4,9 @@
 # other, and each file is in the list. Judged by nm on the built objects:
 # which file defines and which uses each of the library's symbols. A
 # chstk__ function declared for the other files must be used by another
-# file, or it should be static (a dead declaration).
+# file, or it should be static (a dead declaration). And the library is
+# the one parser of ELF and ar: elfscan holds no magic number, no ELF
+# structure and no header field of its own.
 . "$top_srcdir/tests/lib.sh"
 need nm
 : "${top_builddir:?}"
@@ -67,4 +69,7 @@ for s in $(sed -n 's/^[a-z].*\(chstk__[a-z0-9_]*\)(.*/\1/p' "$top_srcdir/lib/int
 done >"$T/dead"
 expect "every function internal.h declares is defined once and used by another file" \
     "$(cat "$T/dead")" ""
+
+expect "elfscan parses no ELF or ar" "$(cd "$top_srcdir/src/elfscan" &&
+    grep -nE '177ELF|ELFMAG|!<arch>|!<thin>|debian-binary|Elf(32|64)_|[ep]_(phoff|phnum|shoff|shnum|type|offset)|(^|[^A-Z_])(PT|SHT)_[A-Z]|ar_hdr' *.c *.h)" ""
 finish

@@ -12,6 +12,10 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/chstk-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 checks=0
 failures=0
+# A bound, in seconds, for "timeout" around a program that might hang: only
+# a hung program reaches it, however loaded the machine. No verdict may
+# rest on how fast something ran; wait for a condition instead.
+hang=600
 
 pass() { checks=$((checks + 1)); echo "ok: $*"; }
 fail() { checks=$((checks + 1)); failures=$((failures + 1)); echo "FAIL: $*"; }
@@ -45,6 +49,51 @@ need() {
 	done
 }
 
+# i386 programs. This machine's kernel may not run them (no IA32_EMULATION,
+# or ia32_emulation=0): a static probe, which needs no 32-bit libraries,
+# tells. No test executes an i386 program itself: run32 runs it natively
+# when the kernel can, else under qemu-i386 (qemu-user), an independent
+# ELF loader that honours PT_GNU_STACK (and gives an i386 program without
+# it an executable stack, as the kernel does), and the test says which
+# judge ran. Call probe_i386 once, at the top of the test, before $(...).
+probe_i386() {
+	printf 'int main(void) { return 0; }\n' >"$T/i386-probe.c"
+	${CC:-gcc} -m32 -static -o "$T/i386-probe" "$T/i386-probe.c" || {
+		fail "${CC:-gcc} -m32 -static cannot build an i386 program (install gcc-multilib)"
+		finish
+	}
+	if "$T/i386-probe" 2>/dev/null; then
+		i386_native=yes
+		echo "note: i386 programs run natively"
+	else
+		i386_native=no
+		need qemu-i386
+		echo "note: i386 programs run under qemu-i386: this kernel cannot exec them"
+	fi
+}
+native32() {
+	[ -n "${i386_native:-}" ] || { echo "ERROR: probe_i386 was not called"; exit 99; }
+	[ "$i386_native" = yes ]
+}
+run32() {
+	if native32; then "$@"; else qemu-i386 "$@"; fi
+}
+# qemu_loads FILE: whether qemu-user's loader finds FILE's program headers
+# where the kernel does; where it does not, qemu-user cannot start FILE. The kernel (since 5.18) takes their address from
+# the PT_LOAD that holds them; qemu-user, as older kernels did, takes the
+# first PT_LOAD's base plus e_phoff, which differs once chstk has moved the
+# table to a segment of its own.
+qemu_loads() {
+	readelf -lW "$1" | gawk '
+		/starting at offset/ { phoff = $NF }
+		$1 == "LOAD" {
+			o = strtonum($2); v = strtonum($3); n = strtonum($5)
+			if (!seen++) bias = v - o
+			if (o <= phoff && phoff < o + n) at = v + phoff - o
+		}
+		END { exit !(seen && at == bias + phoff) }'
+}
+
 # The flags of the last PT_GNU_STACK as readelf shows them: RW, RWE, ...,
 # or "none" when there is none.
 readelf_stack() {
@@ -68,7 +117,8 @@ stack_of() { sed -n 's/^stack: //p'; }
 work_of() { grep '^work:'; }
 
 # The stack this kernel gives a program in each state (Linux >= 5.8 on x86:
-# an unmarked i386 program gets READ_IMPLIES_EXEC, an x86_64 one does not).
+# an unmarked i386 program gets READ_IMPLIES_EXEC, an x86_64 one does not;
+# qemu-i386 follows the same rule).
 expected_stack() {
 	case $1 in
 	exec) echo rwxp ;;

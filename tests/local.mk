@@ -1,6 +1,8 @@
 # The test suite: Check unit tests for the library's modules, and shell
 # tests that build real fixtures and check chstk's work with independent
-# tools (readelf, eu-elflint, the running kernel).
+# tools (readelf, eu-elflint, the running kernel). Every test is registered
+# here and nowhere else, and every shell test uses tests/lib.sh; the rules
+# that build what the tests need stay with the code they concern.
 TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = $(SHELL)
 AM_TESTS_ENVIRONMENT = \
@@ -10,20 +12,7 @@ AM_TESTS_ENVIRONMENT = \
 	ELFSCAN='$(abs_top_builddir)/src/elfscan/elfscan'; \
 	export top_srcdir top_builddir CHSTK ELFSCAN;
 
-elfscan_shell_tests = \
-	tests/elfscan/tree.sh \
-	tests/elfscan/options.sh \
-	tests/elfscan/system.sh \
-	tests/elfscan/containers.sh \
-	tests/elfscan/hostile.sh \
-	tests/elfscan/hardening.sh
-TESTS += $(elfscan_shell_tests)
-EXTRA_DIST += $(elfscan_shell_tests) tests/elfscan/check_json.py \
-	tests/elfscan/check_hardening.py tests/fixtures/hardening.c
-
-TESTS += tests/man.sh tests/repo.sh tests/lib-layers.sh
-EXTRA_DIST += tests/man.sh tests/repo.sh tests/lib-layers.sh
-
+# chstk on programs, objects and archives it builds.
 chstk_shell_tests = \
 	tests/chstk/programs.sh \
 	tests/chstk/trampoline.sh \
@@ -33,8 +22,67 @@ chstk_shell_tests = \
 	tests/chstk/errors.sh \
 	tests/chstk/cli.sh \
 	tests/chstk/cross.sh
-TESTS += $(chstk_shell_tests)
-EXTRA_DIST += $(chstk_shell_tests) tests/lib.sh \
+
+# elfscan on trees and containers it builds, and on the machine's programs
+# judged against readelf; --hardening judged against checksec,
+# hardening-check and readelf.
+elfscan_shell_tests = \
+	tests/elfscan/tree.sh \
+	tests/elfscan/options.sh \
+	tests/elfscan/system.sh \
+	tests/elfscan/containers.sh \
+	tests/elfscan/hostile.sh \
+	tests/elfscan/progress.sh \
+	tests/elfscan/hardening.sh
+
+# The ASCII-armor linker script (ld/): real programs built at make check
+# time, judged by readelf, eu-elflint and the running kernel.
+armor_tests = \
+	tests/armor/c-program.sh \
+	tests/armor/cxx-program.sh \
+	tests/armor/static.sh \
+	tests/armor/limits.sh \
+	tests/armor/pie.sh \
+	tests/armor/lld.sh \
+	tests/armor/gold.sh
+
+# The package hooks (packaging/): real packages built by rpmbuild and
+# dpkg-buildpackage with the built tools, and files they cannot read.
+packaging_tests = \
+	tests/packaging/rpm.sh \
+	tests/packaging/dpkg.sh \
+	tests/packaging/unreadable.sh
+
+# Reliability (doc/reliability.md): the fuzz targets replayed over the seeds
+# and past crashes, every step of the write path made to fail, full and
+# read-only file systems, SIGKILL during a rewrite, two chstk at once on one
+# file, hostile trees for elfscan, and the tools under valgrind.
+reliability_tests = \
+	tests/reliability/fuzz-replay.sh \
+	tests/reliability/faults.sh \
+	tests/reliability/filesystems.sh \
+	tests/reliability/kill.sh \
+	tests/reliability/concurrent.sh \
+	tests/reliability/hostile-trees.sh \
+	tests/reliability/valgrind.sh
+
+# The manual pages, and no build product in git.
+other_shell_tests = tests/man.sh tests/repo.sh tests/lib-layers.sh
+
+shell_tests = $(chstk_shell_tests) $(elfscan_shell_tests) $(armor_tests) \
+	$(packaging_tests) $(reliability_tests) $(other_shell_tests)
+TESTS += $(shell_tests) $(unit_tests)
+if FUZZING
+# A short bounded run of each libFuzzer target (FUZZ_CHECK_SECONDS each).
+TESTS += tests/reliability/fuzz-short.sh
+endif
+EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
+	tests/elfscan/check_json.py tests/elfscan/check_hardening.py \
+	tests/fixtures/hardening.c \
+	tests/armor/common.sh tests/armor/fixture.c tests/armor/fixture-cxx.cc \
+	tests/armor/selfmaps.c tests/armor/selfmaps.h \
+	tests/packaging/common.sh tests/packaging/installed.sh \
+	tests/packaging/packages.sh \
 	tests/fixtures/hello.c tests/fixtures/trampoline.c \
 	tests/fixtures/lib.c tests/fixtures/dlopen.c tests/fixtures/stack_perms.h \
 	tests/fixtures/tiny64.asm tests/fixtures/tiny32.asm \
@@ -49,9 +97,10 @@ unit_tests = \
 	tests/unit/check_rewrite \
 	tests/unit/check_archive \
 	tests/unit/check_update \
-	tests/unit/check_verdict
+	tests/unit/check_stream \
+	tests/unit/check_verdict \
+	tests/unit/check_report
 check_PROGRAMS += $(unit_tests)
-TESTS += $(unit_tests)
 unit_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS)
 unit_ldadd = tests/unit/libelfgen.a lib/libchstk-core.la $(CHECK_LIBS) \
 	$(LIBELF_LIBS)
@@ -67,8 +116,16 @@ tests_unit_check_archive_CFLAGS = $(unit_cflags)
 tests_unit_check_archive_LDADD = $(unit_ldadd)
 tests_unit_check_update_CFLAGS = $(unit_cflags)
 tests_unit_check_update_LDADD = $(unit_ldadd)
+tests_unit_check_stream_CFLAGS = $(unit_cflags)
+tests_unit_check_stream_LDADD = $(unit_ldadd)
 tests_unit_check_verdict_SOURCES = tests/unit/check_verdict.c \
 	src/elfscan/verdict.c
 tests_unit_check_verdict_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/elfscan
 tests_unit_check_verdict_CFLAGS = $(unit_cflags)
 tests_unit_check_verdict_LDADD = $(unit_ldadd)
+tests_unit_check_report_SOURCES = tests/unit/check_report.c \
+	src/elfscan/report.c src/elfscan/verdict.c src/elfscan/hardening.c \
+	src/elfscan/xalloc.c
+tests_unit_check_report_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/elfscan
+tests_unit_check_report_CFLAGS = $(unit_cflags) $(PTHREAD_CFLAGS)
+tests_unit_check_report_LDADD = $(unit_ldadd) -lpthread

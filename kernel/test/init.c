@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/klog.h>
 #include <sys/mount.h>
+#include <sys/personality.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -50,13 +51,17 @@ struct variant {
 	int bits;
 	bool dynamic;
 	bool low;	/* linked below 16 MiB (ld/elf_i386_small.x) */
+	bool pie;	/* ET_DYN: PIE, or static-pie without ld.so */
+	bool big;	/* too large for the armor (24 MiB .bss) */
 };
 static const struct variant variants[] = {
-	{ "s64", 64, false, false },
-	{ "s32", 32, false, false },
-	{ "d64", 64, true, false },
-	{ "d32", 32, true, false },
-	{ "d32small", 32, true, true },
+	{ "s64", 64, false, false, false, false },
+	{ "s32", 32, false, false, false, false },
+	{ "d64", 64, true, false, true, false },
+	{ "d32", 32, true, false, true, false },
+	{ "d32small", 32, true, true, false, false },
+	{ "sp32", 32, false, false, true, false },
+	{ "d32big", 32, true, false, true, true },
 };
 #define NVARIANTS (sizeof(variants) / sizeof(variants[0]))
 
@@ -93,6 +98,15 @@ static bool want_rie(int level, enum mark m, int bits)
 static bool want_armor(int level, enum mark m, int bits)
 {
 	return bits == 32 && !want_exec_stack(level, m);
+}
+
+/*
+ * The main program: a 32-bit PIE goes to the armor with its libraries when
+ * its whole span fits; every other program stays where Linux puts it.
+ */
+static bool want_program_armor(int level, enum mark m, const struct variant *v)
+{
+	return want_armor(level, m, v->bits) && v->pie && !v->big;
 }
 
 /* Making the stack executable later: refused only at level 3. */
@@ -143,6 +157,9 @@ struct child {
 	int in, out;	/* its stdin and stdout, our ends */
 };
 
+/* The personality of the next children, as setarch sets it; -1: inherit. */
+static int child_personality = -1;
+
 static int spawn(struct child *ch, char *const argv[])
 {
 	int in[2], out[2];
@@ -157,6 +174,9 @@ static int spawn(struct child *ch, char *const argv[])
 		dup2(out[1], 1);
 		dup2(out[1], 2);
 		close(in[0]); close(in[1]); close(out[0]); close(out[1]);
+		if (child_personality != -1 &&
+		    personality((unsigned long)child_personality) == -1)
+			printf("error personality: %s\n", strerror(errno));
 		execv(argv[0], argv);
 		printf("error exec %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -287,16 +307,37 @@ static const char *place(struct area a)
 	return "other";
 }
 
-static void check_place(struct ctx *c, int level, const char *subject,
-			const char *out, const char *name, bool armor)
+static void check_place_as(struct ctx *c, int level, const char *subject,
+			   const char *aspect, const char *out, const char *name,
+			   bool armor)
 {
 	struct area a = find_area(out, name);
-	char got[64], aspect[64];
+	char got[64];
 
-	snprintf(aspect, sizeof(aspect), "place-%s", name);
 	snprintf(got, sizeof(got), "%s@%#lx", place(a), a.start);
 	check(c, strcmp(place(a), armor ? "armor" : "high") == 0, level,
 	      subject, aspect, armor ? "armor" : "high", got);
+}
+
+static void check_place(struct ctx *c, int level, const char *subject,
+			const char *out, const char *name, bool armor)
+{
+	char aspect[64];
+
+	snprintf(aspect, sizeof(aspect), "place-%s", name);
+	check_place_as(c, level, subject, aspect, out, name, armor);
+}
+
+/* The highest executable address, below 16 MiB. */
+static void check_highest_exec(struct ctx *c, int level, const char *subject,
+			       const char *out)
+{
+	struct area x = find_area(out, NULL);
+	char got[64];
+
+	snprintf(got, sizeof(got), "%#lx", x.found ? x.end - 1 : 0);
+	check(c, x.found && x.end <= ARMOR_END, level, subject,
+	      "highest-exec-address", "<0x01000000", got);
 }
 
 /* ---- Small system helpers ---- */
@@ -433,13 +474,15 @@ static void check_program(struct ctx *c, int level, const struct variant *v,
 	}
 	if (v->bits == 64 && v->dynamic)
 		check_place(c, level, subject, out, "libc.so.6", false);
-	if (v->bits == 32 && v->low && armor) {
-		struct area x = find_area(out, NULL);
-
-		snprintf(got, sizeof(got), "%#lx", x.found ? x.end - 1 : 0);
-		check(c, x.found && x.end <= ARMOR_END, level, subject,
-		      "highest-exec-address", "<0x01000000", got);
+	if (v->bits == 32 && v->pie) {
+		/* The program itself, and its heap above the armor. */
+		check_place_as(c, level, subject, "place-program", out, prog,
+			       want_program_armor(level, m, v));
+		check_place(c, level, subject, out, "[heap]", false);
 	}
+	if (v->bits == 32 && (v->low || want_program_armor(level, m, v)) &&
+	    armor)
+		check_highest_exec(c, level, subject, out);
 	free(out);
 }
 
@@ -507,51 +550,141 @@ static void check_fill(struct ctx *c, int level)
 	free(out);
 }
 
-/* Several runs put ld.so at several places inside the armor. */
-static void check_random(struct ctx *c, int level)
+/*
+ * Four runs of prog put the mappings of name at four places (not all the
+ * same) in the armor, or above it.
+ */
+static void check_varies(struct ctx *c, int level, const char *prog,
+			 const char *what, const char *name, bool armor)
 {
 	unsigned long first = 0;
 	int distinct = 1, inside = 0;
-	char got[64];
+	char subject[64], aspect[64], want[64], got[64];
 
 	for (int i = 0; i < 4; i++) {
-		char *out = run("/bin/d32-noexec", "maps", NULL, NULL);
-		struct area a = find_area(out, "ld-linux.so.2");
+		char *out = run(prog, "maps", NULL, NULL);
+		struct area a = find_area(out, name);
 
-		inside += strcmp(place(a), "armor") == 0;
+		inside += strcmp(place(a), armor ? "armor" : "high") == 0;
 		if (i == 0)
 			first = a.start;
 		else if (a.start != first)
 			distinct = 2;
 		free(out);
 	}
-	snprintf(got, sizeof(got), "%d/4-in-armor,%s", inside,
-		 distinct > 1 ? "varies" : "fixed");
-	check(c, inside == 4 && distinct > 1, level, "d32-noexec",
-	      "ld.so-randomized", "4/4-in-armor,varies", got);
+	snprintf(subject, sizeof(subject), "%s", prog + 5);
+	snprintf(aspect, sizeof(aspect), "%s-randomized", what);
+	snprintf(want, sizeof(want), "4/4-in-%s,varies", armor ? "armor" : "high");
+	snprintf(got, sizeof(got), "%d/4-in-%s,%s", inside,
+		 armor ? "armor" : "high", distinct > 1 ? "varies" : "fixed");
+	check(c, inside == 4 && distinct > 1, level, subject, aspect, want, got);
 }
 
-/* Without randomization, the armor fills from its start: ld.so first. */
+/* Several runs put ld.so, the PIE programs and their heaps elsewhere. */
+static void check_random(struct ctx *c, int level)
+{
+	check_varies(c, level, "/bin/d32-noexec", "ld.so", "ld-linux.so.2",
+		     true);
+	check_varies(c, level, "/bin/d32-noexec", "program", "/bin/d32-noexec",
+		     true);
+	check_varies(c, level, "/bin/d32-noexec", "heap", "[heap]", false);
+	check_varies(c, level, "/bin/sp32-noexec", "program",
+		     "/bin/sp32-noexec", true);
+	check_varies(c, level, "/bin/sp32-noexec", "heap", "[heap]", false);
+}
+
+/* The map lines of a probe's output, for comparing two runs. */
+static char *map_lines(const char *out)
+{
+	size_t len = 0;
+	char *m = malloc(strlen(out) + 1);
+	const char *p;
+
+	if (m == NULL)
+		return NULL;
+	for (p = out; p != NULL && *p != '\0'; p = next_line(p)) {
+		size_t n = strcspn(p, "\n");
+
+		if (strncmp(p, "map ", 4) == 0) {
+			memcpy(m + len, p, n);
+			m[len + n] = '\n';
+			len += n + 1;
+		}
+	}
+	m[len] = '\0';
+	return m;
+}
+
+/*
+ * Without randomization, by randomize_va_space=0 (norandmaps) and by the
+ * ADDR_NO_RANDOMIZE personality (setarch -R): the armor fills from its
+ * start, the PIE program first, and two runs give the same maps; the heap
+ * of a program in the armor starts right above it.
+ */
+static void check_norandom_prog(struct ctx *c, int level,
+				const struct variant *v, const char *how)
+{
+	enum mark m = MARK_NOEXEC;
+	bool armor = want_program_armor(level, m, v);
+	char prog[64], subject[64], aspect[64], got[64];
+	const char *want;
+	char *out[2], *maps[2];
+	struct area a, h;
+
+	prog_path(prog, sizeof(prog), v, m);
+	snprintf(subject, sizeof(subject), "%s-noexec", v->name);
+	for (int i = 0; i < 2; i++) {
+		out[i] = run(prog, "maps", NULL, NULL);
+		maps[i] = map_lines(out[i]);
+	}
+	a = find_area(out[0], prog);
+	snprintf(aspect, sizeof(aspect), "program-%s", how);
+	snprintf(got, sizeof(got), "%s@%#lx", place(a), a.start);
+	check(c, armor ? a.start == ARMOR_START :
+	      strcmp(place(a), "high") == 0, level, subject, aspect,
+	      armor ? "armor@0x110000" : "high", got);
+	if (armor) {
+		h = find_area(out[0], "[heap]");
+		snprintf(aspect, sizeof(aspect), "heap-%s", how);
+		snprintf(got, sizeof(got), "%#lx", h.found ? h.start : 0);
+		check_eq(c, level, subject, aspect, "0x1000000", got);
+	}
+	if (v->dynamic) {
+		a = find_area(out[0], "ld-linux.so.2");
+		snprintf(aspect, sizeof(aspect), "ld.so-%s", how);
+		snprintf(got, sizeof(got), "%s@%#lx", place(a), a.start);
+		want = want_armor(level, m, v->bits) ? "armor" : "high";
+		check(c, strcmp(place(a), want) == 0, level, subject, aspect,
+		      want, got);
+	}
+	snprintf(aspect, sizeof(aspect), "same-maps-%s", how);
+	check_eq(c, level, subject, aspect, "same",
+		 maps[0] != NULL && maps[1] != NULL && maps[0][0] != '\0' &&
+		 strcmp(maps[0], maps[1]) == 0 ? "same" : "different");
+	for (int i = 0; i < 2; i++) {
+		free(out[i]);
+		free(maps[i]);
+	}
+}
+
 static void check_norandom(struct ctx *c, int level)
 {
-	bool armor = want_armor(level, MARK_NOEXEC, 32);
-	char *out;
-	struct area a;
-	char got[64];
+	static const struct variant *const progs[] = {
+		&variants[3], &variants[5],	/* d32, sp32 */
+	};
 
 	if (write_str(RANDOMIZE, "0\n") != 0) {
-		report(c, "FAIL", level, "d32-noexec", "ld.so-norandom",
+		report(c, "FAIL", level, "d32-noexec", "norandom",
 		       "settable", "randomize_va_space-not-writable");
 		return;
 	}
-	out = run("/bin/d32-noexec", "maps", NULL, NULL);
+	for (size_t i = 0; i < 2; i++)
+		check_norandom_prog(c, level, progs[i], "norandmaps");
 	write_str(RANDOMIZE, "2\n");
-	a = find_area(out, "ld-linux.so.2");
-	snprintf(got, sizeof(got), "%s@%#lx", place(a), a.start);
-	check(c, armor ? a.start == ARMOR_START : strcmp(place(a), "high") == 0,
-	      level, "d32-noexec", "ld.so-norandom",
-	      armor ? "armor@0x110000" : "high", got);
-	free(out);
+	child_personality = ADDR_NO_RANDOMIZE;
+	for (size_t i = 0; i < 2; i++)
+		check_norandom_prog(c, level, progs[i], "setarch-R");
+	child_personality = -1;
 }
 
 /*
@@ -635,7 +768,7 @@ static void run_level(struct ctx *c, int level)
 			check_program(c, level, &variants[i], m);
 		/* Once more, for the once-per-binary log. */
 		free(run(prog, "true", NULL, NULL));
-		if (variants[i].dynamic)
+		if (variants[i].dynamic && !variants[i].big)
 			check_dlopen(c, level, &variants[i]);
 	}
 	if (level == 3)
@@ -775,15 +908,16 @@ static int cmp_double(const void *a, const void *b)
 
 /*
  * Rounds alternate between the levels, so that drift hits both alike. The
- * noexec programs get the armor at level 2 and not at level 0; the exec
- * program and the 64-bit one get the same at both levels: they are the
- * control.
+ * noexec programs get the armor at level 2 and not at level 0 (the PIE
+ * ones, sp32 and d32, with the program itself in it); the exec program and
+ * the 64-bit one get the same at both levels: they are the control.
  */
 static void scenario_bench(void)
 {
-	enum { ROUNDS = 5, KINDS = 6 };
+	enum { ROUNDS = 5, KINDS = 7 };
 	static const char *const kind[KINDS] = {
-		"exec-static32-noexec-us", "exec-dynamic32-noexec-us",
+		"exec-static32-noexec-us", "exec-staticpie32-noexec-us",
+		"exec-dynamic32-noexec-us",
 		"exec-dynamic32-exec-us", "exec-dynamic64-noexec-us",
 		"mmap-file32-noexec-ns", "mmap-file64-noexec-ns"
 	};
@@ -793,11 +927,12 @@ static void scenario_bench(void)
 		for (int l = 0; l < 2; l++) {
 			set_level(l * 2);
 			r[l][0][round] = time_execs("/bin/s32-noexec", 200);
-			r[l][1][round] = time_execs("/bin/d32-noexec", 100);
-			r[l][2][round] = time_execs("/bin/d32-exec", 100);
-			r[l][3][round] = time_execs("/bin/d64-noexec", 100);
-			r[l][4][round] = mmap_ns("/bin/s32-noexec");
-			r[l][5][round] = mmap_ns("/bin/s64-noexec");
+			r[l][1][round] = time_execs("/bin/sp32-noexec", 200);
+			r[l][2][round] = time_execs("/bin/d32-noexec", 100);
+			r[l][3][round] = time_execs("/bin/d32-exec", 100);
+			r[l][4][round] = time_execs("/bin/d64-noexec", 100);
+			r[l][5][round] = mmap_ns("/bin/s32-noexec");
+			r[l][6][round] = mmap_ns("/bin/s64-noexec");
 		}
 	}
 	for (int k = 0; k < KINDS; k++) {
@@ -829,7 +964,7 @@ static void print_picture(const char *prog)
 
 	for (char *l = strtok(out, "\n"); l != NULL; l = strtok(NULL, "\n"))
 		if (strncmp(l, "map ", 4) == 0)
-			printf("PICTURE %s\n", l + 4);
+			printf("PICTURE %s %s\n", prog + 5, l + 4);
 	free(out);
 }
 
@@ -855,8 +990,11 @@ int main(void)
 	if (strstr(cmdline, "chstk.test=boot") != NULL) {
 		c.scenario = "boot";
 		scenario_boot(&c, cmdline);
-		if (boot_level(cmdline) == 2 && exists("/bin/d32small-noexec"))
-			print_picture("/bin/d32small-noexec");
+		if (boot_level(cmdline) == 2) {
+			print_picture("/bin/d32-noexec");
+			if (exists("/bin/d32small-noexec"))
+				print_picture("/bin/d32small-noexec");
+		}
 	} else if (strstr(cmdline, "chstk.test=switch") != NULL) {
 		c.scenario = "switch";
 		scenario_switch(&c);

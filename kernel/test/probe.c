@@ -11,6 +11,8 @@
  *
  * Every line is "key value"; probe judges nothing itself. Built static and
  * dynamic, 32- and 64-bit, and marked exec, noexec and default by chstk.
+ * With PROBE_BIG, a 24 MiB .bss makes the program too large for the ASCII
+ * armor (16 MiB).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -52,8 +54,17 @@ static void try_exec_stack(void)
 		printf("mprotect %s\n", errno == EACCES ? "EACCES" : strerror(errno));
 }
 
+#ifdef PROBE_BIG
+static char big[24 << 20];
+#endif
+
 static int cmd_maps(void)
 {
+#ifdef PROBE_BIG
+	/* Written, so that no compiler can drop it. */
+	big[sizeof(big) - 1] = 1;
+	printf("big %p\n", (void *)big);
+#endif
 	printf("personality 0x%x\n", (unsigned int)personality(0xffffffff));
 	print_maps("map");
 	try_exec_stack();

@@ -179,8 +179,8 @@ do_file(const struct opts *o, const char *path)
 			return 1;
 		}
 		if (res.written && res.links > 1)
-			warnx("%s: note: its %lu other hard links keep the old "
-			    "contents", path, res.links - 1);
+			warnx("%s: note: its %lu other hard links keep the old contents",
+			    path, res.links - 1);
 		return 0;
 	}
 	if (chstk_scan_path(path, view_image, &v, &e) < 0) {
@@ -203,7 +203,7 @@ do_list(const struct opts *o)
 	int failed = 0;
 
 	if (f == NULL) {
-		warn("%s", o->files_from);
+		warn("%s: cannot open", o->files_from);
 		return 2;
 	}
 	while ((len = getdelim(&line, &cap, o->null_sep ? '\0' : '\n', f)) > 0) {
@@ -213,7 +213,7 @@ do_list(const struct opts *o)
 			failed |= do_file(o, line);
 	}
 	if (ferror(f)) {
-		warn("%s", o->files_from);
+		warn("%s: cannot read", o->files_from);
 		failed = 2;
 	}
 	free(line);
@@ -244,7 +244,7 @@ main(int argc, char **argv)
 		status = r > status ? r : status;
 	}
 	if (fflush(stdout) == EOF || ferror(stdout)) {
-		warn("standard output");
+		warn("standard output: cannot write");
 		return 2;
 	}
 	return status;

@@ -2,15 +2,17 @@
  * container.c - packages, wheels and tarballs: the ELF members of .deb,
  * .rpm, zip (.whl, .jar, .apk), tar and cpio files, compressed with gzip,
  * bzip2, xz or zstd or not, read in one streaming pass with libarchive.
- * Nothing is unpacked to disk: each member's bytes go by once, and of an
- * ELF member only what member.c keeps is held in memory.
+ * Nothing is unpacked to disk: each member's bytes go by once. An ELF
+ * member, or an ar archive (.a) met at any depth, is handed to the library
+ * as a stream (chstk_scan_stream), which keeps only what it reads: a
+ * 300 MB static library costs no more memory than its biggest object.
+ * Each member's images go to the judge as a batch, once it is read.
  *
- * What a file is comes from its first bytes, not its name. A container
- * found inside a container is opened too, one level deep (wheels in a
- * tarball); the data.tar of a .deb is part of the .deb, and libarchive
- * reads the cpio payload of an .rpm through its rpm filter. An ar archive
- * (.a) met inside, at any depth, is read the same way, object by object,
- * so that a 300 MB static library costs no more memory than one object.
+ * What a file is comes from its first bytes, not its name; the library
+ * says which files are its own (chstk_format). A container found inside a
+ * container is opened too, one level deep (wheels in a tarball); the
+ * data.tar of a .deb is part of the .deb, and libarchive reads the cpio
+ * payload of an .rpm through its rpm filter.
  *
  * A hostile file costs bounded work: it may expand to EXPAND_MIN bytes or
  * EXPAND_RATIO times its size, whichever is more, and hold MEMBERS_MAX
@@ -39,9 +41,9 @@
 #define EXPAND_RATIO 100
 #define MEMBERS_MAX 1000000
 #define NAME_LEN 4096
-/* A name joins at most three: a container in the file, an .a in that, an
-   object in the .a; each with its "!". */
-#define NAME_BUF (3 * (NAME_LEN + 1) + 1)
+/* A name joins at most two: a container in the file, and a member in it,
+   each with its "!"; the library adds a third, an object in an .a. */
+#define NAME_BUF (2 * (NAME_LEN + 1) + 1)
 /* The errno libarchive gives "Unrecognized archive format" (its private
    ARCHIVE_ERRNO_FILE_FORMAT): the compression held something else. */
 #define NOT_AN_ARCHIVE EILSEQ
@@ -49,6 +51,7 @@
 /* One file, with the containers inside it. */
 struct scan {
 	const struct container_out *out;
+	struct batch b;		/* what the member being read holds */
 	uint64_t budget, used;	/* bytes the file may expand to, and did */
 	unsigned long entries;
 	bool stop;		/* a limit was hit: read no further */
@@ -59,7 +62,6 @@ struct level {
 	struct scan *s;
 	struct archive *a;
 	bool deb;		/* the ar archive of a .deb */
-	bool ar;		/* an .a: only its ELF members are read */
 	bool data;		/* the .deb's data.tar was met */
 	unsigned depth;		/* 0 for the file, 1 for a member */
 	size_t plen;		/* name[0, plen) names the level */
@@ -102,6 +104,16 @@ name_of(const struct level *l, bool member, char self[NAME_BUF])
 	return self;
 }
 
+/* Hand what was found to the judge. */
+static void
+flush(struct scan *s)
+{
+	if (s->b.n == 0)
+		return;
+	s->out->found(s->out->arg, &s->b);
+	batch_clear(&s->b);
+}
+
 /* An error about the member being read, or about the level itself. */
 static void __attribute__((format(printf, 3, 4)))
 report(struct level *l, bool member, const char *fmt, ...)
@@ -112,23 +124,8 @@ report(struct level *l, bool member, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	l->s->out->error(l->s->out->arg, name_of(l, member, self), msg);
-}
-
-/* libarchive could not read a: an error, but for an .a a "malformed"
-   finding, as the library makes of an .a it cannot read on disk. */
-static void
-failed(struct level *l, struct archive *a, bool member, bool ar)
-{
-	struct chstk_error err = { .code = CHSTK_ERR_CORRUPT };
-	char self[NAME_BUF];
-
-	if (!ar) {
-		report(l, member, "cannot read archive: %s", why(a));
-		return;
-	}
-	snprintf(err.msg, sizeof(err.msg), "%s", why(a));
-	l->s->out->image(l->s->out->arg, name_of(l, member, self), NULL, &err);
+	batch_add(&l->s->b, FOUND_ERROR, name_of(l, member, self), "%s", msg);
+	flush(l->s);
 }
 
 static bool
@@ -137,8 +134,7 @@ over_budget(struct level *l)
 	if (l->s->used <= l->s->budget)
 		return false;
 	if (!l->s->stop)
-		report(l, true, "stopped: the file expands past %ju bytes "
-		    "(a decompression bomb?)", (uintmax_t)l->s->budget);
+		report(l, true, "stopped: the file expands past %ju bytes (a decompression bomb?)", (uintmax_t)l->s->budget);
 	l->s->stop = true;
 	return true;
 }
@@ -163,13 +159,10 @@ entry_read(void *arg, void *buf, size_t len)
 	return n;
 }
 
-static struct archive *
-new_reader(void)
+/* libarchive reads the ar archive of a .deb; an .a is the library's. */
+static void
+add_formats(struct archive *a)
 {
-	struct archive *a = archive_read_new();
-
-	if (a == NULL)
-		return NULL;
 	archive_read_support_filter_gzip(a);
 	archive_read_support_filter_bzip2(a);
 	archive_read_support_filter_xz(a);
@@ -180,7 +173,6 @@ new_reader(void)
 	archive_read_support_format_cpio(a);
 	archive_read_support_format_zip_streamable(a);
 	archive_read_support_format_ar(a);
-	return a;
 }
 
 enum container
@@ -191,7 +183,6 @@ container_kind(const unsigned char *h, size_t n)
 		const char *magic;
 		enum container kind;
 	} m[] = {
-		{ 0, 21, "!<arch>\ndebian-binary", CONTAINER_DEB },
 		{ 0, 4, "\355\253\356\333", CONTAINER_RPM },
 		{ 0, 4, "PK\3\4", CONTAINER_ZIP },
 		{ 0, 4, "PK\5\6", CONTAINER_ZIP },
@@ -206,6 +197,8 @@ container_kind(const unsigned char *h, size_t n)
 	};
 	size_t i;
 
+	if (chstk_format(h, n) == CHSTK_FORMAT_DEB)
+		return CONTAINER_DEB;
 	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++)
 		if (m[i].off + m[i].len <= n &&
 		    memcmp(h + m[i].off, m[i].magic, m[i].len) == 0)
@@ -242,8 +235,7 @@ set_name(struct level *l, struct archive_entry *ae)
 		name = archive_entry_pathname(ae);
 	if (name == NULL) {
 		l->name[l->plen] = '\0';
-		report(l, true, "not scanned: a member name that cannot be "
-		    "read as UTF-8");
+		report(l, true, "not scanned: a member name that cannot be read as UTF-8");
 		return -1;
 	}
 	while (name[0] == '.' && name[1] == '/')
@@ -254,8 +246,7 @@ set_name(struct level *l, struct archive_entry *ae)
 		/* shown by its start */
 		snprintf(l->name + l->plen, sizeof(l->name) - l->plen,
 		    "%.64s...", name);
-		report(l, true, "not scanned: a member name longer than %d "
-		    "bytes", NAME_LEN);
+		report(l, true, "not scanned: a member name longer than %d bytes", NAME_LEN);
 		return -1;
 	}
 	memcpy(l->name + l->plen, name, len + 1);
@@ -271,24 +262,85 @@ set_name(struct level *l, struct archive_entry *ae)
 	return 0;
 }
 
-/* The library's image of an ELF member, named as the container says. */
+/* The library's callback only collects, each image named as inside: the
+   member, and an object of an .a after a "!". */
 static int
-on_image(void *arg, const char *member, const struct chstk_info *info,
+collect(void *arg, const char *member, const struct chstk_info *info,
     const struct chstk_error *err)
 {
 	struct level *l = arg;
+	char *name = l->name;
 
-	(void)member;
-	return l->s->out->image(l->s->out->arg, l->name, info, err);
+	if (member != NULL && asprintf(&name, "%s!%s", l->name, member) < 0)
+		oom();
+	if (info != NULL)
+		batch_image(&l->s->b, name, info);
+	else if (err->code == CHSTK_ERR_NOMEM)
+		batch_add(&l->s->b, FOUND_ERROR, name,
+		    "cannot scan member: %s", err->msg);
+	else
+		batch_add(&l->s->b, FOUND_MALFORMED, name, "%s", err->msg);
+	if (name != l->name)
+		free(name);
+	return 0;
 }
 
-/* A symbol of the member being read, passed on. */
+/* A symbol of the member being read, for its batch. */
 static int
-on_symbol(void *arg, const struct chstk_sym *sym)
+collect_symbol(void *arg, const struct chstk_sym *sym)
 {
 	struct level *l = arg;
 
-	return l->s->out->opts->symbol(l->s->out->arg, sym);
+	return batch_symbol(&l->s->b, sym);
+}
+
+/* A member as the library reads it: the head already read, then the
+   rest, when the member did not end within it. */
+struct member_stream {
+	struct entry *e;
+	const unsigned char *head;
+	size_t n, off;
+	bool ended;
+};
+
+static ssize_t
+member_read(void *arg, void *buf, size_t len)
+{
+	struct member_stream *m = arg;
+	size_t k;
+
+	if (m->off < m->n) {
+		k = m->n - m->off < len ? m->n - m->off : len;
+		memcpy(buf, m->head + m->off, k);
+		m->off += k;
+		return (ssize_t)k;
+	}
+	return m->ended ? 0 : entry_read(m->e, buf, len);
+}
+
+/* An ELF file or an .a, read by the library. Returns -1 when the stream
+   failed (the level reports it), else 0. */
+static int
+scan_member(struct level *l, struct entry *e, const unsigned char *head,
+    size_t n, bool ended, enum chstk_format format)
+{
+	struct member_stream m = { e, head, n, 0, ended };
+	struct chstk_scan_opts so = { CHSTK_READ_HARDENING, collect_symbol };
+	struct chstk_error err;
+	int r;
+
+	r = chstk_scan_stream_with(member_read, &m, e->size,
+	    l->s->out->hardening ? &so : NULL, collect, l, &err);
+	if (e->failed != 0)
+		return -1;
+	if (r == CHSTK_ERR_NOMEM || r == CHSTK_ERR_SYS)
+		report(l, true, "cannot scan member: %s", err.msg);
+	else if (r < 0 && format == CHSTK_FORMAT_AR)
+		report(l, true, "damaged archive: %s", err.msg);
+	else if (r < 0)
+		batch_add(&l->s->b, FOUND_MALFORMED, l->name, "%s", err.msg);
+	flush(l->s);
+	return 0;
 }
 
 static void read_level(struct level *l);
@@ -320,21 +372,19 @@ static int
 open_nested(struct level *l, struct entry *e, const unsigned char *head,
     size_t n, enum container kind)
 {
-	struct level *in = calloc(1, sizeof(*in));
+	struct level *in;
 	int r;
 
-	if (in == NULL || (in->a = new_reader()) == NULL ||
-	    strlen(l->name) + 2 > sizeof(in->name)) {
-		report(l, true, "cannot read archive: %s", in == NULL ||
-		    in->a == NULL ? "out of memory" : "name too long");
-		if (in != NULL)
-			archive_read_free(in->a);
-		free(in);
+	if (strlen(l->name) + 2 > sizeof(in->name)) {
+		report(l, true, "cannot read archive: name too long");
 		return 0;
 	}
+	in = xcalloc(1, sizeof(*in));
+	if ((in->a = archive_read_new()) == NULL)
+		oom();
+	add_formats(in->a);
 	in->s = l->s;
 	in->deb = kind == CONTAINER_DEB;
-	in->ar = kind == CONTAINER_AR;
 	in->depth = l->deb ? l->depth : l->depth + 1;
 	in->plen = l->deb ? l->plen : strlen(l->name);
 	memcpy(in->name, l->name, in->plen);
@@ -350,7 +400,7 @@ open_nested(struct level *l, struct entry *e, const unsigned char *head,
 	else if (e->failed == 0 && !(kind == CONTAINER_COMPRESSED &&
 	    archive_errno(in->a) == NOT_AN_ARCHIVE &&
 	    !archive_name(l->name + l->plen)))
-		failed(l, in->a, true, in->ar);
+		report(l, true, "cannot read archive: %s", why(in->a));
 	archive_read_free(in->a);
 	free(in);
 	return e->failed == 0 ? 0 : -1;
@@ -362,43 +412,18 @@ static int
 dispatch(struct level *l, struct entry *e, const unsigned char *head,
     size_t n, bool ended)
 {
-	struct stream st = { entry_read, e, e->size };
-	struct chstk_scan_opts o = *l->s->out->opts;
+	enum chstk_format format = chstk_format(head, n);
 	enum container kind = container_kind(head, n);
-	char msg[256];
-	int r;
 
-	if (o.symbol != NULL)
-		o.symbol = on_symbol;
 	if (l->deb)
 		return open_nested(l, e, head, n, kind);
-	/* ELF first: an ELF file may hold "ustar" where a tar has it. */
-	if (n >= 4 && memcmp(head, "\177ELF", 4) == 0) {
-		r = member_scan(&st, head, n, ended, &o, on_image, l, msg,
-		    sizeof(msg));
-		if (r == -2)
-			report(l, true, "%s", msg);
-		return r == -1 ? -1 : 0;
-	}
-	if (l->ar)
-		return 0;
-	/* An .a holds only objects: read at any depth. */
-	if (kind == CONTAINER_NONE && n >= 8 &&
-	    memcmp(head, "!<arch>\n", 8) == 0)
-		return open_nested(l, e, head, n, CONTAINER_AR);
+	/* The library's first: an ELF file may hold "ustar" where a tar has
+	   it. An .a holds only objects: read at any depth. */
+	if (format == CHSTK_FORMAT_ELF || format == CHSTK_FORMAT_AR)
+		return scan_member(l, e, head, n, ended, format);
 	if (kind != CONTAINER_NONE && l->depth == 0)
 		return open_nested(l, e, head, n, kind);
 	return 0;
-}
-
-/* The symbol index and name table of an .a, which are not members. */
-static bool
-ar_index(const struct level *l, struct archive_entry *ae)
-{
-	const char *name = archive_entry_pathname(ae);
-
-	return l->ar && name != NULL && (name[0] == '/' ||
-	    strncmp(name, "__.SYMDEF", 9) == 0);
 }
 
 /* Would skipping the rest of a member cost decompressing it? Then it is
@@ -430,8 +455,7 @@ entry(struct level *l, struct archive_entry *ae)
 	if (archive_entry_size_is_set(ae) && archive_entry_size(ae) >= 0)
 		e.size = (uint64_t)archive_entry_size(ae);
 	/* ar members have no type: 0 */
-	scan = (type == AE_IFREG || type == 0) && !ar_index(l, ae) &&
-	    set_name(l, ae) == 0;
+	scan = (type == AE_IFREG || type == 0) && set_name(l, ae) == 0;
 	/* Of a .deb, only the data.tar. */
 	if (scan && l->deb && (scan = strncmp(l->name + l->plen, "data.tar",
 	    8) == 0))
@@ -448,7 +472,7 @@ entry(struct level *l, struct archive_entry *ae)
 	if (e.failed == 0)
 		return 0;
 	if (!l->s->stop)
-		failed(l, l->a, true, l->ar);
+		report(l, true, "cannot read archive: %s", why(l->a));
 	return e.failed == ARCHIVE_FAILED && !l->s->stop ? 0 : -1;
 }
 
@@ -465,22 +489,23 @@ read_level(struct level *l)
 	/* A failure of the outer stream is the outer level's to report. */
 	if (!l->s->stop && r != ARCHIVE_EOF && (l->from == NULL ||
 	    l->from->failed == 0))
-		failed(l, l->a, false, l->ar);
+		report(l, false, "cannot read archive: %s", why(l->a));
 	else if (r == ARCHIVE_EOF && l->deb && !l->data)
 		report(l, false, "cannot read package: no data.tar member");
 }
 
 /*
  * Scan the container open on fd, of the kind its first bytes say, named
- * path: out->image for each ELF image of its members, out->error for each
- * member or container that could not be read.
+ * path: out->found for what each member holds, images and errors, and for
+ * each error about the container itself.
  */
 void
 container_scan(int fd, const char *path, enum container kind,
     const struct container_out *out)
 {
-	struct scan s = { .out = out, .budget = EXPAND_MIN };
-	struct level *l = calloc(1, sizeof(*l));
+	struct scan s = { .out = out, .b = { .path = path },
+	    .budget = EXPAND_MIN };
+	struct level *l = xcalloc(1, sizeof(*l));
 	/* Names are converted to this thread's locale; UTF-8 keeps them. */
 	locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
 	locale_t was = utf8 != (locale_t)0 ? uselocale(utf8) : (locale_t)0;
@@ -489,19 +514,18 @@ container_scan(int fd, const char *path, enum container kind,
 	if (fstat(fd, &st) == 0 && (uint64_t)st.st_size > s.budget /
 	    EXPAND_RATIO)
 		s.budget = (uint64_t)st.st_size * EXPAND_RATIO;
-	if (l == NULL || (l->a = new_reader()) == NULL) {
-		out->error(out->arg, NULL, "cannot read archive: out of memory");
-	} else {
-		l->s = &s;
-		l->deb = kind == CONTAINER_DEB;
-		if (archive_read_open_fd(l->a, fd, 65536) == ARCHIVE_OK)
-			read_level(l);
-		else if (!(kind == CONTAINER_COMPRESSED &&
-		    archive_errno(l->a) == NOT_AN_ARCHIVE &&
-		    !archive_name(path)))
-			report(l, false, "cannot read archive: %s", why(l->a));
-		archive_read_free(l->a);
-	}
+	if ((l->a = archive_read_new()) == NULL)
+		oom();
+	add_formats(l->a);
+	l->s = &s;
+	l->deb = kind == CONTAINER_DEB;
+	if (archive_read_open_fd(l->a, fd, 65536) == ARCHIVE_OK)
+		read_level(l);
+	else if (!(kind == CONTAINER_COMPRESSED &&
+	    archive_errno(l->a) == NOT_AN_ARCHIVE && !archive_name(path)))
+		report(l, false, "cannot read archive: %s", why(l->a));
+	flush(&s);
+	archive_read_free(l->a);
 	free(l);
 	if (utf8 != (locale_t)0) {
 		uselocale(was);

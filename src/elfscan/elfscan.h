@@ -1,6 +1,18 @@
 /*
- * elfscan.h - what elfscan's parts share: the options, the verdict on one
- * ELF image, the counters, and each part's entry points.
+ * elfscan.h - what elfscan's parts share. A path goes one way through four
+ * stages, each a file:
+ *
+ *   walk.c     find the files: the roots, then their directories
+ *   read.c     read each file's images, through the library (and
+ *              container.c for packages), into a batch
+ *   judge.c    judge each image once: the rules (verdict.c), with
+ *              --hardening the other defences and --require
+ *              (hardening.c), and the allowlist (allow.c)
+ *   report.c   print it: text, JSON Lines or NUL-separated paths
+ *
+ * main.c parses the options and starts the walk; progress.c draws a line
+ * on a terminal meanwhile. elfscan knows nothing of the ELF or ar formats:
+ * the library reads them.
  */
 #ifndef ELFSCAN_H
 #define ELFSCAN_H
@@ -128,6 +140,7 @@ unsigned require_check(const struct require *req, size_t n, const char *path,
     const struct hard *h);
 void require_free(struct require *r, size_t n);
 
+
 /* The counters, updated by every worker. */
 struct stats {
 	atomic_ulong files;	/* regular files looked at */
@@ -147,62 +160,104 @@ struct stats {
 struct report {
 	const struct opts *o;
 	struct stats *st;
-	pthread_mutex_t lock;
+	pthread_mutex_t lock;	/* over the records (stdout); taken first */
+	pthread_mutex_t err_lock;	/* over stderr: messages and the
+					   progress line, which must go on
+					   while stdout is blocked */
+	bool line;		/* a progress line is on the terminal */
 };
 void report_header(struct report *r);
+/* h: the image's defences judged, used with --hardening */
 void report_image(struct report *r, const char *path, const char *member,
     const struct chstk_info *info, const struct verdict *v,
     const struct hard *h);
+/* A file or member that could not be read: malformed, a finding (an ELF
+   image that does not parse), or an error, which is counted. */
 void report_error(struct report *r, const char *path, const char *member,
-    const char *what, const char *msg);
+    bool malformed, const char *msg);
 void report_path0(struct report *r, const char *path);
 void report_summary(struct report *r, double seconds);
 
-/* progress.c: a line on the terminal while the scan runs. */
+/* xalloc.c: out of memory, handled one way: said, and exit status 2. */
+void oom(void) __attribute__((noreturn));
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/* progress.c: a line on the terminal while the scan runs, drawn under the
+   report's err_lock, so that a message can clear it first. */
 struct progress;
-struct progress *progress_start(struct stats *st);
+struct progress *progress_start(struct report *r);
 void progress_dir(struct progress *p, const char *dir);
 void progress_stop(struct progress *p);
 
-/* member.c: one ELF member of a container, read from a stream. */
-struct stream {
-	/* Up to len bytes into buf: the count, 0 at the end, -1 when the
-	   container failed (its reader reports it). */
-	ssize_t (*read)(void *arg, void *buf, size_t len);
-	void *arg;
-	uint64_t size;		/* as the container declares it, or
-				   UINT64_MAX when it does not */
+/* batch.c: what reading one file found, image by image: what read.c (and
+   container.c) hand to judge.c. */
+enum found_kind {
+	FOUND_IMAGE,		/* an ELF image, in info */
+	FOUND_MALFORMED,	/* an ELF image that does not parse: a finding */
+	FOUND_ERROR,		/* what could not be read: an error */
 };
-#define MEMBER_MAX (64u << 20)	/* bytes buffered for one member */
-int member_scan(const struct stream *s, const unsigned char *head, size_t n,
-    bool ended, const struct chstk_scan_opts *o, chstk_scan_fn fn, void *arg,
-    char *msg, size_t msglen);
+struct found {
+	enum found_kind kind;
+	char *member;		/* NULL for the file itself; owned */
+	struct chstk_info info;	/* info.hardening and its strings owned */
+	struct hard_syms syms;	/* with --hardening: what its symbols say */
+	char *msg;		/* "what failed: why", but for images; owned */
+};
+struct batch {
+	const char *path;	/* the file, lent */
+	struct found *v;
+	size_t n, cap;
+	struct hard_syms syms;	/* of the image being read */
+};
+/* A symbol of the image being read: the library hands them over before
+   the image itself, and keeps none. */
+int batch_symbol(void *batch, const struct chstk_sym *sym);
+void batch_image(struct batch *b, const char *member,
+    const struct chstk_info *info);
+void batch_add(struct batch *b, enum found_kind kind, const char *member,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void batch_clear(struct batch *b);
+
+/* judge.c: the verdict on every image of a batch, reported. */
+struct judge {
+	const struct opts *o;
+	struct report *r;
+	struct stats *st;
+	struct progress *prog;
+};
+/* Returns whether the batch held a finding. */
+bool judge_batch(struct judge *j, const struct batch *b);
+/* The file is done: -0 prints its path when it had a finding. */
+void judge_file(struct judge *j, const char *path, bool findings);
 
 /* container.c: packages, wheels and tarballs, read with libarchive. */
 enum container {
 	CONTAINER_NONE, CONTAINER_DEB, CONTAINER_RPM, CONTAINER_ZIP,
 	CONTAINER_TAR, CONTAINER_CPIO, CONTAINER_COMPRESSED,
-	CONTAINER_AR,	/* an .a inside a container; never returned by
-			   container_kind: a plain .a goes to the library */
 };
 /* What a file's first n bytes (up to 512) say it is. */
 enum container container_kind(const unsigned char *head, size_t n);
-/* Where a container's images and errors go. */
+/* Where a container's images and errors go: a batch after each member
+   (path the container, member names as inside), which found may keep
+   only during the call. */
 struct container_out {
-	/* Each ELF image of each member, member named as inside. */
-	chstk_scan_fn image;
-	/* What to read of them; symbols go to opts->symbol with arg. */
-	const struct chstk_scan_opts *opts;
-	/* A member that could not be scanned, or (member NULL) the whole. */
-	void (*error)(void *arg, const char *member, const char *msg);
+	void (*found)(void *arg, const struct batch *b);
 	void *arg;
+	bool hardening;		/* read the hardening too */
 };
 void container_scan(int fd, const char *path, enum container kind,
     const struct container_out *out);
 
+/* read.c: the images of the file name in dirfd, named path, to j. named:
+   it was named on the command line (a container is looked into). */
+void read_file(struct judge *j, int dirfd, const char *name,
+    const char *path, bool follow, bool named);
+
 /* walk.c: scan the given roots with o->jobs threads. Returns -1 when a
-   root could not be read, else 0. */
-int walk(const struct opts *o, struct report *r, struct progress *prog,
-    char **roots, size_t n);
+   root could not be read (reported), else 0. */
+int walk(struct judge *j, char **roots, size_t n);
 
 #endif

@@ -273,8 +273,11 @@ require_parse(struct require *r, const char *arg, const char **bad)
 	size_t i, len;
 
 	memset(r, 0, sizeof(*r));
-	if (eq != NULL && (r->glob = strndup(arg, (size_t)(eq - arg))) == NULL)
-		return -1;
+	if (eq != NULL) {
+		r->glob = xmalloc((size_t)(eq - arg) + 1);
+		memcpy(r->glob, arg, (size_t)(eq - arg));
+		r->glob[eq - arg] = '\0';
+	}
 	for (p = eq != NULL ? eq + 1 : arg; ; p = end + 1) {
 		end = strchr(p, ',');
 		len = end != NULL ? (size_t)(end - p) : strlen(p);

@@ -63,17 +63,12 @@ enum {
 static int
 add_require(struct opts *o, const char *arg)
 {
-	struct require *nr;
 	const char *bad;
 
-	nr = realloc(o->require, (o->nrequire + 1) * sizeof(*nr));
-	if (nr == NULL) {
-		warnx("out of memory");
-		return -1;
-	}
-	o->require = nr;
-	if (require_parse(&nr[o->nrequire], arg, &bad) < 0) {
-		warnx("unknown property in --require: %s", bad);
+	o->require = xrealloc(o->require, (o->nrequire + 1) *
+	    sizeof(*o->require));
+	if (require_parse(&o->require[o->nrequire], arg, &bad) < 0) {
+		warnx("--require=%s: unknown property: %s", arg, bad);
 		return -1;
 	}
 	o->nrequire++;
@@ -121,7 +116,7 @@ parse(int argc, char **argv, struct opts *o)
 			else if (strcmp(optarg, "json") == 0)
 				o->format = FORMAT_JSON;
 			else {
-				warnx("unknown format: %s", optarg);
+				warnx("--format=%s: unknown format", optarg);
 				return -1;
 			}
 			break;
@@ -133,7 +128,7 @@ parse(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_ALLOW:
 			if (allow_load(&o->allow, optarg) < 0) {
-				warn("%s", optarg);
+				warn("%s: cannot read the allowlist", optarg);
 				return -1;
 			}
 			break;
@@ -157,7 +152,7 @@ parse(int argc, char **argv, struct opts *o)
 			errno = 0;
 			n = strtol(optarg, &end, 10);
 			if (errno || *end != '\0' || n < 1 || n > 1024) {
-				warnx("bad number of jobs: %s", optarg);
+				warnx("--jobs=%s: not a number from 1 to 1024", optarg);
 				return -1;
 			}
 			o->jobs = (unsigned)n;
@@ -190,12 +185,8 @@ struct list {
 static void
 add(struct list *l, const char *path)
 {
-	char **nv = realloc(l->v, (l->n + 1) * sizeof(*nv));
-
-	if (nv == NULL || (nv[l->n] = strdup(path)) == NULL)
-		errx(2, "out of memory");
-	l->v = nv;
-	l->n++;
+	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n++] = xstrdup(path);
 }
 
 /* A default root, by its real name (so /lib is /usr/lib where /usr is
@@ -284,7 +275,7 @@ main(int argc, char **argv)
 	struct opts o;
 	struct stats st;
 	struct report r = { .o = &o, .st = &st };
-	struct progress *prog = NULL;
+	struct judge j = { .o = &o, .r = &r, .st = &st };
 	struct list roots = { NULL, 0 };
 	struct timespec t0, t1;
 	int i, failed;
@@ -300,18 +291,19 @@ main(int argc, char **argv)
 	if (roots.n == 0)
 		default_roots(&roots);
 	pthread_mutex_init(&r.lock, NULL);
+	pthread_mutex_init(&r.err_lock, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	report_header(&r);
 	if (o.progress)
-		prog = progress_start(&st);
-	failed = walk(&o, &r, prog, roots.v, roots.n) < 0;
-	progress_stop(prog);
+		j.prog = progress_start(&r);
+	failed = walk(&j, roots.v, roots.n) < 0;
+	progress_stop(j.prog);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (o.summary)
 		report_summary(&r, (double)(t1.tv_sec - t0.tv_sec) +
 		    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	if (fflush(stdout) == EOF || ferror(stdout)) {
-		warn("standard output");
+		warn("standard output: cannot write");
 		failed = 1;
 	}
 	for (k = 0; k < roots.n; k++)

@@ -1,7 +1,10 @@
 /*
  * progress.c - on a terminal, one line on standard error while a long scan
  * runs: files seen, their rate, and a directory being read. Redrawn four
- * times a second by its own thread, erased at the end.
+ * times a second by its own thread, erased at the end. It is drawn under
+ * the report's err_lock and marked drawn there, so that report.c erases it
+ * before it prints a message; the next redraw puts it back. It never waits
+ * for the standard output, which a reader may hold up.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +14,7 @@
 #include "elfscan.h"
 
 struct progress {
+	struct report *r;
 	struct stats *st;
 	pthread_t thread;
 	pthread_mutex_t lock;
@@ -52,24 +56,31 @@ draw(void *arg)
 		    p->stop)
 			break;
 		len = strlen(p->dir);
+		pthread_mutex_lock(&p->r->err_lock);
 		fprintf(stderr, "\r\033[K%lu files, %lu ELF, %.0f files/s  %s%s",
 		    files, atomic_load(&p->st->images),
 		    s > 0 ? (double)files / s : 0.0, len > 40 ? "..." : "",
 		    p->dir + (len > 40 ? len - 40 : 0));
+		fflush(stderr);
+		p->r->line = true;
+		pthread_mutex_unlock(&p->r->err_lock);
 	}
 	pthread_mutex_unlock(&p->lock);
-	fputs("\r\033[K", stderr);
+	pthread_mutex_lock(&p->r->err_lock);
+	if (p->r->line)
+		fputs("\r\033[K", stderr);
+	p->r->line = false;
+	pthread_mutex_unlock(&p->r->err_lock);
 	return NULL;
 }
 
 struct progress *
-progress_start(struct stats *st)
+progress_start(struct report *r)
 {
-	struct progress *p = calloc(1, sizeof(*p));
+	struct progress *p = xcalloc(1, sizeof(*p));
 
-	if (p == NULL)
-		return NULL;
-	p->st = st;
+	p->r = r;
+	p->st = r->st;
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->cond, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &p->start);

@@ -1,8 +1,10 @@
 /*
- * report.c - elfscan's output: aligned text for people, JSON Lines for
- * machines, NUL-separated paths for chstk --files-from. Each record is
- * built in a buffer and written with one call under the lock, so that the
- * workers' records never interleave.
+ * report.c - the last stage: elfscan's output. One writer per format
+ * (struct writer below): aligned text for people, JSON Lines for machines,
+ * NUL-separated paths for chstk --files-from; a new format is one more
+ * writer. Each record is built in a buffer and written with one call under
+ * the lock, so that the workers' records never interleave, and the
+ * progress line is erased first.
  */
 #include <elf.h>
 #include <stdarg.h>
@@ -29,11 +31,7 @@ buf_grow(struct buf *b, size_t more)
 		cap *= 2;
 	if (cap == b->cap)
 		return;
-	np = b->heap ? realloc(b->p, cap) : malloc(cap);
-	if (np == NULL) {
-		fprintf(stderr, "elfscan: out of memory\n");
-		exit(2);
-	}
+	np = b->heap ? xrealloc(b->p, cap) : xmalloc(cap);
 	if (!b->heap)
 		memcpy(np, b->p, b->len);
 	b->p = np;
@@ -126,10 +124,39 @@ buf_text(struct buf *b, const char *str)
 	}
 }
 
+/* Erase the progress line before anything is printed. */
+static void
+clear_line(struct report *r)
+{
+	pthread_mutex_lock(&r->err_lock);
+	if (r->line)
+		fputs("\r\033[K", stderr);
+	r->line = false;
+	pthread_mutex_unlock(&r->err_lock);
+}
+
+/* Write b to stderr, after what went to stdout. */
+static void
+to_stderr(struct report *r, struct buf *b)
+{
+	pthread_mutex_lock(&r->lock);
+	fflush(stdout);
+	pthread_mutex_lock(&r->err_lock);
+	if (r->line)
+		fputs("\r\033[K", stderr);
+	r->line = false;
+	fwrite(b->p, 1, b->len, stderr);
+	pthread_mutex_unlock(&r->err_lock);
+	pthread_mutex_unlock(&r->lock);
+	if (b->heap)
+		free(b->p);
+}
+
 static void
 emit(struct report *r, struct buf *b)
 {
 	pthread_mutex_lock(&r->lock);
+	clear_line(r);
 	fwrite(b->p, 1, b->len, stdout);
 	pthread_mutex_unlock(&r->lock);
 	if (b->heap)
@@ -140,17 +167,43 @@ emit(struct report *r, struct buf *b)
 	do { (b).p = (space); (b).cap = sizeof(space); (b).len = 0; \
 	    (b).heap = false; (space)[0] = '\0'; } while (0)
 
-void
-report_header(struct report *r)
+static const char *
+stack_word(enum chstk_state s)
 {
-	if (r->o->format != FORMAT_TEXT || r->o->quiet || r->o->print0)
-		return;
-	printf("%-7s %-7s %-6s %-2s %-9s %-5s ", "STACK", "EFFECT", "TYPE",
-	    "BI", "MACHINE", "ARMOR");
-	if (r->o->hardening)
-		printf("%-7s %-6s %-6s %-7s %-6s %-9s %-4s ", "RELRO", "PIE",
-		    "CANARY", "FORTIFY", "RPATH", "CFI", "SYMS");
-	printf("%-30s %s\n", "FINDINGS", "FILE");
+	return s == CHSTK_EXEC ? "exec" : s == CHSTK_NOEXEC ? "noexec" :
+	    "absent";
+}
+
+/* "in" when all code of a fixed-address 32-bit x86 program is below
+   16 MiB, the ASCII armor of i386 kernels; NULL where it means nothing. */
+static const char *
+armor_word(const struct chstk_info *info)
+{
+	if ((info->machine != EM_386 && info->machine != 6 /* EM_486 */) ||
+	    info->elf_class != ELFCLASS32 || info->type != ET_EXEC ||
+	    !info->has_exec_code)
+		return NULL;
+	return info->exec_limit < 0x1000000 ? "in" : "out";
+}
+
+static void
+findings_list(struct buf *b, unsigned f, bool json)
+{
+	unsigned i;
+	bool first = true;
+
+	for (i = 0; i < F_COUNT; i++) {
+		if (!(f & (1u << i)))
+			continue;
+		if (json)
+			buf_addf(b, "%s\"%s\"", first ? "" : ",",
+			    finding_name(i));
+		else
+			buf_addf(b, "%s%s", first ? "" : ",", finding_name(i));
+		first = false;
+	}
+	if (first && !json)
+		buf_add(b, "-", 1);
 }
 
 static const char *
@@ -294,81 +347,51 @@ hard_json(struct buf *b, const struct chstk_info *info, const struct hard *h)
 	    tri_json(h->bti), tri_json(h->pac), tri_json(h->symbols));
 }
 
-static const char *
-stack_word(enum chstk_state s)
-{
-	return s == CHSTK_EXEC ? "exec" : s == CHSTK_NOEXEC ? "noexec" :
-	    "absent";
-}
+/* The counters a summary gives, in its order. */
+enum { S_FILES, S_DIRS, S_IMAGES, S_EXEC, S_NOEXEC, S_ABSENT, S_EFF_EXEC,
+    S_FINDINGS, S_ALLOWED, S_ERRORS, S_COUNT };
+/* And with --hardening: programs PIE, linked images by RELRO, images by
+   canary and fortification, unsafe search paths, control flow. */
+enum { H_PROGRAMS, H_PIE, H_LINKED, H_RELRO_FULL, H_RELRO_PARTIAL,
+    H_RELRO_NONE, H_CANARY, H_NO_CANARY, H_CANARY_UNKNOWN, H_FORTIFIED,
+    H_UNFORTIFIED, H_FORTIFY_UNKNOWN, H_UNSAFE_PATHS, H_X86, H_IBT_SHSTK,
+    H_ARM, H_BTI_PAC, H_STRIPPED, H_COUNT };
 
-/* "in" when all code of a fixed-address program is below 16 MiB. */
-static const char *
-armor_word(const struct chstk_info *info)
-{
-	if (info->type != ET_EXEC || !info->has_exec_code)
-		return NULL;
-	return info->exec_limit < 0x1000000 ? "in" : "out";
-}
-
-static void
-findings_list(struct buf *b, unsigned f, bool json)
-{
-	unsigned i;
-	bool first = true;
-
-	for (i = 0; i < F_COUNT; i++) {
-		if (!(f & (1u << i)))
-			continue;
-		if (json)
-			buf_addf(b, "%s\"%s\"", first ? "" : ",",
-			    finding_name(i));
-		else
-			buf_addf(b, "%s%s", first ? "" : ",", finding_name(i));
-		first = false;
-	}
-	if (first && !json)
-		buf_add(b, "-", 1);
-}
+/*
+ * A format: each hook fills b with one record, which report.c writes to
+ * the standard output; a NULL hook writes nothing. Without an error hook,
+ * what could not be read is a message on the standard error.
+ */
+struct writer {
+	void (*header)(struct buf *b, bool hardening);
+	/* h: NULL without --hardening */
+	void (*image)(struct buf *b, const char *path, const char *member,
+	    const struct chstk_info *info, const struct verdict *v,
+	    const struct hard *h);
+	void (*error)(struct buf *b, const char *path, const char *member,
+	    bool malformed, const char *msg);
+	void (*finding_path)(struct buf *b, const char *path);
+	/* hv: H_COUNT counters with --hardening, else NULL */
+	void (*summary)(struct buf *b, const unsigned long *v,
+	    const unsigned long *hv, double seconds);
+	bool summary_on_stderr;	/* standard output is for the records */
+};
 
 static void
-json_image(struct buf *b, const char *path, const char *member,
-    const struct chstk_info *info, const struct verdict *v,
-    const struct hard *h)
+text_header(struct buf *b, bool hardening)
 {
-	const char *armor = armor_word(info);
-	char mbuf[16];
-
-	buf_add(b, "{\"path\":", 8);
-	buf_json(b, path);
-	if (member != NULL) {
-		buf_add(b, ",\"member\":", 10);
-		buf_json(b, member);
-	}
-	buf_addf(b, ",\"type\":\"%s\",\"class\":%d,\"endian\":\"%s\","
-	    "\"machine\":\"%s\",\"stack\":\"%s\",\"effective\":\"%s\","
-	    "\"why\":\"%s\",\"wx\":%u,", type_name(info),
-	    info->elf_class == ELFCLASS64 ? 64 : 32,
-	    info->data == ELFDATA2MSB ? "big" : "little",
-	    machine_name(info->machine, mbuf, sizeof(mbuf)),
-	    stack_word(info->state), effective_name(v->effective), v->why,
-	    info->wx);
-	if (info->has_exec_code)
-		buf_addf(b, "\"exec_limit\":\"%#jx\",",
-		    (uintmax_t)info->exec_limit);
-	else
-		buf_add(b, "\"exec_limit\":null,", 18);
-	buf_addf(b, "\"armor\":%s,\"findings\":[", armor == NULL ? "null" :
-	    strcmp(armor, "in") == 0 ? "true" : "false");
-	findings_list(b, v->findings, true);
-	buf_addf(b, "],\"allowed\":%s", v->allowed ? "true" : "false");
-	hard_json(b, info, h);
-	buf_add(b, "}\n", 2);
+	buf_addf(b, "%-7s %-7s %-6s %-2s %-9s %-5s ", "STACK", "EFFECT",
+	    "TYPE", "BI", "MACHINE", "ARMOR");
+	if (hardening)
+		buf_addf(b, "%-7s %-6s %-6s %-7s %-6s %-9s %-4s ", "RELRO",
+		    "PIE", "CANARY", "FORTIFY", "RPATH", "CFI", "SYMS");
+	buf_addf(b, "%-30s %s\n", "FINDINGS", "FILE");
 }
 
 static void
 text_image(struct buf *b, const char *path, const char *member,
     const struct chstk_info *info, const struct verdict *v,
-    const struct hard *h, bool hardening)
+    const struct hard *h)
 {
 	const char *armor = armor_word(info);
 	char mbuf[16];
@@ -379,7 +402,7 @@ text_image(struct buf *b, const char *path, const char *member,
 	    info->elf_class == ELFCLASS64 ? 64 : 32,
 	    machine_name(info->machine, mbuf, sizeof(mbuf)),
 	    armor ? armor : "-");
-	if (hardening)
+	if (h != NULL)
 		hard_text(b, h);
 	start = b->len;
 	findings_list(b, v->findings, false);
@@ -396,6 +419,132 @@ text_image(struct buf *b, const char *path, const char *member,
 	buf_add(b, "\n", 1);
 }
 
+static void
+text_summary(struct buf *b, const unsigned long *v, const unsigned long *hv,
+    double seconds)
+{
+	buf_addf(b, "%lu files in %lu directories, %lu ELF images: %lu exec, %lu noexec, %lu absent; %lu with an executable stack, %lu with findings, %lu allowed, %lu errors; %.2f s\n",
+	    v[S_FILES], v[S_DIRS], v[S_IMAGES], v[S_EXEC], v[S_NOEXEC],
+	    v[S_ABSENT], v[S_EFF_EXEC], v[S_FINDINGS], v[S_ALLOWED],
+	    v[S_ERRORS], seconds);
+	if (hv == NULL)
+		return;
+	buf_addf(b, "hardening: %lu of %lu programs PIE; of %lu programs and libraries, %lu full RELRO, %lu partial, %lu none; canary %lu yes, %lu no, %lu unknown; fortified %lu yes, %lu no, %lu unknown; %lu unsafe search paths; %lu of %lu x86 IBT+SHSTK, %lu of %lu aarch64 BTI+PAC; %lu stripped\n",
+	    hv[H_PIE], hv[H_PROGRAMS], hv[H_LINKED], hv[H_RELRO_FULL],
+	    hv[H_RELRO_PARTIAL], hv[H_RELRO_NONE], hv[H_CANARY],
+	    hv[H_NO_CANARY], hv[H_CANARY_UNKNOWN], hv[H_FORTIFIED],
+	    hv[H_UNFORTIFIED], hv[H_FORTIFY_UNKNOWN], hv[H_UNSAFE_PATHS],
+	    hv[H_IBT_SHSTK], hv[H_X86], hv[H_BTI_PAC], hv[H_ARM],
+	    hv[H_STRIPPED]);
+}
+
+static void
+json_image(struct buf *b, const char *path, const char *member,
+    const struct chstk_info *info, const struct verdict *v,
+    const struct hard *h)
+{
+	const char *armor = armor_word(info);
+	char mbuf[16];
+
+	buf_add(b, "{\"path\":", 8);
+	buf_json(b, path);
+	if (member != NULL) {
+		buf_add(b, ",\"member\":", 10);
+		buf_json(b, member);
+	}
+	buf_addf(b, ",\"type\":\"%s\",\"class\":%d,\"endian\":\"%s\",\"machine\":\"%s\",\"stack\":\"%s\",\"effective\":\"%s\",\"why\":\"%s\",\"wx\":%u,",
+	    type_name(info), info->elf_class == ELFCLASS64 ? 64 : 32,
+	    info->data == ELFDATA2MSB ? "big" : "little",
+	    machine_name(info->machine, mbuf, sizeof(mbuf)),
+	    stack_word(info->state), effective_name(v->effective), v->why,
+	    info->wx);
+	if (info->has_exec_code)
+		buf_addf(b, "\"exec_limit\":\"%#jx\",",
+		    (uintmax_t)info->exec_limit);
+	else
+		buf_add(b, "\"exec_limit\":null,", 18);
+	buf_addf(b, "\"armor\":%s,\"findings\":[", armor == NULL ? "null" :
+	    strcmp(armor, "in") == 0 ? "true" : "false");
+	findings_list(b, v->findings, true);
+	buf_addf(b, "],\"allowed\":%s", v->allowed ? "true" : "false");
+	if (h != NULL)
+		hard_json(b, info, h);
+	buf_add(b, "}\n", 2);
+}
+
+static void
+json_error(struct buf *b, const char *path, const char *member,
+    bool malformed, const char *msg)
+{
+	buf_add(b, "{\"path\":", 8);
+	buf_json(b, path);
+	if (member != NULL) {
+		buf_add(b, ",\"member\":", 10);
+		buf_json(b, member);
+	}
+	buf_add(b, ",\"error\":", 9);
+	buf_json(b, msg);
+	buf_addf(b, ",\"findings\":[%s]}\n", malformed ? "\"malformed\"" : "");
+}
+
+static void
+json_summary(struct buf *b, const unsigned long *v, const unsigned long *hv,
+    double seconds)
+{
+	buf_addf(b, "{\"summary\":{\"files\":%lu,\"directories\":%lu,\"images\":%lu,\"exec\":%lu,\"noexec\":%lu,\"absent\":%lu,\"effective_exec\":%lu,\"with_findings\":%lu,\"allowed\":%lu,\"errors\":%lu,",
+	    v[S_FILES], v[S_DIRS], v[S_IMAGES], v[S_EXEC], v[S_NOEXEC],
+	    v[S_ABSENT], v[S_EFF_EXEC], v[S_FINDINGS], v[S_ALLOWED],
+	    v[S_ERRORS]);
+	if (hv != NULL)
+		buf_addf(b, "\"hardening\":{\"programs\":%lu,\"pie\":%lu,\"linked\":%lu,\"relro_full\":%lu,\"relro_partial\":%lu,\"relro_none\":%lu,\"canary\":%lu,\"no_canary\":%lu,\"canary_unknown\":%lu,\"fortified\":%lu,\"unfortified\":%lu,\"fortify_unknown\":%lu,\"unsafe_paths\":%lu,\"x86\":%lu,\"ibt_shstk\":%lu,\"aarch64\":%lu,\"bti_pac\":%lu,\"stripped\":%lu},",
+		    hv[H_PROGRAMS], hv[H_PIE], hv[H_LINKED], hv[H_RELRO_FULL],
+		    hv[H_RELRO_PARTIAL], hv[H_RELRO_NONE], hv[H_CANARY],
+		    hv[H_NO_CANARY], hv[H_CANARY_UNKNOWN], hv[H_FORTIFIED],
+		    hv[H_UNFORTIFIED], hv[H_FORTIFY_UNKNOWN],
+		    hv[H_UNSAFE_PATHS], hv[H_X86], hv[H_IBT_SHSTK], hv[H_ARM],
+		    hv[H_BTI_PAC], hv[H_STRIPPED]);
+	buf_addf(b, "\"seconds\":%.3f}}\n", seconds);
+}
+
+/* -0: the path of a file with findings, once. */
+static void
+print0_path(struct buf *b, const char *path)
+{
+	buf_add(b, path, strlen(path) + 1);
+}
+
+static const struct writer text_writer = {
+	.header = text_header, .image = text_image, .summary = text_summary,
+};
+static const struct writer json_writer = {
+	.image = json_image, .error = json_error, .summary = json_summary,
+};
+static const struct writer print0_writer = {
+	.finding_path = print0_path, .summary = text_summary,
+	.summary_on_stderr = true,
+};
+
+static const struct writer *
+writer(const struct report *r)
+{
+	if (r->o->print0)
+		return &print0_writer;
+	return r->o->format == FORMAT_JSON ? &json_writer : &text_writer;
+}
+
+void
+report_header(struct report *r)
+{
+	char space[256];
+	struct buf b;
+
+	if (writer(r)->header == NULL || r->o->quiet)
+		return;
+	BUF_INIT(b, space);
+	writer(r)->header(&b, r->o->hardening);
+	emit(r, &b);
+}
+
 void
 report_image(struct report *r, const char *path, const char *member,
     const struct chstk_info *info, const struct verdict *v,
@@ -404,39 +553,26 @@ report_image(struct report *r, const char *path, const char *member,
 	char space[1024];
 	struct buf b;
 
-	if (r->o->print0 || (r->o->quiet && v->findings == 0))
+	if (writer(r)->image == NULL || (r->o->quiet && v->findings == 0))
 		return;
 	BUF_INIT(b, space);
-	if (r->o->format == FORMAT_JSON)
-		json_image(&b, path, member, info, v, h);
-	else
-		text_image(&b, path, member, info, v, h, r->o->hardening);
+	writer(r)->image(&b, path, member, info, v,
+	    r->o->hardening ? h : NULL);
 	emit(r, &b);
 }
 
-/*
- * A file or member that could not be read. what is "malformed" for an ELF
- * file that does not parse (a finding), NULL for an error of the scan.
- */
 void
 report_error(struct report *r, const char *path, const char *member,
-    const char *what, const char *msg)
+    bool malformed, const char *msg)
 {
 	char space[1024];
 	struct buf b;
 
+	if (!malformed)
+		atomic_fetch_add(&r->st->errors, 1);
 	BUF_INIT(b, space);
-	if (r->o->format == FORMAT_JSON && !r->o->print0) {
-		buf_add(&b, "{\"path\":", 8);
-		buf_json(&b, path);
-		if (member != NULL) {
-			buf_add(&b, ",\"member\":", 10);
-			buf_json(&b, member);
-		}
-		buf_add(&b, ",\"error\":", 9);
-		buf_json(&b, msg);
-		buf_addf(&b, ",\"findings\":[%s]}\n",
-		    what != NULL ? "\"malformed\"" : "");
+	if (writer(r)->error != NULL) {
+		writer(r)->error(&b, path, member, malformed, msg);
 		emit(r, &b);
 		return;
 	}
@@ -446,95 +582,66 @@ report_error(struct report *r, const char *path, const char *member,
 		buf_add(&b, "!", 1);
 		buf_text(&b, member);
 	}
-	buf_addf(&b, ": %s%s\n", what != NULL ? "malformed ELF: " : "", msg);
-	pthread_mutex_lock(&r->lock);
-	fflush(stdout);
-	fwrite(b.p, 1, b.len, stderr);
-	pthread_mutex_unlock(&r->lock);
-	if (b.heap)
-		free(b.p);
+	buf_addf(&b, ": %s%s\n", malformed ? "malformed ELF: " : "", msg);
+	to_stderr(r, &b);
 }
 
-/* -0: the path of a file with findings, once. */
 void
 report_path0(struct report *r, const char *path)
 {
-	pthread_mutex_lock(&r->lock);
-	fputs(path, stdout);
-	putc('\0', stdout);
-	pthread_mutex_unlock(&r->lock);
-}
+	char space[1024];
+	struct buf b;
 
-/* The --hardening counts: programs PIE, linked images by RELRO, images
-   by canary and fortification, unsafe search paths, control flow. */
-static void
-summary_hardening(struct report *r, FILE *f)
-{
-	struct stats *s = r->st;
-	unsigned long v[] = {
-		atomic_load(&s->programs), atomic_load(&s->pie),
-		atomic_load(&s->linked), atomic_load(&s->relro[RELRO_FULL]),
-		atomic_load(&s->relro[RELRO_PARTIAL]),
-		atomic_load(&s->relro[RELRO_NONE]),
-		atomic_load(&s->canary[T_YES]), atomic_load(&s->canary[T_NO]),
-		atomic_load(&s->canary[T_UNKNOWN]),
-		atomic_load(&s->fortify[T_YES]), atomic_load(&s->fortify[T_NO]),
-		atomic_load(&s->fortify[T_UNKNOWN]),
-		atomic_load(&s->unsafe_paths), atomic_load(&s->x86),
-		atomic_load(&s->cfi_x86), atomic_load(&s->arm),
-		atomic_load(&s->cfi_arm), atomic_load(&s->stripped),
-	};
-
-	if (r->o->format == FORMAT_JSON)
-		fprintf(f, "\"hardening\":{\"programs\":%lu,\"pie\":%lu,"
-		    "\"linked\":%lu,\"relro_full\":%lu,\"relro_partial\":%lu,"
-		    "\"relro_none\":%lu,\"canary\":%lu,\"no_canary\":%lu,"
-		    "\"canary_unknown\":%lu,\"fortified\":%lu,"
-		    "\"unfortified\":%lu,\"fortify_unknown\":%lu,"
-		    "\"unsafe_paths\":%lu,\"x86\":%lu,\"ibt_shstk\":%lu,"
-		    "\"aarch64\":%lu,\"bti_pac\":%lu,\"stripped\":%lu},",
-		    v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9],
-		    v[10], v[11], v[12], v[13], v[14], v[15], v[16], v[17]);
-	else
-		fprintf(f, "hardening: %lu of %lu programs PIE; of %lu programs "
-		    "and libraries, %lu full RELRO, %lu partial, %lu none; "
-		    "canary %lu yes, %lu no, %lu unknown; fortified %lu yes, "
-		    "%lu no, %lu unknown; %lu unsafe search paths; %lu of %lu "
-		    "x86 IBT+SHSTK, %lu of %lu aarch64 BTI+PAC; %lu stripped\n",
-		    v[1], v[0], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9],
-		    v[10], v[11], v[12], v[14], v[13], v[16], v[15], v[17]);
+	if (writer(r)->finding_path == NULL)
+		return;
+	BUF_INIT(b, space);
+	writer(r)->finding_path(&b, path);
+	emit(r, &b);
 }
 
 void
 report_summary(struct report *r, double seconds)
 {
 	struct stats *s = r->st;
-	FILE *f = r->o->print0 && r->o->format != FORMAT_JSON ? stderr : stdout;
-	unsigned long v[] = {
-		atomic_load(&s->files), atomic_load(&s->dirs),
-		atomic_load(&s->images), atomic_load(&s->state[CHSTK_EXEC]),
-		atomic_load(&s->state[CHSTK_NOEXEC]),
-		atomic_load(&s->state[CHSTK_DEFAULT]), atomic_load(&s->exec),
-		atomic_load(&s->with_findings), atomic_load(&s->allowed),
-		atomic_load(&s->errors),
+	unsigned long v[S_COUNT] = {
+		[S_FILES] = atomic_load(&s->files),
+		[S_DIRS] = atomic_load(&s->dirs),
+		[S_IMAGES] = atomic_load(&s->images),
+		[S_EXEC] = atomic_load(&s->state[CHSTK_EXEC]),
+		[S_NOEXEC] = atomic_load(&s->state[CHSTK_NOEXEC]),
+		[S_ABSENT] = atomic_load(&s->state[CHSTK_DEFAULT]),
+		[S_EFF_EXEC] = atomic_load(&s->exec),
+		[S_FINDINGS] = atomic_load(&s->with_findings),
+		[S_ALLOWED] = atomic_load(&s->allowed),
+		[S_ERRORS] = atomic_load(&s->errors),
 	};
+	unsigned long hv[H_COUNT] = {
+		[H_PROGRAMS] = atomic_load(&s->programs),
+		[H_PIE] = atomic_load(&s->pie),
+		[H_LINKED] = atomic_load(&s->linked),
+		[H_RELRO_FULL] = atomic_load(&s->relro[RELRO_FULL]),
+		[H_RELRO_PARTIAL] = atomic_load(&s->relro[RELRO_PARTIAL]),
+		[H_RELRO_NONE] = atomic_load(&s->relro[RELRO_NONE]),
+		[H_CANARY] = atomic_load(&s->canary[T_YES]),
+		[H_NO_CANARY] = atomic_load(&s->canary[T_NO]),
+		[H_CANARY_UNKNOWN] = atomic_load(&s->canary[T_UNKNOWN]),
+		[H_FORTIFIED] = atomic_load(&s->fortify[T_YES]),
+		[H_UNFORTIFIED] = atomic_load(&s->fortify[T_NO]),
+		[H_FORTIFY_UNKNOWN] = atomic_load(&s->fortify[T_UNKNOWN]),
+		[H_UNSAFE_PATHS] = atomic_load(&s->unsafe_paths),
+		[H_X86] = atomic_load(&s->x86),
+		[H_IBT_SHSTK] = atomic_load(&s->cfi_x86),
+		[H_ARM] = atomic_load(&s->arm),
+		[H_BTI_PAC] = atomic_load(&s->cfi_arm),
+		[H_STRIPPED] = atomic_load(&s->stripped),
+	};
+	char space[1024];
+	struct buf b;
 
-	if (r->o->format == FORMAT_JSON) {
-		fprintf(f, "{\"summary\":{\"files\":%lu,\"directories\":%lu,"
-		    "\"images\":%lu,\"exec\":%lu,\"noexec\":%lu,\"absent\":%lu,"
-		    "\"effective_exec\":%lu,\"with_findings\":%lu,"
-		    "\"allowed\":%lu,\"errors\":%lu,",
-		    v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]);
-		if (r->o->hardening)
-			summary_hardening(r, f);
-		fprintf(f, "\"seconds\":%.3f}}\n", seconds);
-		return;
-	}
-	fprintf(f, "%lu files in %lu directories, %lu ELF images: %lu exec, "
-	    "%lu noexec, %lu absent; %lu with an executable stack, "
-	    "%lu with findings, %lu allowed, %lu errors; %.2f s\n",
-	    v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9],
-	    seconds);
-	if (r->o->hardening)
-		summary_hardening(r, f);
+	BUF_INIT(b, space);
+	writer(r)->summary(&b, v, r->o->hardening ? hv : NULL, seconds);
+	if (writer(r)->summary_on_stderr)
+		to_stderr(r, &b);
+	else
+		emit(r, &b);
 }

@@ -168,12 +168,17 @@ unmarked_program(const struct machine_rule *m, const struct chstk_info *info,
 
 	if (m->kernel == EXEC || ia64_x) {
 		v->effective = EFF_EXEC;
-		v->why = m->rie ? "unmarked: the kernel makes the stack and "
-		    "every readable mapping executable (READ_IMPLIES_EXEC)" :
-		    "unmarked: this machine's kernel default is an "
-		    "executable stack";
+		v->why = m->rie ? "unmarked: the kernel makes the stack and every readable mapping executable (READ_IMPLIES_EXEC)" :
+		    "unmarked: this machine's kernel default is an executable stack";
 		if (m->rie)
 			v->findings |= F_READ_IMPLIES_EXEC;
+	} else if (m->glibc == EXEC && !info->interp) {
+		/* No dynamic linker: the C library, if any, is linked in, and
+		   need not be glibc. */
+		v->effective = EFF_EXEC;
+		v->why = m->kernel == NOEXEC ?
+		    "unmarked and static: the kernel makes the main stack non-executable; a C library's thread stacks would be executable" :
+		    "unmarked and static: the kernel's main stack depends on the CPU; a C library's thread stacks would be executable";
 	} else if (m->glibc == EXEC) {
 		v->effective = EFF_EXEC;
 		v->why = "unmarked: glibc makes thread stacks executable";
@@ -195,17 +200,14 @@ unmarked(const struct chstk_info *info, struct verdict *v)
 	if (info->kind == CHSTK_KIND_OBJECT) {
 		v->effective = EFF_EXEC;
 		v->findings |= F_NO_NOTE;
-		v->why = "no .note.GNU-stack: GNU ld will ask for an "
-		    "executable stack";
+		v->why = "no .note.GNU-stack: GNU ld will ask for an executable stack";
 	} else if (m == NULL) {
 		v->effective = EFF_UNKNOWN;
 		v->why = "unmarked, and no rule is known for this machine";
 	} else if (info->kind == CHSTK_KIND_SHARED) {
 		v->effective = eff(m->glibc);
-		v->why = m->glibc == EXEC ? "unmarked: glibc loads it as "
-		    "needing an executable stack" : m->glibc == NOEXEC ?
-		    "unmarked: glibc's default on this machine is "
-		    "non-executable" : "unmarked: no glibc rule for this machine";
+		v->why = m->glibc == EXEC ? "unmarked: glibc loads it as needing an executable stack" : m->glibc == NOEXEC ?
+		    "unmarked: glibc's default on this machine is non-executable" : "unmarked: no glibc rule for this machine";
 	} else {
 		unmarked_program(m, info, v);
 	}

@@ -1,16 +1,14 @@
 /*
- * walk.c - the parallel walk. Worker threads take directories from a
- * shared stack (depth first, which keeps the stack short), read each with
- * readdir, and look at regular files by their d_type alone: no stat, one
- * openat and one read of the first bytes for a file that is not ELF. Only
- * ELF files and archives go to the library, which reads their headers;
- * packages, wheels and tarballs go to container.c when named on the
- * command line, or with -A.
+ * walk.c - the first stage: finding the files, in parallel. Worker threads
+ * take directories from a shared stack (depth first, which keeps the stack
+ * short), read each with getdents64, and hand regular files, known by
+ * their d_type alone (no stat), to the next stage (read.c).
  *
  * Symbolic links are followed only when asked (-L), except those named on
  * the command line. Each directory is scanned once, by device and inode,
  * so link loops and bind mounts end. FIFOs, sockets and devices are never
- * opened. Paths of any length work: a directory too deep for one open is
+ * opened: met in a directory they are passed over, named on the command
+ * line they are an error. Paths of any length work: a directory too deep for one open is
  * opened a piece at a time. Pseudo file systems (/proc, /sys ...) met
  * during the walk are skipped.
  */
@@ -45,8 +43,7 @@ struct seen {
 
 struct walker {
 	const struct opts *o;
-	struct report *r;
-	struct progress *prog;
+	struct judge *j;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct job *stack;
@@ -54,18 +51,6 @@ struct walker {
 	bool done;
 	struct seen seen;	/* under lock */
 };
-
-static void *
-xmalloc(size_t n)
-{
-	void *p = malloc(n);
-
-	if (p == NULL) {
-		fprintf(stderr, "elfscan: out of memory\n");
-		exit(2);
-	}
-	return p;
-}
 
 /* Record a directory; false if it was seen before. */
 static bool
@@ -152,197 +137,14 @@ pop(struct walker *w)
 	return j;
 }
 
-/* What one file's scan found, for the library's callback. */
-struct file_ctx {
-	struct walker *w;
-	const char *path;
-	bool allowed;
-	bool findings;
-	struct hard_syms syms;	/* of the image being read */
-};
-
-/* A member is allowed with its container, or as container!member. */
-static bool
-member_allowed(const struct file_ctx *c, const char *member)
-{
-	char *full;
-	bool allowed;
-
-	if (c->allowed || member == NULL || c->w->o->allow.n == 0)
-		return c->allowed;
-	if (asprintf(&full, "%s!%s", c->path, member) < 0)
-		return false;
-	allowed = allow_match(&c->w->o->allow, full);
-	free(full);
-	return allowed;
-}
-
-static int
-on_symbol(void *arg, const struct chstk_sym *sym)
-{
-	struct file_ctx *c = arg;
-
-	hard_syms_add(&c->syms, sym);
-	return 0;
-}
-
-/* The --hardening counts of one image. */
+/* An error of the walk itself, about a directory or a root. */
 static void
-count_hardening(struct stats *st, const struct chstk_info *info,
-    const struct hard *h)
-{
-	if (!h->known)
-		return;
-	if (h->pie != PIE_NA) {
-		atomic_fetch_add(&st->programs, 1);
-		if (h->pie != PIE_NO)
-			atomic_fetch_add(&st->pie, 1);
-	}
-	if (h->relro != RELRO_NA)
-		atomic_fetch_add(&st->linked, 1);
-	atomic_fetch_add(&st->relro[h->relro], 1);
-	atomic_fetch_add(&st->canary[h->canary], 1);
-	atomic_fetch_add(&st->fortify[h->fortify], 1);
-	if (h->paths == T_NO)
-		atomic_fetch_add(&st->unsafe_paths, 1);
-	if (h->ibt != T_NA) {
-		atomic_fetch_add(&st->x86, 1);
-		if (h->ibt == T_YES && h->shstk == T_YES)
-			atomic_fetch_add(&st->cfi_x86, 1);
-	}
-	if (h->bti != T_NA) {
-		atomic_fetch_add(&st->arm, 1);
-		if (h->bti == T_YES && h->pac == T_YES)
-			atomic_fetch_add(&st->cfi_arm, 1);
-	}
-	if (h->symbols == T_NO)
-		atomic_fetch_add(&st->stripped, 1);
-	(void)info;
-}
-
-static int
-on_image(void *arg, const char *member, const struct chstk_info *info,
-    const struct chstk_error *err)
-{
-	struct file_ctx *c = arg;
-	struct stats *st = c->w->r->st;
-	const struct opts *o = c->w->o;
-	struct verdict v;
-	struct hard h;
-	char *full = NULL;
-
-	atomic_fetch_add(&st->images, 1);
-	if (info == NULL) {
-		hard_syms_clear(&c->syms);
-		c->findings = true;
-		atomic_fetch_add(&st->with_findings, 1);
-		report_error(c->w->r, c->path, member, "malformed", err->msg);
-		return 0;
-	}
-	verdict_of(info, member_allowed(c, member), &v);
-	hardening_judge(info, &c->syms, &h);
-	hard_syms_clear(&c->syms);
-	if (o->nrequire > 0) {
-		if (member != NULL && asprintf(&full, "%s!%s", c->path,
-		    member) < 0)
-			full = NULL;
-		v.findings |= require_check(o->require, o->nrequire,
-		    full != NULL ? full : c->path, &h);
-		free(full);
-	}
-	count_hardening(st, info, &h);
-	atomic_fetch_add(&st->state[info->state], 1);
-	if (v.effective == EFF_EXEC)
-		atomic_fetch_add(&st->exec, 1);
-	if (v.allowed)
-		atomic_fetch_add(&st->allowed, 1);
-	if (v.findings) {
-		c->findings = true;
-		atomic_fetch_add(&st->with_findings, 1);
-	}
-	report_image(c->w->r, c->path, member, info, &v, &h);
-	return 0;
-}
-
-static void
-file_error(struct walker *w, const char *path, const char *what, int e)
+walk_error(struct walker *w, const char *path, const char *what, int e)
 {
 	char msg[256];
 
 	snprintf(msg, sizeof(msg), "%s: %s", what, strerror(e));
-	atomic_fetch_add(&w->r->st->errors, 1);
-	report_error(w->r, path, NULL, NULL, msg);
-}
-
-/* A member, or the whole of a container, that could not be read. */
-static void
-on_container_error(void *arg, const char *member, const char *msg)
-{
-	struct file_ctx *c = arg;
-
-	atomic_fetch_add(&c->w->r->st->errors, 1);
-	report_error(c->w->r, c->path, member, NULL, msg);
-}
-
-static void
-scan_elf(struct file_ctx *c, int fd)
-{
-	struct chstk_scan_opts so = { 0, NULL };
-	struct chstk_error err;
-	int r;
-
-	if (c->w->o->hardening)
-		so = (struct chstk_scan_opts){ CHSTK_READ_HARDENING, on_symbol };
-	r = chstk_scan_fd_with(fd, &so, on_image, c, &err);
-	if (r == CHSTK_ERR_SYS)
-		file_error(c->w, c->path, "cannot read", err.sys_errno);
-	else if (r < 0 && r != CHSTK_ERR_UNSUPPORTED)
-		on_image(c, NULL, NULL, &err);
-}
-
-/*
- * An ELF file or ar archive goes to the library. A package, wheel or
- * tarball is looked into when named on the command line (named), or
- * with -A; a .deb, though an ar archive, is never scanned as one.
- */
-static void
-check_file(struct walker *w, int dirfd, const char *name, const char *path,
-    bool follow, bool named)
-{
-	struct file_ctx c = { .w = w, .path = path };
-	struct chstk_scan_opts so = { 0, NULL };
-	struct container_out out = { on_image, &so, on_container_error, &c };
-	unsigned char head[512];
-	enum container kind;
-	ssize_t n;
-	int fd;
-
-	fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
-	    (follow ? 0 : O_NOFOLLOW));
-	if (fd == -1) {
-		/* Gone, or replaced by a link, since the listing. */
-		if (errno != ENOENT && errno != ELOOP)
-			file_error(w, path, "cannot open", errno);
-		return;
-	}
-	atomic_fetch_add(&w->r->st->files, 1);
-	if (w->o->hardening)
-		so = (struct chstk_scan_opts){ CHSTK_READ_HARDENING, on_symbol };
-	n = pread(fd, head, sizeof(head), 0);
-	if (n == -1 && errno != EISDIR)
-		file_error(w, path, "cannot read", errno);
-	kind = n > 0 ? container_kind(head, (size_t)n) : CONTAINER_NONE;
-	if (n >= 4 && (memcmp(head, "\177ELF", 4) == 0 || (n >= 8 &&
-	    kind != CONTAINER_DEB && memcmp(head, "!<arch>\n", 8) == 0))) {
-		c.allowed = allow_match(&w->o->allow, path);
-		scan_elf(&c, fd);
-	} else if (kind != CONTAINER_NONE && (named || w->o->archives)) {
-		c.allowed = allow_match(&w->o->allow, path);
-		container_scan(fd, path, kind, &out);
-	}
-	if (c.findings && w->o->print0)
-		report_path0(w->r, path);
-	close(fd);
+	report_error(w->j->r, path, NULL, false, msg);
 }
 
 /* Open a directory whose path may be longer than PATH_MAX. */
@@ -471,7 +273,7 @@ entry(struct walker *w, const struct job *j, int fd, dev_t dev,
 	if (type == DT_DIR)
 		push(w, s->path, len, j->root_dev, dev, false, false);
 	else
-		check_file(w, fd, e->d_name, s->path, link, false);
+		read_file(w->j, fd, e->d_name, s->path, link, false);
 }
 
 /* getdents64 straight into the worker's buffer: no DIR to allocate, and
@@ -485,16 +287,16 @@ scan_dir(struct walker *w, const struct job *j, struct scratch *s)
 
 	if (fd == -1) {
 		if (errno != ENOENT && !(errno == ELOOP && !j->root))
-			file_error(w, j->path, "cannot open directory", errno);
+			walk_error(w, j->path, "cannot open directory", errno);
 		return;
 	}
 	if (!enter(w, j, fd, &dev)) {
 		close(fd);
 		return;
 	}
-	atomic_fetch_add(&w->r->st->dirs, 1);
-	if (w->prog != NULL)
-		progress_dir(w->prog, j->path);
+	atomic_fetch_add(&w->j->st->dirs, 1);
+	if (w->j->prog != NULL)
+		progress_dir(w->j->prog, j->path);
 	while ((n = getdents64(fd, s->dents, sizeof(s->dents))) > 0)
 		for (off = 0; off < n;) {
 			const struct dirent64 *e =
@@ -504,7 +306,7 @@ scan_dir(struct walker *w, const struct job *j, struct scratch *s)
 			entry(w, j, fd, dev, e, s);
 		}
 	if (n == -1)
-		file_error(w, j->path, "cannot read directory", errno);
+		walk_error(w, j->path, "cannot read directory", errno);
 	close(fd);
 }
 
@@ -519,7 +321,7 @@ worker(void *arg)
 	s->path = xmalloc(s->cap);
 	while ((j = pop(w)) != NULL) {
 		if (j->file)
-			check_file(w, AT_FDCWD, j->path, j->path, true, true);
+			read_file(w->j, AT_FDCWD, j->path, j->path, true, true);
 		else
 			scan_dir(w, j, s);
 		free(j);
@@ -529,40 +331,56 @@ worker(void *arg)
 	return NULL;
 }
 
-/* Returns 0, or -1 when a root could not be read (reported). */
-int
-walk(const struct opts *o, struct report *r, struct progress *prog,
-    char **roots, size_t n)
+/* Look at the roots, in the order given, then push those to scan in
+   reverse: the stack hands them out in the given order. Returns -1 when
+   one cannot be scanned (reported). */
+static int
+push_roots(struct walker *w, char **roots, size_t n)
 {
-	struct walker w = { .o = o, .r = r, .prog = prog };
-	pthread_t *t = xmalloc(o->jobs * sizeof(*t));
-	unsigned i, started = 0;
+	struct stat *st = xcalloc(n, sizeof(*st));
 	int ret = 0;
+	size_t i, len;
+
+	for (i = 0; i < n; i++) {
+		if (stat(roots[i], &st[i]) == -1) {
+			walk_error(w, roots[i], "cannot stat", errno);
+			ret = -1;
+		} else if (!S_ISDIR(st[i].st_mode) && !S_ISREG(st[i].st_mode)) {
+			report_error(w->j->r, roots[i], NULL, false,
+			    "not a regular file or directory");
+			ret = -1;
+		}
+	}
+	for (i = n; i-- > 0;) {
+		if (!S_ISDIR(st[i].st_mode) && !S_ISREG(st[i].st_mode))
+			continue;
+		len = strlen(roots[i]);
+		while (len > 1 && roots[i][len - 1] == '/')
+			len--;
+		push(w, roots[i], len, st[i].st_dev, st[i].st_dev, true,
+		    S_ISREG(st[i].st_mode));
+	}
+	free(st);
+	return ret;
+}
+
+int
+walk(struct judge *j, char **roots, size_t n)
+{
+	struct walker w = { .o = j->o, .j = j };
+	pthread_t *t = xmalloc(j->o->jobs * sizeof(*t));
+	unsigned i, started = 0;
+	int ret;
 
 	pthread_mutex_init(&w.lock, NULL);
 	pthread_cond_init(&w.cond, NULL);
-	/* Pushed in reverse: the stack hands them out in the given order. */
-	for (i = (unsigned)n; i-- > 0;) {
-		struct stat st;
-		size_t len = strlen(roots[i]);
-
-		while (len > 1 && roots[i][len - 1] == '/')
-			len--;
-		if (stat(roots[i], &st) == -1) {
-			fprintf(stderr, "elfscan: %s: %s\n", roots[i],
-			    strerror(errno));
-			ret = -1;
-		} else if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) {
-			push(&w, roots[i], len, st.st_dev, st.st_dev, true,
-			    S_ISREG(st.st_mode));
-		}
-	}
+	ret = push_roots(&w, roots, n);
 	/* The main thread is a worker too. Until every thread is started,
 	   the count stays above what the idle ones can reach. */
 	pthread_mutex_lock(&w.lock);
-	w.workers = o->jobs + 1;
+	w.workers = j->o->jobs + 1;
 	pthread_mutex_unlock(&w.lock);
-	for (i = 0; i + 1 < o->jobs; i++)
+	for (i = 0; i + 1 < j->o->jobs; i++)
 		if (pthread_create(&t[started], NULL, worker, &w) == 0)
 			started++;
 	pthread_mutex_lock(&w.lock);

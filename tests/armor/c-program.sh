@@ -4,7 +4,9 @@
 # function pointer) linked with ld/elf_i386_small.x has all its code inside
 # the armor, on disk (readelf) and running (/proc/self/maps), and behaves as
 # the same program linked normally.
-. "$srcdir/tests/armor/common.sh"
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/armor/common.sh"
+need readelf eu-elflint
 need_i386
 
 cflags="-m32 -no-pie -O2 -pthread -I$armor_src"
@@ -12,4 +14,4 @@ compile_fixture $cflags
 link_pair $cflags
 
 check_pair "$work/armored" "$work/normal"
-pass "C program inside the armor, same behaviour as a normal link"
+finish

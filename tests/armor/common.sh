@@ -1,63 +1,50 @@
-# common.sh: what the ASCII-armor tests share; sourced by each of them.
-#
-# The tests run from the build directory (automake exports $srcdir), build
-# their programs from the sources in $srcdir/tests/armor into a directory of
-# their own, and check them with readelf, eu-elflint and the running kernel.
-#
-# Exit codes follow automake: 0 pass, 1 fail, 77 skip.
+# common.sh: what the ASCII-armor tests share, sourced by each of them
+# after tests/lib.sh (whose checks, skip and need they use). They build
+# their programs from the sources in tests/armor into $T and check them
+# with readelf, eu-elflint and the running kernel.
 
-set -eu
-
-: "${srcdir:=.}"
-armor_script=$srcdir/ld/elf_i386_small.x
-armor_src=$srcdir/tests/armor
+armor_script=$top_srcdir/ld/elf_i386_small.x
+armor_src=$top_srcdir/tests/armor
 armor_lo=$((0x00100000))
 armor_hi=$((0x01000000))
+work=$T
 
 # CC and CXX as configure and make found them.
-. tests/armor/armor-env.sh
+. "$top_builddir/tests/armor/armor-env.sh"
 : "${CC:=cc}"
 : "${CXX:=c++}"
 
-test_name=$(basename "$0" .sh)
-work=tests/armor/$test_name.dir
-rm -rf "$work"
-mkdir -p "$work"
-
-say() { printf '%s: %s\n' "$test_name" "$*"; }
-fail() { say "FAIL: $*" >&2; exit 1; }
-skip() { say "SKIP: $*"; exit 77; }
-pass() { rm -rf "$work"; say "PASS: $*"; exit 0; }
+# must WHAT COMMAND...: COMMAND builds or runs what the rest of the test
+# needs; if it fails, so does the test, at once.
+must() {
+	what=$1
+	shift
+	"$@" || { fail "$what: $* failed"; finish; }
+}
 
 # compile_fixture FLAGS...: the C fixture and the maps reader compiled with
 # FLAGS; sets $objs to the two objects.
 compile_fixture() {
-	$CC "$@" -c -o "$work/selfmaps.o" "$armor_src/selfmaps.c"
-	$CC "$@" -c -o "$work/fixture.o" "$armor_src/fixture.c"
+	must "compile the maps reader" $CC "$@" -c -o "$work/selfmaps.o" "$armor_src/selfmaps.c"
+	must "compile the fixture" $CC "$@" -c -o "$work/fixture.o" "$armor_src/fixture.c"
 	objs="$work/fixture.o $work/selfmaps.o"
 }
 
 # link_pair FLAGS...: $objs linked with FLAGS twice, $work/armored with the
 # script and $work/normal without, for check_pair.
 link_pair() {
-	$CC "$@" -o "$work/armored" $objs -Wl,-T,"$armor_script"
-	$CC "$@" -o "$work/normal" $objs
+	must "link with the script" $CC "$@" -o "$work/armored" $objs -Wl,-T,"$armor_script"
+	must "link normally" $CC "$@" -o "$work/normal" $objs
 }
 
-# The one thing that excuses a skip: a machine that cannot run i386
-# programs at all.  A static probe needs no 32-bit libraries, so when it
-# builds but does not run, the kernel is the reason (no IA32_EMULATION, or
-# ia32_emulation=0 on the command line).
+# The armor is for i386 programs, which only an x86 machine's compilers
+# build here; they run through run32 (tests/lib.sh).
 need_i386() {
 	case $(uname -m) in
 	x86_64 | i?86) ;;
-	*) skip "$(uname -m) is not an x86 machine: it cannot run i386 programs" ;;
+	*) skip "$(uname -m) is not an x86 machine: no i386 programs to build" ;;
 	esac
-	printf 'int main(void) { return 0; }\n' >"$work/probe.c"
-	$CC -m32 -static -o "$work/probe" "$work/probe.c" ||
-		fail "$CC -m32 -static cannot build an i386 program (install gcc-multilib)"
-	"$work/probe" 2>/dev/null ||
-		skip "this kernel cannot run i386 programs (a static i386 probe did not start)"
+	probe_i386
 }
 
 # exec_segments FILE: "VADDR MEMSZ" of every PT_LOAD with PF_X, as readelf
@@ -82,14 +69,14 @@ in_armor() {
 # least one of them.  Prints what it saw.
 segments_in_armor() {
 	exec_segments "$1" >"$work/segments"
-	[ -s "$work/segments" ] || { say "$1: no executable segment"; return 1; }
+	[ -s "$work/segments" ] || { echo "$1: no executable segment"; return 1; }
 	ok=0
 	while read -r vaddr memsz; do
 		end=$(printf '0x%08x' $((vaddr + memsz)))
 		if in_armor "$vaddr" "$end"; then
-			say "$1: executable segment $vaddr-$end inside the armor"
+			echo "$1: executable segment $vaddr-$end inside the armor"
 		else
-			say "$1: executable segment $vaddr-$end outside the armor"
+			echo "$1: executable segment $vaddr-$end outside the armor"
 			ok=1
 		fi
 	done <"$work/segments"
@@ -103,13 +90,13 @@ segments_in_armor() {
 # they are placed high, and this test does not judge them.
 maps_in_armor() {
 	grep '^self ' "$1" >"$work/self-maps" ||
-		{ say "$1: the program saw no executable mapping of itself"; return 1; }
+		{ echo "$1: the program saw no executable mapping of itself"; return 1; }
 	ok=0
 	while read -r _ range perms; do
 		if in_armor "0x${range%-*}" "0x${range#*-}"; then
-			say "running: own mapping $range $perms inside the armor"
+			echo "running: own mapping $range $perms inside the armor"
 		else
-			say "running: own mapping $range $perms outside the armor"
+			echo "running: own mapping $range $perms outside the armor"
 			ok=1
 		fi
 	done <"$work/self-maps"
@@ -135,30 +122,39 @@ elflint_complaints() {
 #  4. In the running ARMORED, /proc/self/maps shows its own code inside the
 #     armor; for NORMAL the same check fails.
 check_pair() {
-	segments_in_armor "$1" || fail "$1: code outside the armor"
-	if segments_in_armor "$2" >/dev/null; then
-		fail "$2: the segment check accepts a normal link: it cannot fail"
-	fi
-	say "$2: the segment check rejects the normal link, as it must"
+	segments_in_armor "$1" && pass "$1: every executable segment inside the armor" ||
+		fail "$1: code outside the armor"
+	segments_in_armor "$2" >/dev/null &&
+		fail "$2: the segment check accepts a normal link: it cannot fail" ||
+		pass "$2: the segment check rejects the normal link, as it must"
 
 	elflint_complaints "$1" >"$work/elflint.armored"
 	elflint_complaints "${3:-$2}" >"$work/elflint.normal"
-	diff -u "$work/elflint.normal" "$work/elflint.armored" ||
+	diff -u "$work/elflint.normal" "$work/elflint.armored" &&
+		pass "$1: eu-elflint finds nothing a normal link does not have" ||
 		fail "$1: eu-elflint complains about the armored link only"
 
-	"$1" >"$work/out.armored" || fail "$1: exited with status $?"
-	"$2" >"$work/out.normal" || fail "$2: exited with status $?"
+	run32 "$1" >"$work/out.armored"
+	expect "$1: exit status" "$?" 0
+	run32 "$2" >"$work/out.normal"
+	expect "$2: exit status" "$?" 0
 	[ -s "$work/out.normal" ] || fail "$2: printed nothing"
-	diff -u "$work/out.normal" "$work/out.armored" ||
+	diff -u "$work/out.normal" "$work/out.armored" &&
+		pass "$1: runs and prints the same $(wc -l <"$work/out.normal") lines as the normal link" ||
 		fail "$1: prints something else than the normal link"
-	say "$1: runs and prints the same $(wc -l <"$work/out.normal") lines as the normal link"
 
-	"$1" maps >"$work/maps.armored" || fail "$1 maps: exited with status $?"
-	maps_in_armor "$work/maps.armored" ||
+	run32 "$1" maps >"$work/maps.armored"
+	expect "$1 maps: exit status" "$?" 0
+	maps_in_armor "$work/maps.armored" &&
+		pass "$1: running, its own code is mapped inside the armor" ||
 		fail "$1: running, its code is mapped outside the armor"
-	"$2" maps >"$work/maps.normal" || fail "$2 maps: exited with status $?"
-	if maps_in_armor "$work/maps.normal" >/dev/null; then
+	run32 "$2" maps >"$work/maps.normal"
+	expect "$2 maps: exit status" "$?" 0
+	if ! grep -q '^self ' "$work/maps.normal"; then
+		fail "$2: the program saw no executable mapping of itself"
+	elif maps_in_armor "$work/maps.normal" >/dev/null; then
 		fail "$2: the maps check accepts a normal link: it cannot fail"
+	else
+		pass "$2: the maps check rejects the running normal link, as it must"
 	fi
-	say "$2: the maps check rejects the running normal link, as it must"
 }

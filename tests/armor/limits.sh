@@ -7,7 +7,9 @@
 #    stays in the armor from 4 MiB; a base below 1 MiB is refused.
 #  - Data and .bss may cross 16 MiB: a program with 20 MiB of .bss links,
 #    runs, and only its code is required to be inside the armor.
-. "$srcdir/tests/armor/common.sh"
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/armor/common.sh"
+need readelf
 need_i386
 
 cflags="-m32 -no-pie -O2 -pthread -I$armor_src"
@@ -20,35 +22,42 @@ pad() {
 }
 pad .text.armor_pad >"$work/pad.s"
 pad armor_orphan >"$work/orphan.s"
-$CC -m32 -c -o "$work/pad.o" "$work/pad.s"
-$CC -m32 -c -o "$work/orphan.o" "$work/orphan.s"
+must "assemble the padding" $CC -m32 -c -o "$work/pad.o" "$work/pad.s"
+must "assemble the orphan padding" $CC -m32 -c -o "$work/orphan.o" "$work/orphan.s"
 
 too_big='the code ends above 16 MiB'
 for extra in pad orphan; do
 	if $CC $cflags -o "$work/$extra" $objs "$work/$extra.o" \
 	    -Wl,-T,"$armor_script" 2>"$work/$extra.err"; then
-		segments_in_armor "$work/$extra" || true
+		segments_in_armor "$work/$extra"
 		fail "5 MiB of code ($extra) linked with the default base"
+	else
+		pass "5 MiB of code ($extra): the link fails"
 	fi
-	grep -F "$too_big" "$work/$extra.err" ||
+	grep -F "$too_big" "$work/$extra.err" &&
+		pass "5 MiB of code ($extra): the script's message" ||
 		fail "5 MiB of code ($extra): the link failed without the script's message"
 done
-say "5 MiB of code, in .text or in an orphan section, fails the link"
 
-$CC $cflags -o "$work/low" $objs "$work/pad.o" \
+must "link 5 MiB of code from 4 MiB" $CC $cflags -o "$work/low" $objs "$work/pad.o" \
 	-Wl,-T,"$armor_script" -Wl,-Ttext-segment=0x00400000
-readelf -lW "$work/low" | grep -q '^ *LOAD *0x000000 0x00400000 ' ||
+readelf -lW "$work/low" | grep -q '^ *LOAD *0x000000 0x00400000 ' &&
+	pass "-Ttext-segment=0x00400000 moves the base" ||
 	fail "-Ttext-segment=0x00400000 did not move the base"
-segments_in_armor "$work/low" || fail "$work/low: code outside the armor"
-"$work/low" >/dev/null || fail "$work/low: exited with status $?"
-"$work/low" maps >"$work/low.maps"
-maps_in_armor "$work/low.maps" || fail "$work/low: running code outside the armor"
+segments_in_armor "$work/low" && pass "$work/low: code inside the armor" ||
+	fail "$work/low: code outside the armor"
+run32 "$work/low" >/dev/null
+expect "$work/low: exit status" "$?" 0
+run32 "$work/low" maps >"$work/low.maps"
+maps_in_armor "$work/low.maps" && pass "$work/low: running code inside the armor" ||
+	fail "$work/low: running code outside the armor"
 
-if $CC $cflags -o "$work/null" $objs -Wl,-T,"$armor_script" \
-    -Wl,-Ttext-segment=0x00080000 2>"$work/null.err"; then
-	fail "a base of 0x00080000, inside the first MiB, linked"
-fi
-grep -F 'the program starts below 1 MiB' "$work/null.err" ||
+$CC $cflags -o "$work/null" $objs -Wl,-T,"$armor_script" \
+    -Wl,-Ttext-segment=0x00080000 2>"$work/null.err" &&
+	fail "a base of 0x00080000, inside the first MiB, linked" ||
+	pass "a base of 0x00080000, inside the first MiB, is refused"
+grep -F 'the program starts below 1 MiB' "$work/null.err" &&
+	pass "a base below 1 MiB: the script's message" ||
 	fail "a base below 1 MiB: the link failed without the script's message"
 
 cat >"$work/bigbss.c" <<'EOC'
@@ -61,13 +70,13 @@ int main(void)
 	return 0;
 }
 EOC
-$CC $cflags -o "$work/bigbss" "$work/bigbss.c" -Wl,-T,"$armor_script"
-segments_in_armor "$work/bigbss" || fail "$work/bigbss: code outside the armor"
+must "link 20 MiB of .bss" $CC $cflags -o "$work/bigbss" "$work/bigbss.c" -Wl,-T,"$armor_script"
+segments_in_armor "$work/bigbss" && pass "$work/bigbss: code inside the armor" ||
+	fail "$work/bigbss: code outside the armor"
 top=$(readelf -lW "$work/bigbss" | awk '$1 == "LOAD" { print $3, $6 }' |
 	while read -r vaddr memsz; do echo $((vaddr + memsz)); done | sort -n | tail -n 1)
-[ "$top" -gt "$armor_hi" ] ||
+[ "${top:-0}" -gt "$armor_hi" ] &&
+	pass "$work/bigbss: data ends at $(printf '0x%08x' "$top"), above 16 MiB" ||
 	fail "$work/bigbss: its .bss was expected to end above 16 MiB"
-[ "$("$work/bigbss")" = 1 ] || fail "$work/bigbss: did not run"
-say "$work/bigbss: data ends at $(printf '0x%08x' "$top"), above 16 MiB, and it runs"
-
-pass "too much code is refused, -Ttext-segment moves the base, data may cross 16 MiB"
+expect "$work/bigbss: runs" "$(run32 "$work/bigbss")" 1
+finish

@@ -1,5 +1,6 @@
 /* selfmaps.c: the armor fixtures' look at their own address space. */
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,6 +11,8 @@ int print_self_exec_maps(FILE *out)
 {
 	char exe[PATH_MAX], line[PATH_MAX + 128], path[PATH_MAX];
 	char range[64], perms[8];
+	unsigned long code = (unsigned long)(uintptr_t)&print_self_exec_maps;
+	unsigned long lo, hi;
 	ssize_t n;
 	FILE *maps;
 
@@ -26,7 +29,11 @@ int print_self_exec_maps(FILE *out)
 		if (sscanf(line, "%63s %7s %*s %*s %*s %4095[^\n]", range, perms,
 		    path) < 2)
 			continue;
-		if (perms[2] == 'x' && strcmp(path, exe) == 0)
+		/* qemu-user shows no mapping executable: there the one
+		   holding this function is the program's code. */
+		if (strcmp(path, exe) == 0 && (perms[2] == 'x' ||
+		    (sscanf(range, "%lx-%lx", &lo, &hi) == 2 &&
+		    lo <= code && code < hi)))
 			fprintf(out, "self %s %s\n", range, perms);
 	}
 	fclose(maps);

@@ -9,6 +9,7 @@
 # machine get a .note.GNU-stack that the cross linker then honours.
 . "$top_srcdir/tests/lib.sh"
 need readelf eu-elflint gawk nasm qemu-ppc qemu-s390x qemu-aarch64 qemu-mips
+probe_i386
 
 X=$FIX/cross
 # run QEMU PROG: the exit status
@@ -65,14 +66,16 @@ for m in ppc:powerpc-linux-gnu:qemu-ppc s390x:s390x-linux-gnu:qemu-s390x \
 done
 
 for b in 64 32; do
+	r=env
+	[ $b = 32 ] && r=run32
 	nasm -f bin -o "$T/tiny$b" "$FIX/tiny$b.asm" && chmod +x "$T/tiny$b" ||
 	    { fail "nasm tiny$b"; continue; }
 	expect "tiny$b: no section headers" \
 	    "$(readelf -hW "$T/tiny$b" | awk '/Number of section headers/ { print $5 }')" 0
-	expect "tiny$b: runs as built" "$("$T/tiny$b")" tiny
+	expect "tiny$b: runs as built" "$($r "$T/tiny$b")" tiny
 	status0=0
 	want=none
-	try_all "tiny$b" "$T/tiny$b" env
-	expect "tiny$b: prints as before" "$("$T/tiny$b")" tiny
+	try_all "tiny$b" "$T/tiny$b" $r
+	expect "tiny$b: prints as before" "$($r "$T/tiny$b")" tiny
 done
 finish

@@ -12,7 +12,7 @@ mkdir "$T/d"
 # refused FILE OPTION MESSAGE-PATTERN: chstk fails cleanly on FILE
 refused() {
 	[ -f "$1" ] && cp "$1" "$T/saved"
-	timeout 10 "$CHSTK" "$2" "$1" >"$T/out" 2>"$T/err"
+	timeout $hang "$CHSTK" "$2" "$1" >"$T/out" 2>"$T/err"
 	status=$?
 	expect "$(basename "$1") $2: exit status" "$status" 1
 	expect_match "$(basename "$1") $2: message" "$(cat "$T/err")" "chstk: $1: $3"

@@ -10,6 +10,7 @@
 # archives whose members would move are refused and left untouched.
 . "$top_srcdir/tests/lib.sh"
 need gcc g++ as ar nm objdump readelf eu-elflint llvm-ar dpkg-deb
+probe_i386
 
 note_state() {
 	case $(readelf_note "$1") in
@@ -75,13 +76,14 @@ for o in c64 c32 asm lto many; do
 		# With LTO the linker takes the code, and the marking, from the
 		# objects GCC compiles at link time: only its own objects count.
 		case $o in c64|asm|c32)
-			m=main64 bits=64
-			[ $o = c32 ] && m=main32 bits=32
-			if gcc -m$bits -o "$T/prog" "$T/$m.o" "$f" 2>"$T/ld.log" &&
-			    [ "$("$T/prog")" = "helper: 42" ]; then
+			m=main64 bits=64 run=
+			[ $o = c32 ] && m=main32 bits=32 run=run32
+			if ! gcc -m$bits -o "$T/prog" "$T/$m.o" "$f" 2>"$T/ld.log"; then
+				fail "$o: $opt: link: $(cat "$T/ld.log")"
+			elif [ "$($run "$T/prog")" = "helper: 42" ]; then
 				pass "$o: $opt: links into a program that runs"
 			else
-				fail "$o: $opt: link or run: $(cat "$T/ld.log")"
+				fail "$o: $opt: links into a program that does not run"
 			fi
 			ld_state=$(state_of_flags "$(readelf_stack "$T/prog")")
 			[ "$want" = default ] && lw=exec || lw=$want

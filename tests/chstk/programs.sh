@@ -7,9 +7,11 @@
 # state the seed's rules give, a step that changes nothing leaves the file
 # untouched, the program still runs with unchanged output, the running
 # kernel gives its stack the permissions of that state, the program header
-# layout stays sound, and eu-elflint finds nothing new.
+# layout stays sound, and eu-elflint finds nothing new. (On a kernel that
+# does not run i386 programs, the 32-bit ones run under qemu-i386.)
 . "$top_srcdir/tests/lib.sh"
 need gcc clang ld.lld readelf eu-elflint gawk patchelf
+probe_i386
 
 
 LLD="clang -fuse-ld=lld -Wl,-z,nognustack"
@@ -40,6 +42,8 @@ while [ $# -gt 0 ]; do
 	shift 2
 	p=$T/$name
 	class=${name##*-}
+	run= kernel=yes
+	[ "$class" = 32 ] && run=run32 && ! native32 && kernel=no
 	# shellcheck disable=SC2086
 	if ! $cc -O1 -o "$p" "$FIX/hello.c" 2>"$p.log"; then
 		fail "$name: build: $(cat "$p.log")"
@@ -51,7 +55,7 @@ while [ $# -gt 0 ]; do
 		expect "$name: patchelf rewrote the layout (a segment more)" \
 		    "$(readelf -lW "$p" | grep -c '^  LOAD')" $((loads + 1))
 	esac
-	ref=$("$p" | work_of)
+	ref=$($run "$p" | work_of)
 	lint0=$(lint "$p")
 	state=$(state_of_flags "$(readelf_stack "$p")")
 	case $name in lld-*) expect "$name: lld wrote no PT_GNU_STACK" "$state" default ;; esac
@@ -64,10 +68,14 @@ while [ $# -gt 0 ]; do
 		if [ "$want" = "$state" ]; then
 			expect "$name: chstk $opt leaves it untouched" "$(stamp "$p")" "$before"
 		fi
-		out=$("$p")
-		expect "$name: $opt: output unchanged" "$(echo "$out" | work_of)" "$ref"
-		expect "$name: $opt: kernel gives the stack" "$(echo "$out" | stack_of)" \
-		    "$(expected_stack "$want" "$class")"
+		if [ $kernel = yes ] || qemu_loads "$p"; then
+			out=$($run "$p")
+			expect "$name: $opt: output unchanged" "$(echo "$out" | work_of)" "$ref"
+			expect "$name: $opt: kernel gives the stack" "$(echo "$out" | stack_of)" \
+			    "$(expected_stack "$want" "$class")"
+		else
+			echo "not checked: $name: $opt: running it (qemu-i386's loader looks for the moved program headers at e_phoff, as kernels before 5.18 did)"
+		fi
 		expect "$name: $opt: program headers sound" "$(check_layout "$p")" sound
 		expect "$name: $opt: no new eu-elflint complaint" "$(lint "$p")" "$lint0"
 		state=$want

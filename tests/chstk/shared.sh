@@ -3,9 +3,11 @@
 # 32-bit: each state by readelf, and glibc's verdict when a program loads
 # the library, at start (DT_NEEDED) and with dlopen: a library marked exec,
 # or unmarked (glibc treats that as exec on x86), makes glibc turn the
-# process's stack executable; one marked noexec does not.
+# process's stack executable; one marked noexec does not. (On a kernel that
+# does not run i386 programs, the 32-bit ones run under qemu-i386.)
 . "$top_srcdir/tests/lib.sh"
 need gcc clang ld.lld readelf eu-elflint gawk
+probe_i386
 
 # The stack glibc gives a process after loading a library in each state:
 # on x86 an unmarked library counts as exec (DEFAULT_STACK_PERMS has PF_X).
@@ -27,13 +29,15 @@ for class in 64 32; do
 		for opt in -E -e -d -e -D -E -D; do
 			"$CHSTK" $opt "$d/libt.so" || fail "$ld$class: chstk $opt"
 			state=$(state_of_flags "$(readelf_stack "$d/libt.so")")
-			out=$("$d/dl" "$d/libt.so")
+			run=
+			[ $class = 32 ] && run=run32
+			out=$($run "$d/dl" "$d/libt.so")
 			expect "$ld$class $opt ($state): dlopen works" \
 			    "$(echo "$out" | grep answer)" "answer: 42"
 			expect "$ld$class $opt ($state): stack after dlopen" \
 			    "$(echo "$out" | stack_of)" "$(glibc_stack "$state")"
 			expect "$ld$class $opt ($state): stack of a program linked with it" \
-			    "$("$d/linked" | stack_of)" "$(glibc_stack "$state")"
+			    "$($run "$d/linked" | stack_of)" "$(glibc_stack "$state")"
 			expect "$ld$class $opt: program headers sound" \
 			    "$(check_layout "$d/libt.so")" sound
 			expect "$ld$class $opt: no new eu-elflint complaint" \

@@ -112,7 +112,13 @@ def expected(path):
             "unknown" if "unknown" in (kernel, glibc) else "noexec")
     loads = [s for s in segs if s[0] == "LOAD"]
     execs = [s[1] + s[2] - 1 for s in loads if "E" in s[3] and s[2] > 0]
+    # The ASCII armor of i386 kernels: only a fixed-address 32-bit x86
+    # program has it, or not.
+    armor = None
+    if name == "i386" and etype == "EXEC" and execs:
+        armor = max(execs) < 0x1000000
     return {
+        "armor": armor,
         "type": kind, "stack": stack, "effective": effective, "machine": name,
         "class": 64 if h["Class"] == "ELF64" else 32,
         "endian": "little" if "little" in h["Data"] else "big",
@@ -170,6 +176,10 @@ def main():
             want = expected(real)
             for k, v in want.items():
                 check(f"{name}: {k}", r.get(k), v)
+            if want["type"] in ("exec", "pie") and want["stack"] == "absent" and \
+                    not any(s[0] == "INTERP" for s in segments(real)):
+                check(f"{name}: static, unmarked: the why claims no glibc",
+                      "glibc" in r.get("why", ""), False)
     for key, r in records.items():
         if key not in seen and "error" not in r:
             check(f"{key}: names an ELF file", "a record", None)

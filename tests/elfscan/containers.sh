@@ -126,7 +126,7 @@ python3 -m zipfile -e "$U/nested.tar.gz/wheels/t.whl" "$U/nested.tar.gz/wheels/t
     dpkg-deb -x "$U/nested.tar.gz/debs/t.deb" "$U/nested.tar.gz/debs/t.deb.d" ||
     fail "unpack the nested ones"
 
-timeout 120 "$ELFSCAN" --no-progress --format=json "$T"/c/* >"$T/out.json" 2>"$T/err"
+timeout $hang "$ELFSCAN" --no-progress --format=json "$T"/c/* >"$T/out.json" 2>"$T/err"
 expect "findings: exit status 1" "$?" 1
 expect "nothing on stderr" "$(cat "$T/err")" ""
 expect "every container has its records" \

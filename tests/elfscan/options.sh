@@ -27,7 +27,7 @@ S --format=xml "$D" >/dev/null 2>&1
 expect "a bad format: exit 2" "$?" 2
 S "$D" "$T/missing" >/dev/null 2>"$T/err"
 expect "a missing path: exit 2, though findings" "$?" 2
-expect_match "a missing path: said" "$(cat "$T/err")" "*missing: No such file or directory*"
+expect_match "a missing path: said" "$(cat "$T/err")" "*missing: cannot stat: No such file or directory*"
 
 expect "-q: only files with findings" "$(S -q "$D" | awk '{ print $NF }' | sort | tr '\n' ' ')" \
     "$D/a/exec $D/b/libabsent.so $D/b/wx "
@@ -69,12 +69,21 @@ else
 	expect "-x scans its own file system" "$(S -q -x "$D" | grep -c 'a/exec')" 1
 fi
 
-# Without a path: $PATH and the linker's directories.
-mkdir "$T/pathdir" && cp "$D/a/exec" "$T/pathdir/exec-on-path"
+# Without a path: $PATH and the linker's directories. $PATH holds only
+# the test's directories, so the program itself is run, not libtool's
+# wrapper (a shell script that needs the system's tools on $PATH).
+mkdir "$T/pathdir" "$T/pathdir2" && cp "$D/a/exec" "$T/pathdir/exec-on-path" &&
+    cp "$D/a/exec" "$T/pathdir2/exec-on-path2"
+real=$(dirname "$ELFSCAN")/.libs/elfscan
+[ -x "$real" ] || real=$ELFSCAN
+libs=$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 expect "no path: the programs of \$PATH" \
-    "$(PATH="$T/pathdir:/usr/bin" S -q | grep -c exec-on-path)" 1
+    "$(PATH="$T/pathdir:$T/pathdir2" LD_LIBRARY_PATH=$libs "$real" --no-progress -q 2>"$T/err" |
+    grep -o 'exec-on-path.*' | sort | tr '\n' ' ')" "exec-on-path exec-on-path2 "
+expect "no path: nothing said of a missing tool" "$(grep "not found" "$T/err")" ""
 expect "no path: the linker's directories" \
-    "$(PATH="$T/pathdir" S --format=json | grep -c '"path":"[^"]*/x86_64-linux-gnu/libc.so.6"')" 1
+    "$(PATH="$T/pathdir" LD_LIBRARY_PATH=$libs "$real" --no-progress --format=json 2>/dev/null |
+    grep -c '"path":"[^"]*/x86_64-linux-gnu/libc.so.6"')" 1
 
 # The pipe of the man page, on a copy: mark everything found noexec. The
 # W^X finding remains: it is not a marking chstk can change.
@@ -89,21 +98,66 @@ for l in sys.stdin:
     "wx noexec wx-segment"
 
 # Progress: a line on a terminal's standard error (script(1) gives one)
-# once a scan has run a quarter of a second (one thread over /usr does,
-# tried three times on a fast machine), none when it is not a terminal.
+# while a scan runs, none when it is not a terminal or with --no-progress.
+# The tree is one the test builds, and how long a scan lasts is not left to
+# the machine's speed: failshim.so holds each scan as it opens the file
+# "hold-here" until the test lets it go. The scans without progress are
+# held first; the one with progress is let go only once its progress line
+# has been seen, and the others after it: they ran all that time.
 need script
-seen=
-for try in 1 2 3; do
-	script -qec "\"$ELFSCAN\" -q -j1 /usr >/dev/null" /dev/null >"$T/tty" 2>&1
-	grep -q 'files/s' "$T/tty" && seen=yes && break
+: "${FAILSHIM:?}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+M=$T/many
+for d in 1 2 3; do
+	mkdir -p "$M/sub$d" && cp "$D/a/clean" "$D/a/exec" "$M/sub$d/" || fail "build the tree for progress"
 done
-expect "progress on a terminal" "$seen" yes
-expect_match "progress names a directory" "$(tr '\r' '\n' <"$T/tty" | grep 'files/s' | tail -1)" \
-    "*files, * ELF, * files/s  */*"
-expect "no progress when standard error is not a terminal" \
-    "$("$ELFSCAN" -q -j1 /usr 2>&1 >/dev/null)" ""
-script -qec "\"$ELFSCAN\" -q -j1 --no-progress /usr >/dev/null" /dev/null >"$T/tty" 2>&1
-expect "--no-progress on a terminal" "$(grep -c 'files/s' "$T/tty")" 0
+cp "$D/a/clean" "$M/sub2/hold-here"
+# held NAME TTY ARGS...: elfscan -j1 ARGS in the background, held at
+# hold-here until $T/NAME.go exists; its report in $T/NAME.out, its
+# standard error in $T/NAME.tty, on a terminal (under script) if TTY is yes.
+held() {
+	name=$1 tty=$2
+	shift 2
+	rm -f "$T/$name.go" "$T/$name.go.held"
+	hold="LD_PRELOAD=$FAILSHIM FAILSHIM_HOLD=hold-here FAILSHIM_HOLD_UNTIL=$T/$name.go"
+	if [ "$tty" = yes ]; then
+		script -qec "env $hold \"$ELFSCAN\" -j1 $* >\"$T/$name.out\"" /dev/null \
+		    >"$T/$name.tty" 2>&1 &
+	else
+		env $hold "$ELFSCAN" -j1 "$@" >"$T/$name.out" 2>"$T/$name.tty" &
+	fi
+	eval "pid_$name=\$!"
+}
+# await WHAT COMMAND...: until COMMAND succeeds; the safety net, $hang s,
+# only a broken scan reaches.
+await() {
+	what=$1
+	shift
+	n=0
+	until "$@"; do
+		n=$((n + 1))
+		[ $n -lt $((hang * 10)) ] || { fail "$what: not after $hang s"; return 1; }
+		sleep 0.1
+	done
+}
+held plain no "$M"
+held quiet yes --no-progress "$M"
+await "the scans without progress held" test -e "$T/plain.go.held" -a -e "$T/quiet.go.held"
+held shown yes "$M"
+await "the scan with progress held" test -e "$T/shown.go.held"
+await "progress on a terminal" grep -q 'files/s' "$T/shown.tty" && pass "progress on a terminal"
+: >"$T/shown.go"
+wait $pid_shown
+: >"$T/plain.go" && : >"$T/quiet.go"
+wait $pid_plain $pid_quiet
+for name in plain quiet shown; do
+	expect "$name: the held scan ended with the whole report" \
+	    "$(grep -c '/many/sub[123]/' "$T/$name.out")" 7
+done
+expect_match "progress names a directory" "$(tr '\r' '\n' <"$T/shown.tty" | grep 'files/s' | tail -1)" \
+    "*files, * ELF, * files/s  */many*"
+expect "no progress when standard error is not a terminal" "$(cat "$T/plain.tty")" ""
+expect "--no-progress on a terminal" "$(grep -c 'files/s' "$T/quiet.tty")" 0
 
 # A directory the user cannot read: reported, and status 2 over 1.
 nobody_setup

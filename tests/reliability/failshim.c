@@ -20,6 +20,12 @@
  *                   ENOSYS, as on an old kernel: copies go through pwrite
  *   FAILSHIM_LOG    a file that gets a line as the temporary file is
  *                   created ("create") and renamed into place ("rename")
+ *   FAILSHIM_HOLD   a file name: an openat of a path whose last component
+ *                   it is waits, before it opens, until the file
+ *                   FAILSHIM_HOLD_UNTIL exists; FAILSHIM_HOLD_UNTIL.held
+ *                   is made as the wait begins. This one acts on any file,
+ *                   so that a test can hold a program (elfscan) at a point
+ *                   of its own choosing for as long as it needs.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -128,6 +134,29 @@ is_temp_name(const char *path)
 	return path != NULL && strstr(path, ".chstk-") != NULL;
 }
 
+static void
+hold(const char *path, int (*open_next)(int, const char *, int, ...))
+{
+	const char *name = getenv("FAILSHIM_HOLD");
+	const char *until = getenv("FAILSHIM_HOLD_UNTIL");
+	const char *base;
+	char held[4096];
+	int fd;
+
+	if (name == NULL || until == NULL || path == NULL)
+		return;
+	base = strrchr(path, '/');
+	base = base != NULL ? base + 1 : path;
+	if (strcmp(base, name) != 0)
+		return;
+	snprintf(held, sizeof(held), "%s.held", until);
+	fd = open_next(AT_FDCWD, held, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd != -1)
+		close(fd);
+	while (access(until, F_OK) != 0)
+		usleep(100000);
+}
+
 int
 openat(int dirfd, const char *path, int flags, ...)
 {
@@ -152,6 +181,7 @@ openat(int dirfd, const char *path, int flags, ...)
 	}
 	if (creating && step("openat") == -1)
 		return -1;
+	hold(path, next);
 	fd = next(dirfd, path, flags, mode);
 	if (creating && fd != -1) {
 		temp_fd = fd;

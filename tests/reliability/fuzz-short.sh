@@ -4,16 +4,17 @@
 # seed corpus and fuzz/regress, and must find nothing (no broken promise,
 # no sanitizer report, no leak, no input slower than 10 s or using 2 GB).
 . "$top_srcdir/tests/lib.sh"
-need gcc as nasm ar strip llvm-ar powerpc-linux-gnu-as s390x-linux-gnu-as \
+need gcc as nasm ar strip llvm-ar tar gzip zstd xz cpio python3 \
+    powerpc-linux-gnu-as s390x-linux-gnu-as \
     aarch64-linux-gnu-as mips-linux-gnu-as
 : "${FUZZ_CHECK_SECONDS:=30}"
 
 "$top_srcdir/fuzz/seeds.sh" "$T/seeds" "$top_builddir/fuzz/gen-seeds" ||
     fail "build the seed corpus"
-for t in scan rewrite; do
+for t in scan rewrite container; do
 	mkdir "$T/corpus-$t"
 	"$top_builddir/fuzz/fuzz-$t" -max_total_time="$FUZZ_CHECK_SECONDS" \
-	    -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+	    -timeout=60 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
 	    -artifact_prefix="$top_builddir/fuzz/check-$t-" "$T/corpus-$t" "$T/seeds" \
 	    "$top_srcdir/fuzz/regress" >"$T/$t.log" 2>&1
 	status=$?

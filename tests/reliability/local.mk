@@ -1,24 +1,5 @@
-# Reliability tests (doc/reliability.md): the fuzz targets replayed over the
-# seeds and past crashes, the command-line tools under valgrind, every step
-# of the write path made to fail, full and read-only file systems, SIGKILL
-# at random moments, two chstk at once on one file, and hostile trees for
-# elfscan.
-reliability_tests = \
-	tests/reliability/fuzz-replay.sh \
-	tests/reliability/faults.sh \
-	tests/reliability/filesystems.sh \
-	tests/reliability/kill.sh \
-	tests/reliability/concurrent.sh \
-	tests/reliability/hostile-trees.sh \
-	tests/reliability/valgrind.sh
-TESTS += $(reliability_tests)
-EXTRA_DIST += $(reliability_tests)
-
-if FUZZING
-# A short bounded run of each libFuzzer target (FUZZ_CHECK_SECONDS each).
-TESTS += tests/reliability/fuzz-short.sh
-endif
-EXTRA_DIST += tests/reliability/fuzz-short.sh
+# What the reliability tests need (they are registered in tests/local.mk):
+# the length of fuzz-short.sh's runs, failshim.so and killat.
 FUZZ_CHECK_SECONDS = 30
 AM_TESTS_ENVIRONMENT += \
 	FUZZ_CHECK_SECONDS='$(FUZZ_CHECK_SECONDS)'; \

@@ -119,6 +119,31 @@ START_TEST(ia64_follows_its_flag)
 }
 END_TEST
 
+/* Without a dynamic linker the C library, if any, is linked in: the why
+   says the kernel's rule for the main stack, not glibc's. */
+START_TEST(static_program_does_not_claim_glibc)
+{
+	struct chstk_info i = image(EM_X86_64, ELFCLASS64, CHSTK_KIND_PROGRAM,
+	    CHSTK_DEFAULT);
+	struct verdict v;
+
+	verdict_of(&i, false, &v);
+	ck_assert_int_eq(v.effective, EFF_EXEC);
+	ck_assert_ptr_null(strstr(v.why, "glibc"));
+	ck_assert_ptr_nonnull(strstr(v.why, "the kernel makes the main stack non-executable"));
+	ck_assert_ptr_nonnull(strstr(v.why, "a C library's thread stacks would be executable"));
+	i.machine = EM_MIPS;
+	i.elf_class = ELFCLASS32;
+	verdict_of(&i, false, &v);
+	ck_assert_ptr_null(strstr(v.why, "glibc"));
+	ck_assert_ptr_nonnull(strstr(v.why, "depends on the CPU"));
+	i = image(EM_X86_64, ELFCLASS64, CHSTK_KIND_PROGRAM, CHSTK_DEFAULT);
+	i.interp = true;
+	verdict_of(&i, false, &v);
+	ck_assert_str_eq(v.why, "unmarked: glibc makes thread stacks executable");
+}
+END_TEST
+
 START_TEST(core_files_have_no_verdict)
 {
 	struct chstk_info i = image(EM_X86_64, ELFCLASS64, CHSTK_KIND_OTHER,
@@ -143,6 +168,7 @@ main(void)
 	    sizeof(rows) / sizeof(rows[0]));
 	tcase_add_test(tc, allowed_keeps_only_wx);
 	tcase_add_test(tc, ia64_follows_its_flag);
+	tcase_add_test(tc, static_program_does_not_claim_glibc);
 	tcase_add_test(tc, core_files_have_no_verdict);
 	suite_add_tcase(s, tc);
 	return gen_run(s);

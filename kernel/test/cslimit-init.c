@@ -1,0 +1,595 @@
+/*
+ * cslimit-init: the /init of the i386 test initramfs (static, 32-bit), for
+ * the code segment limit that stands in for NX on CPUs without it.
+ *
+ * The kernel command line says what to do:
+ *   chstk.test=cslimit  run the probes (cslimit.c) at the level given by
+ *                       exec-shield=N and judge what they report
+ *   chstk.test=bench    time pipe round trips and mmap()/munmap() in a
+ *                       protected (noexec) and a flat (exec) program
+ *
+ * Each check prints one line
+ *   RESULT PASS|FAIL <scenario> <level> <subject> <aspect> <want> <got>
+ * and the run ends with "DONE <scenario>", then reboot(): qemu -no-reboot
+ * exits. What a check wants comes from the rules in "The policy" below;
+ * whether the CPU has NX is read from /proc/cpuinfo, which reports what
+ * CPUID says, independently of the emulation.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define ARMOR_END 0x01000000UL
+#define FLAT 0xffffffffUL
+#define PAGE 4096UL
+
+/* The programs: /bin/<kind>-<mark> */
+struct kind {
+	const char *name;
+	bool low;	/* linked or loaded below 16 MiB */
+};
+static const struct kind kinds[] = {
+	{ "cs", false },	/* static, at 0x08048000 */
+	{ "cssmall", true },	/* static, ld/elf_i386_small.x */
+	{ "cspie", true },	/* dynamic PIE: the kernel loads it at 4 MiB */
+};
+#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
+static const char *const marks[] = { "exec", "noexec" };
+
+static int level = 2;
+static bool nx;
+static int pass, fail;
+
+/* ---- The policy ---- */
+
+/* What a process runs with: the limit, NX, or neither (flat, no NX). */
+enum mode { LIMIT, NX, FLAT_NONX };
+
+static bool exec_stack(const char *mark)
+{
+	return level == 0 || (level < 3 && strcmp(mark, "exec") == 0);
+}
+
+static enum mode mode_of(const char *mark)
+{
+	if (nx)
+		return NX;
+	return exec_stack(mark) ? FLAT_NONX : LIMIT;
+}
+
+/*
+ * Whether code in a page runs: with NX when the page is executable; with
+ * the limit when the page lies below the highest executable mapping
+ * (covered); without either, always.
+ */
+static bool want_run(enum mode m, bool page_exec, bool covered)
+{
+	switch (m) {
+	case NX: return page_exec;
+	case LIMIT: return covered;
+	default: return true;
+	}
+}
+
+/* ---- Reporting ---- */
+
+static void check(bool ok, const char *subject, const char *aspect,
+		  const char *want, const char *got)
+{
+	char g[160];
+	size_t i;
+
+	snprintf(g, sizeof(g), "%s", got[0] != '\0' ? got : "empty");
+	for (i = 0; g[i] != '\0'; i++)
+		if (g[i] == ' ' || g[i] == '\n')
+			g[i] = '_';
+	printf("RESULT %s cslimit %d %s %s %s %s\n", ok ? "PASS" : "FAIL",
+	       level, subject, aspect, want, g);
+	if (ok)
+		pass++;
+	else
+		fail++;
+}
+
+static void check_eq(const char *subject, const char *aspect,
+		     const char *want, const char *got)
+{
+	check(strcmp(want, got) == 0, subject, aspect, want, got);
+}
+
+static const char *runs(bool run)
+{
+	return run ? "run" : "segv";
+}
+
+/* ---- Running a probe ---- */
+
+static char *run(const char *prog, const char *a1, const char *a2,
+		 int *status)
+{
+	char *argv[] = { (char *)prog, (char *)a1, (char *)a2, NULL };
+	size_t len = 0, cap = 65536;
+	char *buf = malloc(cap + 1);
+	int out[2], st;
+	ssize_t n;
+	pid_t pid;
+
+	if (buf == NULL || pipe(out) != 0)
+		exit(1);
+	pid = fork();
+	if (pid == 0) {
+		dup2(out[1], 1);
+		dup2(out[1], 2);
+		close(out[0]);
+		close(out[1]);
+		execv(prog, argv);
+		printf("error exec %s: %s\n", prog, strerror(errno));
+		_exit(127);
+	}
+	close(out[1]);
+	while ((n = read(out[0], buf + len, cap - len)) > 0) {
+		len += (size_t)n;
+		if (len == cap && (buf = realloc(buf, (cap *= 2) + 1)) == NULL)
+			exit(1);
+	}
+	close(out[0]);
+	waitpid(pid, &st, 0);
+	if (status != NULL)
+		*status = st;
+	buf[len] = '\0';
+	return buf;
+}
+
+/* The rest of the first line that starts with "key ". */
+static const char *field(const char *out, const char *key)
+{
+	static char val[8][160];
+	static int slot;
+	size_t k = strlen(key);
+	const char *p;
+	char *v = val[slot++ % 8];
+
+	for (p = out; p != NULL && *p != '\0';) {
+		if (strncmp(p, key, k) == 0 && p[k] == ' ') {
+			size_t n = strcspn(p + k + 1, "\n");
+
+			snprintf(v, sizeof(val[0]), "%.*s", (int)n, p + k + 1);
+			return v;
+		}
+		p = strchr(p, '\n');
+		if (p != NULL)
+			p++;
+	}
+	return "missing";
+}
+
+static unsigned long hex(const char *s)
+{
+	return strtoul(s, NULL, 16);
+}
+
+/* "STEP limit 0x... NAME run|segv": the limit and the outcome. */
+static bool step(const char *out, const char *key, const char *name,
+		 unsigned long *limit, char *outcome, size_t size)
+{
+	char pat[64], word[16];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "%s limit ", key);
+	for (p = out; (p = strstr(p, pat)) != NULL; p++) {
+		char nm[16];
+
+		if (p != out && p[-1] != '\n')
+			continue;
+		if (sscanf(p + strlen(pat), "%lx %15s %15s", limit, nm,
+			   word) == 3 && strcmp(nm, name) == 0) {
+			snprintf(outcome, size, "%s", word);
+			return true;
+		}
+	}
+	snprintf(outcome, size, "missing");
+	*limit = 0;
+	return false;
+}
+
+/* ---- The checks ---- */
+
+/*
+ * Whether this CPU checks the limit on near calls: a processor does, qemu's
+ * TCG emulator does not (it checks far calls and jumps only). Learnt from
+ * the first protected program, at level 2: its stack copy, refused through
+ * a far call, is called near too.
+ */
+static int near_enforced = -1;
+
+static void near_check(const char *subject, const char *where, enum mode m,
+		       bool page_exec, const char *out)
+{
+	char key[32];
+	const char *got;
+
+	snprintf(key, sizeof(key), "near-%s", where);
+	got = field(out, key);
+	if (m == LIMIT && near_enforced < 0 && strcmp(where, "stack") == 0 &&
+	    strcmp(field(out, "copy-stack"), "segv") == 0)
+		near_enforced = strcmp(got, "segv") == 0;
+	if (m == LIMIT && near_enforced != 1) {
+		printf("RESULT SKIP cslimit %d %s %s segv "
+		       "cpu-does-not-check-near-calls(%s)\n", level, subject,
+		       key, got);
+		return;
+	}
+	check_eq(subject, key, runs(want_run(m, page_exec, false)), got);
+}
+
+/* The four copies of `ret', and the limit, in what `copies' printed. */
+static void judge_copies(const char *subject, const char *mark,
+			 const struct kind *k, const char *out)
+{
+	static const char *const where[] = { "stack", "heap", "anon", "data" };
+	enum mode m = mode_of(mark);
+	unsigned long limit = hex(field(out, "limit"));
+	unsigned long end = hex(field(out, "exec-end"));
+	char key[32], want[32], got[64];
+	size_t i;
+
+	if (strcmp(field(out, "limit"), "missing") == 0)
+		printf("OUTPUT %s: %.300s\n", subject, out);
+	for (i = 0; i < 4; i++) {
+		bool page_exec = i == 0 && exec_stack(mark);
+		/*
+		 * A program loaded below 16 MiB (PIE, elf_i386_small.x) can
+		 * have a library or the vdso above its .data: then the limit
+		 * covers .data, which a limit cannot help.
+		 */
+		bool covered = i == 3 && hex(field(out, "data")) < limit;
+
+		snprintf(key, sizeof(key), "copy-%s", where[i]);
+		check_eq(subject, key, runs(want_run(m, page_exec, covered)),
+			 field(out, key));
+		near_check(subject, where[i], m, page_exec, out);
+	}
+	if (m == LIMIT) {
+		/* The limit is the end of the highest executable mapping. */
+		snprintf(want, sizeof(want), "0x%08lx", end - 1);
+		check_eq(subject, "limit=exec-end", want, field(out, "limit"));
+		snprintf(got, sizeof(got), "0x%08lx", limit);
+		if (k->low)
+			check(limit < ARMOR_END, subject, "limit<16MiB",
+			      "yes", got);
+		else
+			check(limit < 0x08048000UL + 0x00200000UL, subject,
+			      "limit<text+2MiB", "yes", got);
+		snprintf(got, sizeof(got), "%s", field(out, "heap"));
+		check(hex(got) > limit, subject, "heap>limit", "yes", got);
+	} else {
+		check_eq(subject, "limit", "0xffffffff", field(out, "limit"));
+	}
+}
+
+static void copies(void)
+{
+	size_t i, j;
+	char prog[64], subject[64];
+
+	for (i = 0; i < NKINDS; i++)
+		for (j = 0; j < 2; j++) {
+			char *out;
+
+			snprintf(prog, sizeof(prog), "/bin/%s-%s",
+				 kinds[i].name, marks[j]);
+			snprintf(subject, sizeof(subject), "%s-%s",
+				 kinds[i].name, marks[j]);
+			out = run(prog, "copies", NULL, NULL);
+			judge_copies(subject, marks[j], &kinds[i], out);
+			free(out);
+		}
+}
+
+/*
+ * mprotect(): which page runs after each step, and the limit. "covered"
+ * is where the highest executable mapping then is; see cslimit.c.
+ */
+static void mprotect_steps(const char *mark)
+{
+	static const struct {
+		const char *key, *name;
+		bool page_exec, covered;
+	} steps[] = {
+		{ "start", "heap", false, false },
+		{ "heap-x", "heap", true, true },
+		{ "heap-nox", "heap", false, false },
+		{ "a-x", "a", true, true },
+		{ "a-x", "b", false, true },	/* below a: the limit covers it */
+		{ "a-nox", "b", false, false },
+		{ "a-x2", "b", false, true },
+		{ "a-unmapped", "b", false, false },
+		{ "x-armor", "x", true, true },
+		{ "x-armor", "b", false, false },
+		{ "a-x3", "b", false, true },
+		{ "a-moved", "b", false, false },	/* now below b */
+		{ "a-moved", "c", true, true },
+	};
+	enum mode m = mode_of(mark);
+	char prog[64], subject[64], aspect[64], outcome[16], want[32], got[32];
+	unsigned long base, a, c, limit;
+	char *out;
+	size_t i;
+
+	snprintf(prog, sizeof(prog), "/bin/cs-%s", mark);
+	snprintf(subject, sizeof(subject), "cs-%s", mark);
+	out = run(prog, "mprotect", NULL, NULL);
+	base = hex(field(out, "base"));
+	sscanf(field(out, "pages"), "heap %*x a %lx b %*x c %lx", &a, &c);
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		snprintf(aspect, sizeof(aspect), "mprotect:%s:%s",
+			 steps[i].key, steps[i].name);
+		step(out, steps[i].key, steps[i].name, &limit, outcome,
+		     sizeof(outcome));
+		check_eq(subject, aspect,
+			 runs(want_run(m, steps[i].page_exec,
+				       steps[i].covered)), outcome);
+	}
+	/* The limit itself: up to a's end, back to the base, down to c's. */
+	step(out, "a-x", "a", &limit, outcome, sizeof(outcome));
+	snprintf(want, sizeof(want), "0x%08lx", m == LIMIT ? a + PAGE - 1 : FLAT);
+	snprintf(got, sizeof(got), "0x%08lx", limit);
+	check_eq(subject, "mprotect:a-x:limit", want, got);
+	step(out, "a-unmapped", "b", &limit, outcome, sizeof(outcome));
+	snprintf(want, sizeof(want), "0x%08lx", m == LIMIT ? base : FLAT);
+	snprintf(got, sizeof(got), "0x%08lx", limit);
+	check_eq(subject, "munmap:limit", want, got);
+	step(out, "a-moved", "c", &limit, outcome, sizeof(outcome));
+	snprintf(want, sizeof(want), "0x%08lx", m == LIMIT ? c + PAGE - 1 : FLAT);
+	snprintf(got, sizeof(got), "0x%08lx", limit);
+	check_eq(subject, "mremap:limit", want, got);
+	free(out);
+}
+
+/* The second thread, on CPU 1, sees the limit rise and fall. */
+static void smp(const char *mark)
+{
+	enum mode m = mode_of(mark);
+	char prog[64], subject[64], want[64];
+	char *out;
+
+	snprintf(prog, sizeof(prog), "/bin/cs-%s", mark);
+	snprintf(subject, sizeof(subject), "cs-%s", mark);
+	out = run(prog, "smp", NULL, NULL);
+	check_eq(subject, "smp:main-cpu", "0", field(out, "main-cpu"));
+	snprintf(want, sizeof(want), "thread-cpu 1 %s", "");
+	check(strncmp(field(out, "start"), "thread-cpu 1 ", 13) == 0, subject,
+	      "smp:thread-cpu", "1", field(out, "start"));
+	check_eq(subject, "smp:start:b", runs(want_run(m, false, false)),
+		 strrchr(field(out, "start"), ' ') + 1);
+	check_eq(subject, "smp:raised:b", runs(want_run(m, false, true)),
+		 strrchr(field(out, "raised"), ' ') + 1);
+	check_eq(subject, "smp:lowered:b", runs(want_run(m, false, false)),
+		 strrchr(field(out, "lowered"), ' ') + 1);
+	check_eq(subject, "smp:iret-handler", "1", field(out, "iret handled"));
+	free(out);
+}
+
+static void fork_exec(const char *mark)
+{
+	enum mode m = mode_of(mark);
+	char prog[64], subject[64];
+	char *out;
+	const struct kind *k = &kinds[0];
+
+	snprintf(prog, sizeof(prog), "/bin/cs-%s", mark);
+	snprintf(subject, sizeof(subject), "cs-%s", mark);
+	out = run(prog, "fork", NULL, NULL);
+	/* The child reports like a process of its own: the same rules. */
+	snprintf(subject, sizeof(subject), "cs-%s-child", mark);
+	judge_copies(subject, mark, k, out);
+	check_eq(subject, "fork:limit=parent's", field(out, "parent-limit"),
+		 field(out, "limit"));
+	check_eq(subject, "fork:status", "0", field(out, "child-status"));
+	free(out);
+	(void)m;
+
+	/* exec after raising the limit: the new program starts afresh. */
+	snprintf(subject, sizeof(subject), "cs-%s-exec-noexec", mark);
+	out = run(prog, "exec", "/bin/cs-noexec", NULL);
+	judge_copies(subject, "noexec", k, out);
+	free(out);
+	snprintf(subject, sizeof(subject), "cs-%s-exec-exec", mark);
+	out = run(prog, "exec", "/bin/cs-exec", NULL);
+	judge_copies(subject, "exec", k, out);
+	free(out);
+}
+
+static void pingpong(const char *mark)
+{
+	enum mode m = mode_of(mark);
+	char prog[64], subject[64];
+	unsigned long pl, cl;
+	char *out;
+
+	snprintf(prog, sizeof(prog), "/bin/cs-%s", mark);
+	snprintf(subject, sizeof(subject), "cs-%s", mark);
+	out = run(prog, "pingpong", "2000", NULL);
+	check_eq(subject, "pingpong:parent-bad", "0",
+		 field(out, "pingpong parent-bad"));
+	check_eq(subject, "pingpong:child-bad", "0",
+		 field(out, "pingpong child-bad"));
+	if (sscanf(field(out, "pingpong"), "parent-limit %lx child-limit %lx",
+		   &pl, &cl) != 2)
+		pl = cl = 0;
+	check((m == LIMIT) == (pl != cl), subject, "pingpong:limits-differ",
+	      m == LIMIT ? "yes" : "no", field(out, "pingpong"));
+	free(out);
+}
+
+static void signals(const char *mark)
+{
+	char prog[64], subject[64], got[64];
+	char *out;
+
+	snprintf(prog, sizeof(prog), "/bin/cs-%s", mark);
+	snprintf(subject, sizeof(subject), "cs-%s", mark);
+	out = run(prog, "signal", NULL, NULL);
+	sscanf(field(out, "signal"), "caught %63s", got);
+	check_eq(subject, "signal:caught", "3", got);
+	free(out);
+}
+
+/* A GCC nested function: its trampoline is on the stack. */
+static void trampoline(const char *mark)
+{
+	enum mode m = mode_of(mark);
+	char prog[64], subject[64], got[64];
+	bool want = want_run(m, exec_stack(mark), false);
+	int status;
+	char *out;
+
+	snprintf(prog, sizeof(prog), "/bin/tramp-%s", mark);
+	snprintf(subject, sizeof(subject), "tramp-%s", mark);
+	out = run(prog, NULL, NULL, &status);
+	if (WIFSIGNALED(status))
+		snprintf(got, sizeof(got), "signal-%d", WTERMSIG(status));
+	else
+		snprintf(got, sizeof(got), "%s", field(out, "tramp"));
+	if (m == LIMIT && near_enforced != 1) {
+		/* The trampoline is called near: see near_check(). */
+		printf("RESULT SKIP cslimit %d %s trampoline signal-11 "
+		       "cpu-does-not-check-near-calls(%s)\n", level, subject,
+		       got);
+		free(out);
+		return;
+	}
+	check_eq(subject, "trampoline", want ? "42" : "signal-11", got);
+	free(out);
+}
+
+/* The boot log names the mechanism in use. */
+static void boot_log(void)
+{
+	static char log[1 << 17];
+	int n = klogctl(3, log, sizeof(log) - 1);
+	bool emu, nxmsg;
+
+	log[n > 0 ? n : 0] = '\0';
+	emu = strstr(log, "using the code segment limit to approximate NX");
+	nxmsg = strstr(log, "NX protection in use");
+	check_eq("kernel", "log:emulation", nx ? "no" : "yes",
+		 emu ? "yes" : "no");
+	check_eq("kernel", "log:nx-in-use", nx ? "yes" : "no",
+		 nxmsg ? "yes" : "no");
+}
+
+static bool cpu_has_nx(void)
+{
+	char line[2048];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	bool found = false;
+
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+		if (strncmp(line, "flags", 5) == 0 &&
+		    (strstr(line, " nx ") || strstr(line, " nx\n")))
+			found = true;
+	if (f != NULL)
+		fclose(f);
+	return found;
+}
+
+static void picture(void)
+{
+	char *out = run("/bin/cspie-noexec", "maps", NULL, NULL);
+	char *p, *nl;
+
+	for (p = out; p != NULL && *p != '\0'; p = nl) {
+		nl = strchr(p, '\n');
+		if (nl != NULL)
+			*nl++ = '\0';
+		if (strncmp(p, "maps ", 5) == 0)
+			printf("PICTURE %s\n", p + 5);
+	}
+	free(out);
+	out = run("/bin/cspie-noexec", "copies", NULL, NULL);
+	printf("PICTURE limit %s\n", field(out, "limit"));
+	free(out);
+}
+
+static void bench(void)
+{
+	static const char *const progs[] = { "/bin/cs-noexec", "/bin/cs-exec" };
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		char *out = run(progs[i], "bench", "20000", NULL);
+		char *p, *nl;
+
+		for (p = out; p != NULL && *p != '\0'; p = nl) {
+			nl = strchr(p, '\n');
+			if (nl != NULL)
+				*nl++ = '\0';
+			if (strncmp(p, "bench ", 6) == 0)
+				printf("BENCH %s nx=%d %s\n", progs[i] + 5, nx,
+				       p + 6);
+		}
+		free(out);
+	}
+}
+
+int main(void)
+{
+	char cmdline[1024] = "", *p;
+	const char *test = "cslimit";
+	int fd;
+	size_t i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	mkdir("/proc", 0555);
+	mount("proc", "/proc", "proc", 0, NULL);
+	fd = open("/proc/cmdline", O_RDONLY);
+	if (fd >= 0) {
+		ssize_t n = read(fd, cmdline, sizeof(cmdline) - 1);
+
+		cmdline[n > 0 ? n : 0] = '\0';
+		close(fd);
+	}
+	if ((p = strstr(cmdline, "exec-shield=")) != NULL) {
+		level = atoi(p + 12);
+		if (level < 0 || level > 3)
+			level = 2;
+	}
+	if (strstr(cmdline, "chstk.test=bench"))
+		test = "bench";
+	nx = cpu_has_nx();
+	printf("cslimit-init: level %d, nx %d\n", level, nx);
+
+	if (strcmp(test, "bench") == 0) {
+		bench();
+	} else {
+		boot_log();
+		copies();
+		for (i = 0; i < 2; i++) {
+			mprotect_steps(marks[i]);
+			smp(marks[i]);
+			fork_exec(marks[i]);
+			pingpong(marks[i]);
+			signals(marks[i]);
+			trampoline(marks[i]);
+		}
+		if (level == 2 && !nx)
+			picture();
+	}
+	printf("DONE %s pass=%d fail=%d\n", test, pass, fail);
+	sync();
+	reboot(RB_AUTOBOOT);
+	return 0;
+}

@@ -1,0 +1,256 @@
+# hook-policy.pl - the policy of both package hooks, brp-chstk (rpm) and
+# dh_chstk (debhelper): which ELF images of a tree are refused, fixed or
+# reported, and what each hook says about them. make writes this file into
+# both hooks in place of their @hook_policy@ line, so that each installed
+# hook is one self-contained script and the two can never disagree; a hook
+# keeps only what is its build system's own (where the tree and the allowed
+# globs come from, how it prints, how it runs chstk).
+#
+# A hook makes one ChstkHook object with:
+#   name     the hook's name, for its temporary files
+#   error, warning, note
+#            subs that print a message (a list of strings, joined): error
+#            for what fails the build, warning for what is only reported,
+#            note for what was done or allowed
+#   mark     a sub given the files to mark noexec; it runs chstk -E on them
+#            and returns false if it did nothing on purpose (a dry run)
+#   verbose  optional: a sub given each command line before it is run
+#   strip    true to name files relative to the tree (rpm's build root),
+#            false to name them by the path given (debhelper's debian/P)
+#   allowed  the words after "executable stack allowed" that say by what
+#   tree     what the tree is called in a message ("the build root")
+#   refused  a sub given the number of refused images under fail: it says
+#            how to fix or allow them
+# and calls check(ROOT, POLICY, REQUIRE, GLOBS...), REQUIRE an array of
+# the defences required, words of elfscan --require ([GLOB=]PROPS, the
+# GLOB an installed path; none by default), which returns the exit status:
+# 0 nothing refused; 1 an image with an executable stack (under fail), an
+# image lacking a required defence (under fail and fix: chstk cannot add
+# it), or a file that is not sound ELF or that chstk could not mark; 2 a
+# file or directory elfscan could not read. A tool that cannot run exits 2
+# at once.
+package ChstkHook;
+use strict;
+use warnings;
+no warnings 'exec';	# a tool that cannot run is reported once, by fatal()
+use File::Temp qw(tempfile);
+use JSON::PP;
+
+our $ELFSCAN = $ENV{CHSTK_HOOK_ELFSCAN} || '@bindir@/elfscan';
+our $CHSTK = $ENV{CHSTK_HOOK_CHSTK} || '@bindir@/chstk';
+
+# The findings of elfscan --require: defences the compiler and linker
+# build in, which chstk cannot add. The properties that give them.
+my %HARDENING = map { $_ => 1 } qw(no-pie no-full-relro no-canary no-fortify
+    unsafe-rpath no-ibt no-shstk no-bti no-pac not-stripped);
+my %PROPS = map { $_ => 1 } qw(pie relro canary fortify rpath ibt shstk bti
+    pac stripped);
+
+# Findings that are not about the stack: chstk cannot change a W^X
+# segment, a malformed file is reported as unreadable, and the defences
+# required are reported on their own.
+my %OTHER = (map({ $_ => 1 } qw(wx-segment malformed)), %HARDENING);
+
+sub new {
+	my ($class, %h) = @_;
+
+	return bless \%h, $class;
+}
+
+# The message for a policy that is not one of the three, or undef.
+sub bad_policy {
+	my ($policy) = @_;
+
+	return undef if $policy =~ /^(fail|fix|warn)$/;
+	return "unknown policy '$policy': want fail, fix or warn";
+}
+
+# The message for a word of REQUIRE that is not [GLOB=]PROPS, or undef.
+sub bad_require {
+	for my $word (@_) {
+		my $props = $word =~ /=([^=]*)$/ ? $1 : $word;
+		my @bad = grep { !$PROPS{$_} } split(/,/, $props, -1);
+		return "unknown defence '$bad[0]' in '$word': want " .
+		    join(', ', sort keys %PROPS) if @bad;
+	}
+	return undef;
+}
+
+# An operational error: nothing more can be checked.
+sub fatal {
+	my ($h, @msg) = @_;
+
+	$h->{error}->(@msg);
+	exit 2;
+}
+
+# The tree, its glob characters quoted, to put before an installed path.
+sub quoted {
+	my ($root) = @_;
+
+	return $root =~ s/([][*?\\])/\\$1/gr;
+}
+
+# elfscan's --require options for the words [GLOB=]PROPS, each GLOB an
+# installed path under the tree.
+sub require_options {
+	my ($root, @words) = @_;
+
+	return map {
+		my ($glob, $props) = /^(.*)=([^=]*)$/ ? ($1, $2) : (undef, $_);
+		('--require', defined $glob ?
+		    quoted($root) . '/' . ($glob =~ s{^/+}{}r) . "=$props" :
+		    $props);
+	} @words;
+}
+
+# The patterns elfscan --allow matches against the paths it prints: the
+# tree, its own glob characters quoted, before each installed path.
+sub allow_file {
+	my ($h, $root, @globs) = @_;
+	my $quoted = quoted($root);
+	my ($fh, $file) = tempfile("$h->{name}.XXXXXX", TMPDIR => 1,
+	    UNLINK => 1);
+
+	print $fh "$quoted/", s{^/+}{}r, "\n" for @globs;
+	close $fh or $h->fatal("$file: cannot write: $!");
+	return $file;
+}
+
+# elfscan's records of every ELF image under the tree, and its exit status
+# (0, 1 or 2: any other is its failure, and fatal). Names are bytes, not
+# necessarily UTF-8: they are decoded as such.
+sub scan {
+	my ($h, $root, $allow) = @_;
+	my $json = JSON::PP->new;
+	my @args = ('--no-progress', '--format=json', '--allow', $allow,
+	    @{$h->{require_options} // []});
+	my @records;
+
+	$h->{verbose}->("$ELFSCAN @args $root") if $h->{verbose};
+	open(my $out, '-|', $ELFSCAN, @args, '--', $root) or
+		$h->fatal("$ELFSCAN: cannot run: $!");
+	push @records, $json->decode($_) while <$out>;
+	close $out;
+	$h->fatal("$ELFSCAN: killed by signal ", $? & 127) if $? & 127;
+	$h->fatal("$ELFSCAN: failed with exit status ", $? >> 8)
+		if $? >> 8 > 2;
+	return ($? >> 8, @records);
+}
+
+sub name_of {
+	my ($h, $root, $r) = @_;
+	my $name = $h->{strip} ? substr($r->{path}, length $root) : $r->{path};
+
+	return defined $r->{member} ? "$name!$r->{member}" : $name;
+}
+
+# Sorts the records: images with an executable stack that is not allowed
+# (bad), allowed ones, ones with a W^X segment, ones lacking a required
+# defence (weak), and files not read as ELF.
+sub classify {
+	my %c = (bad => [], allowed => [], wx => [], weak => [], unread => []);
+
+	for my $r (@_) {
+		my @findings = @{$r->{findings}};
+		if (exists $r->{error}) {
+			push @{$c{unread}}, $r;
+			next;
+		}
+		push @{$c{wx}}, $r if grep { $_ eq 'wx-segment' } @findings;
+		push @{$c{weak}}, $r if grep { $HARDENING{$_} } @findings;
+		if ($r->{allowed}) {
+			push @{$c{allowed}}, $r;
+		} elsif (grep { !$OTHER{$_} } @findings) {
+			push @{$c{bad}}, $r;
+		}
+	}
+	return \%c;
+}
+
+# Why an image has an executable stack, in elfscan's words.
+sub detail {
+	my ($r) = @_;
+	my @stack = grep { !$OTHER{$_} } @{$r->{findings}};
+
+	return @stack ? "$r->{why} [" . join(', ', @stack) . ']' : $r->{why};
+}
+
+sub report {
+	my ($h, $root, $c) = @_;
+
+	$h->{error}->($h->name_of($root, $_), ": cannot read: $_->{error}")
+		for @{$c->{unread}};
+	$h->{warning}->($h->name_of($root, $_), ': writable and executable ',
+	    'segment: not a stack marking, left alone') for @{$c->{wx}};
+	$h->{note}->($h->name_of($root, $_), ': executable stack allowed',
+	    $h->{allowed}, ': ', detail($_)) for @{$c->{allowed}};
+}
+
+# Marks every file of the records noexec, then scans again: each must now
+# be clean. Returns the number of files that are not.
+sub fix {
+	my ($h, $root, $allow, @bad) = @_;
+	my %seen;
+	my @files = grep { !$seen{$_}++ } map { $_->{path} } @bad;
+
+	# chstk reports its own failures; the scan after it counts them.
+	$h->{mark}->(@files) or return 0;
+	my ($status, @after) = $h->scan($root, $allow);
+	my %left = map { $_->{path} => 1 } @{classify(@after)->{bad}};
+	for my $r (@bad) {
+		my $name = $h->name_of($root, $r);
+		if ($left{$r->{path}}) {
+			$h->{error}->($name, ': executable stack that chstk ',
+			    '-E did not mark noexec: ', detail($r));
+		} else {
+			$h->{note}->($name, ': executable stack marked ',
+			    'noexec: ', detail($r));
+		}
+	}
+	return scalar(keys %left) + ($status >= 2);
+}
+
+# Names the images lacking a required defence: an error, but under warn.
+# Returns how many refuse the build.
+sub weak {
+	my ($h, $root, $policy, @weak) = @_;
+	my $say = $policy eq 'warn' ? $h->{warning} : $h->{error};
+
+	$say->($h->name_of($root, $_), ': lacks required hardening: ',
+	    join(', ', grep { $HARDENING{$_} } @{$_->{findings}})) for @weak;
+	return $policy eq 'warn' ? 0 : scalar @weak;
+}
+
+sub check {
+	my ($h, $root, $policy, $require, @globs) = @_;
+
+	$root =~ s{/+$}{};
+	$h->{require_options} = [require_options($root, @$require)];
+	my $allow = $h->allow_file($root, @globs);
+	my ($status, @records) = $h->scan($root, $allow);
+	my $c = classify(@records);
+	my @bad = @{$c->{bad}};
+	my $unread = @{$c->{unread}};
+	$h->report($root, $c);
+	if ($status >= 2) {
+		$h->{error}->("$root: elfscan could not read every file of ",
+		    $h->{tree});
+		return 2;
+	}
+	my $weak = $h->weak($root, $policy, @{$c->{weak}});
+	if ($policy eq 'fix') {
+		return (@bad ? $h->fix($root, $allow, @bad) : 0) || $unread ||
+		    $weak ? 1 : 0;
+	}
+	my $say = $policy eq 'warn' ? $h->{warning} : $h->{error};
+	$say->($h->name_of($root, $_), ': executable stack: ', detail($_))
+		for @bad;
+	if ($policy eq 'warn') {
+		return $unread ? 1 : 0;
+	}
+	$h->{refused}->(scalar @bad) if @bad;
+	return @bad || $unread || $weak ? 1 : 0;
+}
+
+1;

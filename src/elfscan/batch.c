@@ -1,0 +1,113 @@
+/*
+ * batch.c - what the reading stage hands to the judge: the images of a
+ * file, or of one member of a container, collected while the library read
+ * them, with what could not be read. With --hardening the library hands
+ * over an image's symbols one at a time, before the image, and keeps
+ * none: what the rules will ask of them (hard_syms_add) is noted as they
+ * go by, for the judge.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elfscan.h"
+
+static struct found *
+next(struct batch *b, enum found_kind kind, const char *member)
+{
+	struct found *f;
+
+	if (b->n == b->cap) {
+		b->cap = b->cap ? 2 * b->cap : 8;
+		b->v = xrealloc(b->v, b->cap * sizeof(*b->v));
+	}
+	f = &b->v[b->n++];
+	memset(f, 0, sizeof(*f));
+	f->kind = kind;
+	f->member = member != NULL ? xstrdup(member) : NULL;
+	return f;
+}
+
+int
+batch_symbol(void *batch, const struct chstk_sym *sym)
+{
+	struct batch *b = batch;
+
+	hard_syms_add(&b->syms, sym);
+	return 0;
+}
+
+/* The image, with a copy of what the library lent of its hardening. */
+void
+batch_image(struct batch *b, const char *member,
+    const struct chstk_info *info)
+{
+	struct found *f = next(b, FOUND_IMAGE, member);
+	struct chstk_hardening *h;
+
+	f->info = *info;
+	f->syms = b->syms;
+	hard_syms_clear(&b->syms);
+	if (info->hardening == NULL)
+		return;
+	h = xmalloc(sizeof(*h));
+	*h = *info->hardening;
+	h->rpath = xstrdup(h->rpath);
+	h->runpath = xstrdup(h->runpath);
+	f->info.hardening = h;
+}
+
+static void
+free_hardening(const struct chstk_info *info)
+{
+	struct chstk_hardening *h = (struct chstk_hardening *)info->hardening;
+
+	if (h == NULL)
+		return;
+	free((char *)h->rpath);
+	free((char *)h->runpath);
+	free(h);
+}
+
+void
+batch_add(struct batch *b, enum found_kind kind, const char *member,
+    const char *fmt, ...)
+{
+	struct found *f = next(b, kind, member);
+	va_list ap;
+	char *p;
+	int n;
+
+	/* The symbols read belonged to an image that could not be read. */
+	hard_syms_clear(&b->syms);
+
+	va_start(ap, fmt);
+	n = vasprintf(&f->msg, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		oom();
+	/* A message is one line, whatever libarchive's strings hold (some
+	   end in a newline). */
+	while (n > 0 && (f->msg[n - 1] == '\n' || f->msg[n - 1] == ' '))
+		f->msg[--n] = '\0';
+	for (p = f->msg; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+}
+
+void
+batch_clear(struct batch *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++) {
+		free(b->v[i].member);
+		free(b->v[i].msg);
+		free_hardening(&b->v[i].info);
+	}
+	free(b->v);
+	b->v = NULL;
+	b->n = b->cap = 0;
+	hard_syms_clear(&b->syms);
+}

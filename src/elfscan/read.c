@@ -1,0 +1,103 @@
+/*
+ * read.c - the second stage: one file's images, read into a batch for the
+ * judge. The first bytes say what the file is, and the library says which
+ * of those it reads (chstk_format): an ELF file or ar archive goes to the
+ * library whole; a package, wheel or tarball goes to container.c when it
+ * was named on the command line, or with -A; anything else is passed
+ * over after that one read. With --hardening the library reads each
+ * image's other defences too, and hands over its symbols (batch.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "elfscan.h"
+
+/* The library's callback only collects: judging is the next stage's. */
+static int
+collect(void *arg, const char *member, const struct chstk_info *info,
+    const struct chstk_error *err)
+{
+	struct batch *b = arg;
+
+	if (info != NULL)
+		batch_image(b, member, info);
+	else
+		batch_add(b, FOUND_MALFORMED, member, "%s", err->msg);
+	return 0;
+}
+
+static void
+read_library(struct batch *b, int fd, enum chstk_format format,
+    bool hardening)
+{
+	struct chstk_scan_opts so = { CHSTK_READ_HARDENING, batch_symbol };
+	struct chstk_error err;
+	int r;
+
+	r = chstk_scan_fd_with(fd, hardening ? &so : NULL, collect, b, &err);
+	if (r == CHSTK_ERR_SYS || r == CHSTK_ERR_NOMEM)
+		batch_add(b, FOUND_ERROR, NULL, "cannot read: %s",
+		    r == CHSTK_ERR_SYS ? strerror(err.sys_errno) : err.msg);
+	else if (r < 0 && format == CHSTK_FORMAT_AR)
+		batch_add(b, FOUND_ERROR, NULL, "damaged archive: %s", err.msg);
+	else if (r < 0)
+		batch_add(b, FOUND_MALFORMED, NULL, "%s", err.msg);
+}
+
+/* A container's members are judged one by one, as they are read. */
+struct container_ctx {
+	struct judge *j;
+	bool findings;
+};
+
+static void
+judge_member(void *arg, const struct batch *b)
+{
+	struct container_ctx *c = arg;
+
+	c->findings |= judge_batch(c->j, b);
+}
+
+void
+read_file(struct judge *j, int dirfd, const char *name, const char *path,
+    bool follow, bool named)
+{
+	struct batch b = { .path = path };
+	struct container_ctx c = { .j = j };
+	struct container_out out = { judge_member, &c, j->o->hardening };
+	unsigned char head[512];
+	enum chstk_format format;
+	enum container kind;
+	ssize_t n;
+	int fd;
+
+	fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
+	    (follow ? 0 : O_NOFOLLOW));
+	if (fd == -1) {
+		/* Gone, or replaced by a link, since the listing. */
+		if (errno != ENOENT && errno != ELOOP) {
+			batch_add(&b, FOUND_ERROR, NULL, "cannot open: %s",
+			    strerror(errno));
+			judge_batch(j, &b);
+			batch_clear(&b);
+		}
+		return;
+	}
+	atomic_fetch_add(&j->st->files, 1);
+	n = pread(fd, head, sizeof(head), 0);
+	if (n == -1 && errno != EISDIR)
+		batch_add(&b, FOUND_ERROR, NULL, "cannot read: %s",
+		    strerror(errno));
+	format = n > 0 ? chstk_format(head, (size_t)n) : CHSTK_FORMAT_OTHER;
+	kind = n > 0 ? container_kind(head, (size_t)n) : CONTAINER_NONE;
+	if (format == CHSTK_FORMAT_ELF || format == CHSTK_FORMAT_AR)
+		read_library(&b, fd, format, j->o->hardening);
+	else if (kind != CONTAINER_NONE && (named || j->o->archives))
+		container_scan(fd, path, kind, &out);
+	c.findings |= judge_batch(j, &b);
+	batch_clear(&b);
+	judge_file(j, path, c.findings);
+	close(fd);
+}

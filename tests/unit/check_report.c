@@ -1,0 +1,105 @@
+/*
+ * check_report.c - what elfscan prints (src/elfscan/report.c): a message
+ * erases the progress line first, so that it never lands on the end of
+ * it; errors are counted and malformed files are not; each message is
+ * one line, "elfscan: FILE[!MEMBER]: what failed: why".
+ */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "elfscan.h"
+#include "elfgen.h"
+
+static struct opts o;
+static struct stats st;
+static struct report r;
+static int saved_err, capture;
+
+static void
+setup(void)
+{
+	memset(&o, 0, sizeof(o));
+	memset(&st, 0, sizeof(st));
+	memset(&r, 0, sizeof(r));
+	r.o = &o;
+	r.st = &st;
+	pthread_mutex_init(&r.lock, NULL);
+	pthread_mutex_init(&r.err_lock, NULL);
+	fflush(stderr);
+	saved_err = dup(STDERR_FILENO);
+	capture = memfd_create("stderr", 0);
+	ck_assert_int_ne(capture, -1);
+	dup2(capture, STDERR_FILENO);
+}
+
+static void
+teardown(void)
+{
+	fflush(stderr);
+	dup2(saved_err, STDERR_FILENO);
+	close(saved_err);
+	close(capture);
+	pthread_mutex_destroy(&r.lock);
+	pthread_mutex_destroy(&r.err_lock);
+}
+
+/* What went to the standard error so far. */
+static const char *
+captured(void)
+{
+	static char buf[4096];
+	ssize_t n;
+
+	fflush(stderr);
+	n = pread(capture, buf, sizeof(buf) - 1, 0);
+	ck_assert_int_ge(n, 0);
+	buf[n] = '\0';
+	return buf;
+}
+
+START_TEST(a_message_erases_the_progress_line)
+{
+	r.line = true;
+	report_error(&r, "/d/f", NULL, false, "cannot read: Permission denied");
+	ck_assert_str_eq(captured(),
+	    "\r\033[Kelfscan: /d/f: cannot read: Permission denied\n");
+	ck_assert(!r.line);
+	report_error(&r, "/d/g", "m.o", true, "invalid ELF class 0");
+	ck_assert_str_eq(captured(),
+	    "\r\033[Kelfscan: /d/f: cannot read: Permission denied\n"
+	    "elfscan: /d/g!m.o: malformed ELF: invalid ELF class 0\n");
+}
+END_TEST
+
+START_TEST(errors_are_counted_findings_are_not)
+{
+	report_error(&r, "/d/f", NULL, false, "damaged archive: bad header");
+	report_error(&r, "/d/g", NULL, true, "invalid ELF class 0");
+	ck_assert_uint_eq(atomic_load(&st.errors), 1);
+}
+END_TEST
+
+START_TEST(a_name_stays_on_one_line)
+{
+	report_error(&r, "/d/a\nb", NULL, false, "cannot open: No such file");
+	ck_assert_str_eq(captured(),
+	    "elfscan: /d/a\\nb: cannot open: No such file\n");
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("report");
+	TCase *tc = tcase_create("messages");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, a_message_erases_the_progress_line);
+	tcase_add_test(tc, errors_are_counted_findings_are_not);
+	tcase_add_test(tc, a_name_stays_on_one_line);
+	suite_add_tcase(s, tc);
+	return gen_run(s);
+}
