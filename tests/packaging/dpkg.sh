@@ -8,7 +8,9 @@
 # kernel; under warn it builds, says so and keeps the executable stack; a
 # program allowed by --allow, or by a glob in debian/PACKAGE.chstk-allow,
 # is packaged byte for byte as without the hook; a file that is not sound
-# ELF stops the build even under warn; a bad policy is refused.
+# ELF stops the build even under warn; a bad policy is refused. --require:
+# a defence the program lacks (by readelf) stops the build under fix and
+# is named under warn, one it has passes, an unknown one is refused.
 . "$top_srcdir/tests/packaging/common.sh"
 need dpkg-buildpackage dh dpkg-deb gcc readelf perl
 PATH=$HOOKS/debhelper:$PATH
@@ -137,6 +139,16 @@ output_has "--require=relro: names hello and what it lacks" "$T/require-relro.lo
 write_rules "--policy=fix --require=pie"
 build require-pie
 expect "--require=pie: builds" "$?" 0
+write_rules "--policy=warn --require=relro"
+build require-warn
+expect "--require under warn: builds" "$?" 0
+output_has "--require under warn: names hello and what it lacks" "$T/require-warn.log" \
+    "dh_chstk: warning: debian/chstk-hello/usr/bin/hello: lacks required hardening: no-full-relro"
+write_rules "--require=pie,nx"
+build require-bogus
+expect_match "--require with an unknown defence: the build fails" "$?" "[1-9]*"
+output_has "--require with an unknown defence: said" "$T/require-bogus.log" \
+    "dh_chstk: error: unknown defence 'nx' in 'pie,nx': want bti, canary, fortify, ibt, pac, pie, relro, rpath, shstk, stripped"
 
 # Allowed by a glob without a leading slash in debian/PACKAGE.chstk-allow,
 # under fail.

@@ -10,7 +10,9 @@
 # slash, or by a glob) is packaged byte for byte as without the hook; a
 # policy set in the spec file is obeyed; a file that is not sound ELF stops
 # the build even under warn; brp-chstk runs after rpm's brp-strip; and
-# %global __brp_chstk %{nil} turns it off.
+# %global __brp_chstk %{nil} turns it off. %chstk_require: a defence the
+# program lacks (by readelf) stops the build under fix and is named under
+# warn, one it has passes, an unknown one is refused.
 . "$top_srcdir/tests/packaging/common.sh"
 need rpmbuild rpm2cpio cpio gcc readelf
 
@@ -165,4 +167,8 @@ write_spec
 build bogus installed --define 'chstk_policy maybe'
 expect "a bad policy: the build fails" "$?" 1
 output_has "a bad policy: said" "$T/bogus.log" "brp-chstk: unknown policy 'maybe': want fail, fix or warn"
+build require-bogus installed --define 'chstk_require pie,nx'
+expect "an unknown defence in %chstk_require: the build fails" "$?" 1
+output_has "an unknown defence in %chstk_require: said" "$T/require-bogus.log" \
+    "brp-chstk: unknown defence 'nx' in 'pie,nx': want bti, canary, fortify, ibt, pac, pie, relro, rpath, shstk, stripped"
 finish
