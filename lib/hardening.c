@@ -7,9 +7,10 @@
  *
  * Everything is read in bounded pieces, each range-checked against the
  * file before it is read: the dynamic section CHUNK entries at a time, the
- * symbol tables likewise, their names through a window on the string
- * table, a string of the dynamic section up to CHSTK_PATH_LEN bytes, the
- * property note up to NOTE_MAX bytes. A count no real file reaches is an
+ * symbol tables BLOCK bytes at a time, their names from the string table
+ * read once whole when it is at most NAMES_WHOLE bytes, else through a
+ * window on it, a string of the dynamic section up to CHSTK_PATH_LEN
+ * bytes, the property note up to NOTE_MAX bytes. A count no real file reaches is an
  * error, so that a sparse file claiming billions of entries costs nothing.
  */
 #include <stdlib.h>
@@ -283,12 +284,36 @@ read_property(const struct chstk_image *im, uint64_t off, uint64_t size,
 	return 0;
 }
 
-/* A window on a symbol string table. */
-struct names {
-	uint64_t off, size;	/* the table in the file */
+/*
+ * A symbol table is read BLOCK bytes at a time. Its string table is read
+ * whole, in one read, when it holds at most NAMES_WHOLE bytes (every
+ * .dynstr and .strtab of Debian's /usr but a few of browsers and
+ * compilers; a stream may keep four times as much); a bigger one through a
+ * window of NAMES_WIN bytes, the names of each block of symbols taken in
+ * the order of their offsets, so that the window only goes forward:
+ * symbols come in hash order, their names in any, and a window moved to
+ * each name in turn is read again for nearly every symbol (node's 75,000
+ * dynamic symbols cost 81,000 reads that way).
+ */
+#define BLOCK 65536
+#define NAMES_WHOLE (16u << 20)
+#define NAMES_WIN 65536
+
+/* A named symbol of the block: its name's offset, its index. */
+struct pending {
+	uint64_t name;
+	size_t k;
+};
+
+/* A symbol table and its string table being read. */
+struct symread {
+	uint64_t off, size;	/* the string table in the file */
 	uint64_t win;		/* the window's start in the table */
-	size_t len;
-	char buf[16384];
+	size_t len;		/* bytes in names, from win */
+	char *names;		/* NAMES_WHOLE or NAMES_WIN bytes */
+	unsigned char block[BLOCK];
+	struct pending pend[BLOCK / sizeof(Elf32_Sym)];
+	char cutname[NAME_MAX_LEN + 1];
 };
 
 /*
@@ -298,7 +323,7 @@ struct names {
  * when the read failed (*r then holds the error).
  */
 static const char *
-name_at(const struct chstk_image *im, struct names *w, uint64_t name,
+name_at(const struct chstk_image *im, struct symread *w, uint64_t name,
     bool *cut, int *r, struct chstk_error *err)
 {
 	size_t want;
@@ -309,38 +334,97 @@ name_at(const struct chstk_image *im, struct names *w, uint64_t name,
 	want = w->size - name < NAME_MAX_LEN ? (size_t)(w->size - name) :
 	    NAME_MAX_LEN;
 	if (name < w->win || name - w->win + want > w->len) {
-		/* Symbols come in hash order, their names in any: a table
-		   that fits is read once, a bigger one around the name. */
-		w->win = w->size <= sizeof(w->buf) ? 0 :
-		    name > sizeof(w->buf) / 2 ? name - sizeof(w->buf) / 2 : 0;
-		if (w->win > w->size - sizeof(w->buf) && w->size > sizeof(w->buf))
-			w->win = w->size - sizeof(w->buf);
-		w->len = w->size - w->win < sizeof(w->buf) ?
-		    (size_t)(w->size - w->win) : sizeof(w->buf);
-		*r = chstk__src_read(im->src, w->off + w->win, w->buf, w->len,
+		w->win = w->size <= NAMES_WHOLE ? 0 : name;
+		w->len = w->size - w->win < NAMES_WIN ||
+		    w->size <= NAMES_WHOLE ? (size_t)(w->size - w->win) :
+		    NAMES_WIN;
+		*r = chstk__src_read(im->src, w->off + w->win, w->names, w->len,
 		    "symbol string table", err);
 		if (*r < 0) {
 			w->len = 0;
 			return NULL;
 		}
 	}
-	p = w->buf + (name - w->win);
+	p = w->names + (name - w->win);
 	*cut = memchr(p, '\0', want) == NULL;
 	return !*cut || want == NAME_MAX_LEN ? p : NULL;
 }
 
-/* Hand each symbol of one table to fn, CHUNK entries at a time. */
+/* Hand symbol raw (an Elf32_Sym or Elf64_Sym in the file's byte order)
+   to fn; 0 to go on. */
+static int
+one_symbol(const struct chstk_image *im, struct symread *w,
+    const unsigned char *raw, bool dynamic, chstk_sym_fn fn, void *arg,
+    struct chstk_error *err)
+{
+	bool is64 = im->ehdr.e_ident[EI_CLASS] == ELFCLASS64;
+	int msb = is_msb(im), r = 0;
+	uint64_t name = get(raw, 4, msb);
+	unsigned info = raw[is64 ? 4 : 12];
+	unsigned shndx = (unsigned)get(raw + (is64 ? 6 : 14), 2, msb);
+	struct chstk_sym sym;
+
+	if (name == 0)
+		return 0;
+	sym.name = name_at(im, w, name, &sym.cut, &r, err);
+	if (sym.name == NULL)
+		return r;
+	if (sym.cut) {
+		memcpy(w->cutname, sym.name, NAME_MAX_LEN);
+		w->cutname[NAME_MAX_LEN] = '\0';
+		sym.name = w->cutname;
+	}
+	sym.dynamic = dynamic;
+	sym.undefined = shndx == SHN_UNDEF;
+	sym.type = GELF_ST_TYPE(info);
+	sym.bind = GELF_ST_BIND(info);
+	/* Any other value than 0 stops the scan. */
+	return fn(arg, &sym);
+}
+
+static int
+by_name(const void *a, const void *b)
+{
+	const struct pending *x = a, *y = b;
+
+	return x->name < y->name ? -1 : x->name > y->name;
+}
+
+/* Hand the c symbols of the block to fn: in the table's order when the
+   string table is read whole, else in the order of their names. */
+static int
+symbol_block(const struct chstk_image *im, struct symread *w, size_t c,
+    bool dynamic, chstk_sym_fn fn, void *arg, struct chstk_error *err)
+{
+	size_t es = chstk__fsize(im, ELF_T_SYM), k, n = 0;
+	int msb = is_msb(im), r = 0;
+
+	if (w->size <= NAMES_WHOLE) {
+		for (k = 0; r == 0 && k < c; k++)
+			r = one_symbol(im, w, w->block + k * es, dynamic, fn,
+			    arg, err);
+		return r;
+	}
+	for (k = 0; k < c; k++) {
+		w->pend[n].name = get(w->block + k * es, 4, msb);
+		w->pend[n].k = k;
+		n += w->pend[n].name != 0;
+	}
+	qsort(w->pend, n, sizeof(w->pend[0]), by_name);
+	for (k = 0; r == 0 && k < n; k++)
+		r = one_symbol(im, w, w->block + w->pend[k].k * es, dynamic,
+		    fn, arg, err);
+	return r;
+}
+
+/* Hand each symbol of one table to fn, a block at a time. */
 static int
 read_symbols(const struct chstk_image *im, const GElf_Shdr *tab,
     const GElf_Shdr *str, bool dynamic, chstk_sym_fn fn, void *arg,
     struct chstk_error *err)
 {
-	union { Elf32_Sym s32[CHUNK]; Elf64_Sym s64[CHUNK]; } m;
-	bool is64 = im->ehdr.e_ident[EI_CLASS] == ELFCLASS64;
-	size_t es = chstk__fsize(im, ELF_T_SYM), k, c;
-	struct names *w;
-	struct chstk_sym sym;
-	char cutname[NAME_MAX_LEN + 1];
+	size_t es = chstk__fsize(im, ELF_T_SYM), per = BLOCK / es, c;
+	struct symread *w;
 	uint64_t i, n, size = chstk__src_size(im->src);
 	int r = 0;
 
@@ -361,40 +445,23 @@ read_symbols(const struct chstk_image *im, const GElf_Shdr *tab,
 		return chstk__error(err, CHSTK_ERR_CORRUPT,
 		    "symbol table of %ju entries, more than the %ju this "
 		    "library reads", (uintmax_t)n, (uintmax_t)SYM_MAX);
-	if ((w = calloc(1, sizeof(*w))) == NULL)
+	if ((w = calloc(1, sizeof(*w))) == NULL || (w->names =
+	    malloc(str->sh_size <= NAMES_WHOLE && str->sh_size > 0 ?
+	    (size_t)str->sh_size : NAMES_WIN)) == NULL) {
+		free(w);
 		return chstk__syserror(err, "cannot read symbols");
+	}
 	w->off = str->sh_offset;
 	w->size = str->sh_size;
-	for (i = 0; r == 0 && i < n; i += c) {
-		c = n - i < CHUNK ? (size_t)(n - i) : CHUNK;
-		r = chstk__read_entries(im, ELF_T_SYM, tab->sh_offset,
-		    (size_t)i, c, &m, "symbol table", err);
-		for (k = 0; r == 0 && k < c; k++) {
-			uint64_t name = is64 ? m.s64[k].st_name :
-			    m.s32[k].st_name;
-			unsigned info = is64 ? m.s64[k].st_info :
-			    m.s32[k].st_info;
-			unsigned shndx = is64 ? m.s64[k].st_shndx :
-			    m.s32[k].st_shndx;
-
-			if (i + k == 0 || name == 0)
-				continue;
-			sym.name = name_at(im, w, name, &sym.cut, &r, err);
-			if (sym.name == NULL)
-				continue;
-			if (sym.cut) {
-				memcpy(cutname, sym.name, NAME_MAX_LEN);
-				cutname[NAME_MAX_LEN] = '\0';
-				sym.name = cutname;
-			}
-			sym.dynamic = dynamic;
-			sym.undefined = shndx == SHN_UNDEF;
-			sym.type = GELF_ST_TYPE(info);
-			sym.bind = GELF_ST_BIND(info);
-			/* Any other value than 0 stops the scan. */
-			r = fn(arg, &sym);
-		}
+	/* Entry 0 is the undefined symbol, nameless. */
+	for (i = 1; r == 0 && i < n; i += c) {
+		c = n - i < per ? (size_t)(n - i) : per;
+		r = chstk__src_read(im->src, tab->sh_offset + i * es, w->block,
+		    c * es, "symbol table", err);
+		if (r == 0)
+			r = symbol_block(im, w, c, dynamic, fn, arg, err);
 	}
+	free(w->names);
 	free(w);
 	return r;
 }
