@@ -1,7 +1,13 @@
 # Benchmarks: not part of make check (they measure, they do not test).
-# `make bench` compares elfscan with scanelf on /usr; see bench/run.sh.
+# `make bench` compares elfscan with the floor (bench/floor.c: list every
+# directory and read 64 bytes of every file) and with scanelf on /usr; see
+# bench/run.sh.
 EXTRA_DIST += bench/run.sh bench/gentree.sh bench/README.md bench/hardening.sh
-bench: all
+EXTRA_PROGRAMS = bench/floor
+bench_floor_SOURCES = bench/floor.c
+bench_floor_LDADD = -lpthread
+CLEANFILES += bench/floor
+bench: all bench/floor
 	$(SHELL) $(srcdir)/bench/run.sh $(BENCH_TREE) $(BENCH_ROUNDS)
 .PHONY: bench
 # `make bench-hardening`: elfscan --hardening against checksec --dir and

@@ -1,8 +1,11 @@
 #!/bin/sh
-# bench/run.sh - elfscan against scanelf (pax-utils) on the same tree, in one
-# run, with a warm cache: ROUNDS alternating runs of `elfscan -q` and
-# `scanelf -qeR`, then the median wall time of each, their ratio, files per
-# second, and the peak memory (maximum resident set) of each.
+# bench/run.sh - elfscan against the floor and scanelf (pax-utils) on the
+# same tree, in one run, with a warm cache: ROUNDS alternating runs of
+# `elfscan -q`, the floor (bench/floor: as many threads as elfscan, that list
+# every directory and read the first 64 bytes of every regular file, and do
+# nothing else) and `scanelf -qeR`, then the median wall time of each,
+# elfscan's ratio to the floor and to scanelf, files per second, and the
+# peak memory (maximum resident set) of each.
 #
 # Then elfscan inside a large tarball: a .tar.zst of TARBALL_DIR (default
 # the multiarch library directory, /usr/lib/x86_64-linux-gnu here) made now,
@@ -30,6 +33,8 @@ else
 	echo "bench: build elfscan first (make)" >&2
 	exit 2
 fi
+floor=$build/bench/floor
+[ -x "$floor" ] || { echo "bench: build the floor first (make bench/floor)" >&2; exit 2; }
 for tool in scanelf zstd tar; do
 	command -v "$tool" >/dev/null || { echo "bench: $tool missing: ./bootstrap deps" >&2; exit 2; }
 done
@@ -57,23 +62,29 @@ files=$("$elfscan" -q --summary --no-progress "$tree" 2>/dev/null | tail -1 |
 echo "tree: $tree ($files files)"
 echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "elfscan: $("$elfscan" --version); scanelf: $(scanelf -V 2>&1 | head -1)"
-# Warm the cache for both.
+echo "floor: $("$floor" "$tree")"
+# Warm the cache for all three.
 "$elfscan" -q --no-progress "$tree" >/dev/null 2>&1 || true
 scanelf -qeR "$tree" >/dev/null 2>&1 || true
 i=0
 while [ "$i" -lt "$rounds" ]; do
 	one elfscan "$elfscan" -q --no-progress "$tree"
+	one floor "$floor" "$tree"
 	one scanelf scanelf -qeR "$tree"
 	i=$((i + 1))
 done
 e=$(cut -d' ' -f1 "$out/elfscan" | median)
+fl=$(cut -d' ' -f1 "$out/floor" | median)
 s=$(cut -d' ' -f1 "$out/scanelf" | median)
 em=$(maxcol 2 <"$out/elfscan")
+fm=$(maxcol 2 <"$out/floor")
 sm=$(maxcol 2 <"$out/scanelf")
-awk -v e="$e" -v s="$s" -v f="$files" -v em="$em" -v sm="$sm" -v r="$rounds" 'BEGIN {
+awk -v e="$e" -v fl="$fl" -v s="$s" -v f="$files" -v em="$em" -v fm="$fm" \
+    -v sm="$sm" -v r="$rounds" 'BEGIN {
 	printf "elfscan -q:   %.3f s median of %d, %.0f files/s, peak %.1f MiB\n", e, r, (e > 0 ? f / e : 0), em / 1024
+	printf "floor:        %.3f s median of %d, %.0f files/s, peak %.1f MiB\n", fl, r, (fl > 0 ? f / fl : 0), fm / 1024
 	printf "scanelf -qeR: %.3f s median of %d, %.0f files/s, peak %.1f MiB\n", s, r, (s > 0 ? f / s : 0), sm / 1024
-	printf "ratio elfscan/scanelf: %.3f\n", (s > 0 ? e / s : 0)
+	printf "ratio elfscan/floor: %.3f   ratio elfscan/scanelf: %.3f\n", (fl > 0 ? e / fl : 0), (s > 0 ? e / s : 0)
 }'
 
 # elfscan in a tarball.

@@ -56,7 +56,8 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	unsigned long seen = 0;
-	struct container_out out = { check_batch, &seen, true };
+	struct container_out out = { .found = check_batch, .arg = &seen,
+	    .hardening = true };
 	enum container kind;
 	int fd;
 

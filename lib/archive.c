@@ -238,10 +238,7 @@ chstk__ar_member_src(const struct chstk_ar *ar,
     const struct chstk_ar_member *m, struct chstk_src *out)
 {
 	*out = *ar->src;
-	if (out->mem != NULL)
-		out->mem += m->data;
-	else
-		out->base += m->data;
+	out->base += m->data;
 	out->size = m->size;
 }
 

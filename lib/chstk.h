@@ -109,6 +109,15 @@ struct chstk_info {
 	uint64_t exec_limit;	/* the highest executable address, the
 				   seed's exec-limit: the last byte of the
 				   highest PF_X PT_LOAD; 0 if none */
+	/* Where the marking is, as a byte range of the file (of the buffer
+	   for chstk_scan_mem), for reports that point at it: the last
+	   PT_GNU_STACK entry, or an object's .note.GNU-stack section header;
+	   without one, the table it belongs in (the program or section
+	   header table), or the ELF header when that table is empty. */
+	uint64_t mark_offset, mark_size;
+	/* The first writable and executable PT_LOAD entry (in an object,
+	   the section header table); 0 and 0 when wx is 0. */
+	uint64_t wx_offset, wx_size;
 	/* With CHSTK_READ_HARDENING (chstk_scan_fd_with()), else NULL. */
 	const struct chstk_hardening *hardening;
 };

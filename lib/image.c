@@ -520,10 +520,40 @@ done:
 	return info->interp && !soname ? CHSTK_KIND_PROGRAM : CHSTK_KIND_SHARED;
 }
 
+/* Where the marking is, or would be (see struct chstk_info). */
+static void
+mark_range(const struct chstk_image *im, size_t stack, struct chstk_info *info)
+{
+	const GElf_Ehdr *e = &im->ehdr;
+	uint64_t base = im->src->base;
+
+	if (e->e_type == ET_REL && im->notes > 0) {
+		info->mark_offset = e->e_shoff + im->note * e->e_shentsize;
+		info->mark_size = e->e_shentsize;
+	} else if (e->e_type == ET_REL && im->shnum > 0) {
+		info->mark_offset = e->e_shoff;
+		info->mark_size = (uint64_t)im->shnum * e->e_shentsize;
+	} else if (e->e_type != ET_REL && stack < im->phnum) {
+		info->mark_offset = e->e_phoff + stack * e->e_phentsize;
+		info->mark_size = e->e_phentsize;
+	} else if (e->e_type != ET_REL && im->phnum > 0) {
+		info->mark_offset = e->e_phoff;
+		info->mark_size = (uint64_t)im->phnum * e->e_phentsize;
+	} else {
+		info->mark_offset = 0;
+		info->mark_size = e->e_ehsize;
+	}
+	info->mark_offset += base;
+	if (e->e_type == ET_REL && info->wx > 0) {
+		info->wx_offset = base + e->e_shoff;
+		info->wx_size = (uint64_t)im->shnum * e->e_shentsize;
+	}
+}
+
 void
 chstk__image_info(const struct chstk_image *im, struct chstk_info *info)
 {
-	size_t i;
+	size_t i, stack = im->phnum;
 
 	memset(info, 0, sizeof(*info));
 	info->state = im->state;
@@ -539,13 +569,19 @@ chstk__image_info(const struct chstk_image *im, struct chstk_info *info)
 		if (ph->p_type == PT_INTERP)
 			info->interp = true;
 		/* An object's marking is its note, whatever else it holds. */
-		if (ph->p_type == PT_GNU_STACK && im->ehdr.e_type != ET_REL)
+		if (ph->p_type == PT_GNU_STACK && im->ehdr.e_type != ET_REL) {
 			info->stack_flags = ph->p_flags;
+			stack = i;
+		}
 		if (ph->p_type != PT_LOAD)
 			continue;
 		info->loads++;
-		if ((ph->p_flags & (PF_W | PF_X)) == (PF_W | PF_X))
-			info->wx++;
+		if ((ph->p_flags & (PF_W | PF_X)) == (PF_W | PF_X) &&
+		    info->wx++ == 0) {
+			info->wx_offset = im->src->base + im->ehdr.e_phoff +
+			    i * im->ehdr.e_phentsize;
+			info->wx_size = im->ehdr.e_phentsize;
+		}
 		if (ph->p_flags & PF_X && ph->p_memsz > 0) {
 			uint64_t last = ph->p_memsz - 1 > UINT64_MAX - ph->p_vaddr ?
 			    UINT64_MAX : ph->p_vaddr + ph->p_memsz - 1;
@@ -573,4 +609,5 @@ chstk__image_info(const struct chstk_image *im, struct chstk_info *info)
 		info->kind = CHSTK_KIND_OTHER;
 		break;
 	}
+	mark_range(im, stack, info);
 }

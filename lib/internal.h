@@ -97,7 +97,8 @@ struct chstk_src {
 	const unsigned char *mem;
 	struct chstk_stream *stream;
 	uint64_t size;
-	uint64_t base;
+	uint64_t base;	/* where this source starts in the file, buffer or
+			   stream: an archive member's data */
 };
 
 int chstk__src_file(struct chstk_src *src, int fd, struct chstk_error *err);

@@ -72,7 +72,7 @@ chstk__src_read(const struct chstk_src *src, uint64_t off, void *buf,
 		return r;
 	}
 	if (src->fd < 0) {
-		memcpy(buf, src->mem + off, len);
+		memcpy(buf, src->mem + src->base + off, len);
 		return 0;
 	}
 	while (len > 0) {
@@ -216,8 +216,8 @@ chstk__src_copy_range(const struct chstk_src *src, uint64_t off, uint64_t len,
 		return chstk__error(err, CHSTK_ERR_TRUNCATED,
 		    "data runs past the end of the file");
 	if (src->fd < 0)
-		return chstk__pwrite_all(out_fd, src->mem + off, (size_t)len,
-		    out_off, err);
+		return chstk__pwrite_all(out_fd, src->mem + src->base + off,
+		    (size_t)len, out_off, err);
 	r = kernel_copy(src->fd, src->base + off, len, out_fd, out_off, &done);
 	if (r < 0) {
 		errno = -r;

@@ -33,6 +33,9 @@ elfscan_shell_tests = \
 	tests/elfscan/containers.sh \
 	tests/elfscan/hostile.sh \
 	tests/elfscan/progress.sh \
+	tests/elfscan/sarif.sh \
+	tests/elfscan/images.sh \
+	tests/elfscan/lazy.sh \
 	tests/elfscan/hardening.sh
 
 # The ASCII-armor linker script (ld/): real programs built at make check
@@ -81,8 +84,8 @@ EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/fixtures/hardening.c \
 	tests/armor/common.sh tests/armor/fixture.c tests/armor/fixture-cxx.cc \
 	tests/armor/selfmaps.c tests/armor/selfmaps.h \
-	tests/packaging/common.sh tests/packaging/installed.sh \
-	tests/packaging/packages.sh \
+	tests/packaging/common.sh tests/packaging/hello-spec.sh \
+	tests/packaging/installed.sh tests/packaging/packages.sh \
 	tests/fixtures/hello.c tests/fixtures/trampoline.c \
 	tests/fixtures/lib.c tests/fixtures/dlopen.c tests/fixtures/stack_perms.h \
 	tests/fixtures/tiny64.asm tests/fixtures/tiny32.asm \
@@ -124,8 +127,8 @@ tests_unit_check_verdict_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/elfscan
 tests_unit_check_verdict_CFLAGS = $(unit_cflags)
 tests_unit_check_verdict_LDADD = $(unit_ldadd)
 tests_unit_check_report_SOURCES = tests/unit/check_report.c \
-	src/elfscan/report.c src/elfscan/verdict.c src/elfscan/hardening.c \
-	src/elfscan/xalloc.c
+	src/elfscan/report.c src/elfscan/sarif.c src/elfscan/allow.c \
+	src/elfscan/verdict.c src/elfscan/hardening.c src/elfscan/xalloc.c
 tests_unit_check_report_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/elfscan
 tests_unit_check_report_CFLAGS = $(unit_cflags) $(PTHREAD_CFLAGS)
 tests_unit_check_report_LDADD = $(unit_ldadd) -lpthread

@@ -47,15 +47,21 @@ allow_load(struct allow *a, const char *file)
 	return r;
 }
 
-bool
-allow_match(const struct allow *a, const char *path)
+const char *
+allow_which(const struct allow *a, const char *path)
 {
 	size_t i;
 
 	for (i = 0; i < a->n; i++)
 		if (fnmatch(a->pat[i], path, FNM_PATHNAME) == 0)
-			return true;
-	return false;
+			return a->pat[i];
+	return NULL;
+}
+
+bool
+allow_match(const struct allow *a, const char *path)
+{
+	return allow_which(a, path) != NULL;
 }
 
 void

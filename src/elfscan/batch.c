@@ -58,6 +58,13 @@ batch_image(struct batch *b, const char *member,
 	f->info.hardening = h;
 }
 
+void
+batch_copy(struct batch *b, const char *member, const struct found *f)
+{
+	b->syms = f->syms;
+	batch_image(b, member, &f->info);
+}
+
 static void
 free_hardening(const struct chstk_info *info)
 {

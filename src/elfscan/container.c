@@ -25,8 +25,6 @@
  * absolutely or with a ".." component, which tar and bsdtar refuse to
  * unpack, and names longer than NAME_LEN are errors and are not scanned.
  */
-#include <archive.h>
-#include <archive_entry.h>
 #include <errno.h>
 #include <locale.h>
 #include <stdarg.h>
@@ -35,6 +33,7 @@
 #include <sys/stat.h>
 
 #include "elfscan.h"
+#include "lazy.h"
 
 #define HEAD 512		/* bytes of a member read to tell what it is */
 #define EXPAND_MIN (1ull << 30)
@@ -51,6 +50,9 @@
 /* One file, with the containers inside it. */
 struct scan {
 	const struct container_out *out;
+	/* container_scan_stream's source */
+	ssize_t (*read)(void *arg, void *buf, size_t len);
+	void *arg;
 	struct batch b;		/* what the member being read holds */
 	uint64_t budget, used;	/* bytes the file may expand to, and did */
 	unsigned long entries;
@@ -426,6 +428,17 @@ dispatch(struct level *l, struct entry *e, const unsigned char *head,
 	return 0;
 }
 
+/* The entry for the archive's top directory, "./" or "/", which holds
+   nothing to scan. */
+static bool
+root_dir(struct archive_entry *ae)
+{
+	const char *name = archive_entry_pathname(ae);
+
+	return archive_entry_filetype(ae) == AE_IFDIR && name != NULL &&
+	    name[strspn(name, "./")] == '\0';
+}
+
 /* Would skipping the rest of a member cost decompressing it? Then it is
    read here instead, where it is counted. A zip member of known size is
    skipped by its compressed size. */
@@ -454,8 +467,14 @@ entry(struct level *l, struct archive_entry *ae)
 	}
 	if (archive_entry_size_is_set(ae) && archive_entry_size(ae) >= 0)
 		e.size = (uint64_t)archive_entry_size(ae);
-	/* ar members have no type: 0 */
-	scan = (type == AE_IFREG || type == 0) && set_name(l, ae) == 0;
+	/* An image layer's entries, of every type, go by its reader first,
+	   which says which to scan (oci.c). ar members have no type: 0. */
+	if (l->from == NULL && l->s->out->entry != NULL)
+		scan = !root_dir(ae) && set_name(l, ae) == 0 &&
+		    l->s->out->entry(l->s->out->arg, l->name, ae) &&
+		    type == AE_IFREG;
+	else
+		scan = (type == AE_IFREG || type == 0) && set_name(l, ae) == 0;
 	/* Of a .deb, only the data.tar. */
 	if (scan && l->deb && (scan = strncmp(l->name + l->plen, "data.tar",
 	    8) == 0))
@@ -494,6 +513,76 @@ read_level(struct level *l)
 		report(l, false, "cannot read package: no data.tar member");
 }
 
+/* libarchive's source for container_scan_stream: the stream's bytes. */
+static la_ssize_t
+stream_read(struct archive *a, void *arg, const void **buf)
+{
+	struct level *l = arg;
+	ssize_t n = l->s->read(l->s->arg, l->buf, sizeof(l->buf));
+
+	(void)a;
+	*buf = l->buf;
+	return n;
+}
+
+/* Names are converted to the thread's locale; UTF-8 keeps them. */
+static locale_t
+utf8_begin(locale_t *was)
+{
+	locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+
+	*was = utf8 != (locale_t)0 ? uselocale(utf8) : (locale_t)0;
+	return utf8;
+}
+
+static void
+utf8_end(locale_t utf8, locale_t was)
+{
+	if (utf8 != (locale_t)0) {
+		uselocale(was);
+		freelocale(utf8);
+	}
+}
+
+void
+container_scan_stream(ssize_t (*read)(void *arg, void *buf, size_t len),
+    void *arg, uint64_t size, const char *path, const char *prefix,
+    const struct container_out *out)
+{
+	struct scan s = { .out = out, .read = read, .arg = arg,
+	    .b = { .path = path, .streamed = true }, .budget = EXPAND_MIN };
+	struct level *l;
+	locale_t was, utf8;
+	const char *no;
+
+	if (lazy_archive_load(&no) < 0) {
+		batch_add(&s.b, FOUND_ERROR, NULL, "%s", no);
+		flush(&s);
+		return;
+	}
+	if (size != UINT64_MAX && size > s.budget / EXPAND_RATIO)
+		s.budget = size * EXPAND_RATIO;
+	l = xcalloc(1, sizeof(*l));
+	utf8 = utf8_begin(&was);
+	if ((l->a = archive_read_new()) == NULL)
+		oom();
+	add_formats(l->a);
+	l->s = &s;
+	/* As in a directory: containers inside are not opened. */
+	l->depth = 1;
+	l->plen = strlen(prefix) < NAME_LEN ? strlen(prefix) : 0;
+	memcpy(l->name, prefix, l->plen);
+	l->name[l->plen] = '\0';
+	if (archive_read_open(l->a, l, NULL, stream_read, NULL) == ARCHIVE_OK)
+		read_level(l);
+	else
+		report(l, false, "cannot read archive: %s", why(l->a));
+	flush(&s);
+	archive_read_free(l->a);
+	free(l);
+	utf8_end(utf8, was);
+}
+
 /*
  * Scan the container open on fd, of the kind its first bytes say, named
  * path: out->found for what each member holds, images and errors, and for
@@ -503,13 +592,20 @@ void
 container_scan(int fd, const char *path, enum container kind,
     const struct container_out *out)
 {
-	struct scan s = { .out = out, .b = { .path = path },
+	struct scan s = { .out = out, .b = { .path = path, .streamed = true },
 	    .budget = EXPAND_MIN };
-	struct level *l = xcalloc(1, sizeof(*l));
-	/* Names are converted to this thread's locale; UTF-8 keeps them. */
-	locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
-	locale_t was = utf8 != (locale_t)0 ? uselocale(utf8) : (locale_t)0;
+	struct level *l;
+	locale_t was, utf8;
 	struct stat st;
+	const char *no;
+
+	if (lazy_archive_load(&no) < 0) {
+		batch_add(&s.b, FOUND_ERROR, NULL, "%s", no);
+		flush(&s);
+		return;
+	}
+	l = xcalloc(1, sizeof(*l));
+	utf8 = utf8_begin(&was);
 
 	if (fstat(fd, &st) == 0 && (uint64_t)st.st_size > s.budget /
 	    EXPAND_RATIO)
@@ -527,8 +623,5 @@ container_scan(int fd, const char *path, enum container kind,
 	flush(&s);
 	archive_read_free(l->a);
 	free(l);
-	if (utf8 != (locale_t)0) {
-		uselocale(was);
-		freelocale(utf8);
-	}
+	utf8_end(utf8, was);
 }

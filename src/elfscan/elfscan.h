@@ -8,7 +8,8 @@
  *   judge.c    judge each image once: the rules (verdict.c), with
  *              --hardening the other defences and --require
  *              (hardening.c), and the allowlist (allow.c)
- *   report.c   print it: text, JSON Lines or NUL-separated paths
+ *   report.c   print it: text, JSON Lines, SARIF (sarif.c) or
+ *              NUL-separated paths
  *
  * main.c parses the options and starts the walk; progress.c draws a line
  * on a terminal meanwhile. elfscan knows nothing of the ELF or ar formats:
@@ -26,7 +27,9 @@
 
 #include "chstk.h"
 
-enum format { FORMAT_TEXT, FORMAT_JSON };
+struct archive_entry;
+
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF };
 
 /* allow.c: glob patterns of paths allowed an executable stack. */
 struct allow {
@@ -35,6 +38,8 @@ struct allow {
 };
 int allow_load(struct allow *a, const char *file);
 bool allow_match(const struct allow *a, const char *path);
+/* The first pattern that matches path, or NULL. */
+const char *allow_which(const struct allow *a, const char *path);
 void allow_free(struct allow *a);
 
 /* hardening.c: --require: a glob (NULL: every path) and the findings a
@@ -82,6 +87,10 @@ enum finding {
 	F_NOT_STRIPPED = 1 << 16,
 };
 #define F_COUNT 17
+/* The findings --require gives. */
+#define F_HARDENING (F_NO_PIE | F_NO_FULL_RELRO | F_NO_CANARY | F_NO_FORTIFY | \
+    F_UNSAFE_RPATH | F_NO_IBT | F_NO_SHSTK | F_NO_BTI | F_NO_PAC | \
+    F_NOT_STRIPPED)
 const char *finding_name(unsigned bit_index);
 
 enum effective { EFF_NOEXEC, EFF_EXEC, EFF_UNKNOWN, EFF_NONE };
@@ -139,6 +148,10 @@ int require_parse(struct require *r, const char *arg, const char **bad);
 unsigned require_check(const struct require *req, size_t n, const char *path,
     const struct hard *h);
 void require_free(struct require *r, size_t n);
+/* Why an image has the --require finding bit (one of F_HARDENING), in
+   one sentence, in buf. */
+const char *hard_why(unsigned bit, const struct hard *h, char *buf,
+    size_t len);
 
 
 /* The counters, updated by every worker. */
@@ -156,6 +169,20 @@ struct stats {
 	    unsafe_paths, cfi_x86, x86, cfi_arm, arm, stripped, linked;
 };
 
+/* What a record is about: a file, and what inside it. */
+struct where {
+	const char *path;	/* the file, as the walk names it */
+	const char *member;	/* a member of a container or archive, a
+				   path inside an image; or NULL */
+	const char *image;	/* of an image archive holding several
+				   images, the one's reference; or NULL */
+	const char *layer;	/* in an image, the layer's digest */
+	const char *file;	/* the file holding the member when it is
+				   not path: a layout's layer blob */
+	bool streamed;		/* read out of a container: the image's
+				   offsets are in the member, not the file */
+};
+
 /* report.c: output, serialized between workers. */
 struct report {
 	const struct opts *o;
@@ -165,16 +192,17 @@ struct report {
 					   progress line, which must go on
 					   while stdout is blocked */
 	bool line;		/* a progress line is on the terminal */
+	struct sarif *sarif;	/* --format=sarif: the log being written */
 };
 void report_header(struct report *r);
 /* h: the image's defences judged, used with --hardening */
-void report_image(struct report *r, const char *path, const char *member,
+void report_image(struct report *r, const struct where *w,
     const struct chstk_info *info, const struct verdict *v,
     const struct hard *h);
 /* A file or member that could not be read: malformed, a finding (an ELF
    image that does not parse), or an error, which is counted. */
-void report_error(struct report *r, const char *path, const char *member,
-    bool malformed, const char *msg);
+void report_error(struct report *r, const struct where *w, bool malformed,
+    const char *msg);
 void report_path0(struct report *r, const char *path);
 void report_summary(struct report *r, double seconds);
 
@@ -208,6 +236,10 @@ struct found {
 };
 struct batch {
 	const char *path;	/* the file, lent */
+	/* In a container, and in an image, where the members are: see
+	   struct where. All lent. */
+	const char *image, *layer, *file;
+	bool streamed;
 	struct found *v;
 	size_t n, cap;
 	struct hard_syms syms;	/* of the image being read */
@@ -217,6 +249,8 @@ struct batch {
 int batch_symbol(void *batch, const struct chstk_sym *sym);
 void batch_image(struct batch *b, const char *member,
     const struct chstk_info *info);
+/* An image found before (f, of another batch), again under member. */
+void batch_copy(struct batch *b, const char *member, const struct found *f);
 void batch_add(struct batch *b, enum found_kind kind, const char *member,
     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void batch_clear(struct batch *b);
@@ -246,15 +280,41 @@ enum container container_kind(const unsigned char *head, size_t n);
 struct container_out {
 	void (*found)(void *arg, const struct batch *b);
 	void *arg;
+	/* NULL, or for container_scan_stream: each entry of the archive
+	   (not of archives inside), named, before it is read; returns
+	   whether to scan it (a regular file). */
+	bool (*entry)(void *arg, const char *name,
+	    struct archive_entry *ae);
 	bool hardening;		/* read the hardening too */
 };
 void container_scan(int fd, const char *path, enum container kind,
+    const struct container_out *out);
+/* An archive read from the stream read(arg, ...) of size bytes (or
+   UINT64_MAX), an image layer: its members named prefix and their names,
+   in batches for path; containers inside are not opened, the library's
+   files are. */
+void container_scan_stream(ssize_t (*read)(void *arg, void *buf,
+    size_t len), void *arg, uint64_t size, const char *path,
+    const char *prefix, const struct container_out *out);
+
+/* oci.c: container images: an OCI image layout (a directory), or an OCI
+   archive or docker save tarball (a plain tar). */
+/* Is the directory open on dirfd an OCI image layout? */
+bool oci_is_layout(int dirfd);
+/* Does the plain tar open on fd hold an image? The offset is left at 0. */
+bool oci_is_archive(int fd);
+/* Scan the image or images of the layout directory (dir) or the tar
+   open on fd, named path: out->found for each file's images, and each
+   error. */
+void oci_scan(int fd, bool dir, const char *path,
     const struct container_out *out);
 
 /* read.c: the images of the file name in dirfd, named path, to j. named:
    it was named on the command line (a container is looked into). */
 void read_file(struct judge *j, int dirfd, const char *name,
     const char *path, bool follow, bool named);
+/* The images of the OCI image layout open on fd, named path. */
+void read_layout(struct judge *j, int fd, const char *path);
 
 /* walk.c: scan the given roots with o->jobs threads. Returns -1 when a
    root could not be read (reported), else 0. */

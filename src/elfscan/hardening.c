@@ -344,3 +344,51 @@ require_free(struct require *r, size_t n)
 		free(r[i].glob);
 	free(r);
 }
+
+/* The entries of names (fortify_name indexes), up to a few, in buf. */
+static void
+name_list(char *buf, size_t len, const unsigned char *idx, unsigned n)
+{
+	size_t have = strlen(buf);
+	unsigned i;
+
+	for (i = 0; i < n && i < 4 && have < len; i++)
+		have += (size_t)snprintf(buf + have, len - have, "%s%s",
+		    i ? ", " : "", fortify_name(idx[i]));
+	if (n > 4 && have < len)
+		snprintf(buf + have, len - have, " and %u more", n - 4);
+}
+
+const char *
+hard_why(unsigned bit, const struct hard *h, char *buf, size_t len)
+{
+	switch (bit) {
+	case F_NO_PIE:
+		return "linked at a fixed address (ET_EXEC)";
+	case F_NO_FULL_RELRO:
+		return h->relro == RELRO_NONE ?
+		    "no GNU_RELRO segment: its relocated data stays writable" :
+		    "GNU_RELRO without immediate binding (BIND_NOW): its lazily bound GOT stays writable";
+	case F_NO_CANARY:
+		return "no __stack_chk_fail or other canary symbol in its symbol tables";
+	case F_NO_FORTIFY:
+		snprintf(buf, len, "it calls ");
+		name_list(buf, len, h->unfortified, h->nunfortified);
+		snprintf(buf + strlen(buf), len - strlen(buf),
+		    " and none of their __*_chk variants");
+		return buf;
+	case F_UNSAFE_RPATH:
+		snprintf(buf, len, "its search path holds %s", h->unsafe);
+		return buf;
+	case F_NO_IBT:
+		return "its GNU property note lacks the x86 IBT bit";
+	case F_NO_SHSTK:
+		return "its GNU property note lacks the x86 SHSTK bit";
+	case F_NO_BTI:
+		return "its GNU property note lacks the AArch64 BTI bit";
+	case F_NO_PAC:
+		return "its GNU property note lacks the AArch64 PAC bit";
+	default:
+		return "a .symtab section is left";
+	}
+}

@@ -80,22 +80,35 @@ count_hardening(struct stats *st, const struct hard *h)
 		atomic_fetch_add(&st->stripped, 1);
 }
 
+/* What the record is about: the batch's file, the found's member. */
+static void
+where_of(const struct batch *b, const struct found *f, struct where *w)
+{
+	w->path = b->path;
+	w->member = f->member;
+	w->image = b->image;
+	w->layer = b->layer;
+	w->file = b->file;
+	w->streamed = b->streamed;
+}
+
 /* Returns whether the image has a finding. The allowlist waives the
    stack's findings, not what --require asks. */
 static bool
-judge_image(struct judge *j, const char *path, const struct found *f)
+judge_image(struct judge *j, const struct batch *b, const struct found *f)
 {
 	struct stats *st = j->st;
 	struct verdict v;
 	struct hard h;
+	struct where w;
 
 	verdict_of(&f->info, false, &v);
 	if ((v.findings & ~F_WX_SEGMENT) != 0 && j->o->allow.n > 0 &&
-	    allowed(j, path, f->member))
+	    allowed(j, b->path, f->member))
 		verdict_of(&f->info, true, &v);
 	hardening_judge(&f->info, &f->syms, &h);
 	if (j->o->nrequire > 0)
-		v.findings |= required(j, path, f->member, &h);
+		v.findings |= required(j, b->path, f->member, &h);
 	count_hardening(st, &h);
 	atomic_fetch_add(&st->images, 1);
 	atomic_fetch_add(&st->state[f->info.state], 1);
@@ -105,7 +118,8 @@ judge_image(struct judge *j, const char *path, const struct found *f)
 		atomic_fetch_add(&st->allowed, 1);
 	if (v.findings)
 		atomic_fetch_add(&st->with_findings, 1);
-	report_image(j->r, path, f->member, &f->info, &v, &h);
+	where_of(b, f, &w);
+	report_image(j->r, &w, &f->info, &v, &h);
 	return v.findings != 0;
 }
 
@@ -113,6 +127,7 @@ bool
 judge_batch(struct judge *j, const struct batch *b)
 {
 	bool findings = false;
+	struct where w;
 	size_t i;
 
 	for (i = 0; i < b->n; i++) {
@@ -120,16 +135,18 @@ judge_batch(struct judge *j, const struct batch *b)
 
 		switch (f->kind) {
 		case FOUND_IMAGE:
-			findings |= judge_image(j, b->path, f);
+			findings |= judge_image(j, b, f);
 			break;
 		case FOUND_MALFORMED:
 			atomic_fetch_add(&j->st->images, 1);
 			atomic_fetch_add(&j->st->with_findings, 1);
-			report_error(j->r, b->path, f->member, true, f->msg);
+			where_of(b, f, &w);
+			report_error(j->r, &w, true, f->msg);
 			findings = true;
 			break;
 		case FOUND_ERROR:
-			report_error(j->r, b->path, f->member, false, f->msg);
+			where_of(b, f, &w);
+			report_error(j->r, &w, false, f->msg);
 			break;
 		}
 	}

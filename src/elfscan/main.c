@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "elfscan.h"
+#include "sarif.h"
 
 static void
 usage(FILE *f)
@@ -23,8 +24,9 @@ usage(FILE *f)
 "the directories of $PATH and of the dynamic linker's search path.\n"
 "\n"
 "  -q, --quiet            print only the files with findings\n"
-"      --format=FORMAT    text (aligned columns, the default) or json\n"
-"                         (JSON Lines: one object per file or member)\n"
+"      --format=FORMAT    text (aligned columns, the default), json\n"
+"                         (JSON Lines: one object per file or member) or\n"
+"                         sarif (SARIF 2.1.0, one result per finding)\n"
 "  -0, --print0           print only the paths of files with findings, each\n"
 "                         followed by NUL (for chstk --files-from - -0)\n"
 "      --summary          print counts at the end\n"
@@ -39,8 +41,8 @@ usage(FILE *f)
 "                         implies --hardening\n"
 "  -L, --follow           follow symbolic links\n"
 "  -x, --one-file-system  stay on the file system of each PATH\n"
-"  -A, --archives         also look into the packages, wheels and tarballs\n"
-"                         met in directories (those named are always)\n"
+"  -A, --archives         also look into the packages, wheels, tarballs and\n"
+"                         images met in directories (those named are always)\n"
 "  -j, --jobs N           worker threads (default: the online CPUs)\n"
 "      --no-progress      no progress line on a terminal\n"
 "      --rules            print the table of default stack rules\n"
@@ -48,7 +50,9 @@ usage(FILE *f)
 "  -V, --version          print the version\n"
 "\n"
 "Members of .deb, .rpm, zip (.whl, .jar, .apk), tar and cpio files, plain\n"
-"or compressed, are shown as FILE!MEMBER.\n"
+"or compressed, are shown as FILE!MEMBER; the files of a container image\n"
+"(an OCI layout or archive, a docker save tarball) as IMAGE!/PATH, as a\n"
+"container of it sees them.\n"
 "\n"
 "Exit status: 0 no findings, 1 findings, 2 an error: a bad option, or a\n"
 "path, file, directory or member that could not be read (2 wins over 1).\n");
@@ -115,6 +119,8 @@ parse(int argc, char **argv, struct opts *o)
 				o->format = FORMAT_TEXT;
 			else if (strcmp(optarg, "json") == 0)
 				o->format = FORMAT_JSON;
+			else if (strcmp(optarg, "sarif") == 0)
+				o->format = FORMAT_SARIF;
 			else {
 				warnx("--format=%s: unknown format", optarg);
 				return -1;
@@ -292,6 +298,9 @@ main(int argc, char **argv)
 		default_roots(&roots);
 	pthread_mutex_init(&r.lock, NULL);
 	pthread_mutex_init(&r.err_lock, NULL);
+	if (o.format == FORMAT_SARIF && !o.print0 &&
+	    (r.sarif = sarif_begin(stdout, roots.v, roots.n)) == NULL)
+		err(2, "cannot start the sarif log");
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	report_header(&r);
 	if (o.progress)
@@ -299,6 +308,11 @@ main(int argc, char **argv)
 	failed = walk(&j, roots.v, roots.n) < 0;
 	progress_stop(j.prog);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (r.sarif != NULL && sarif_end(r.sarif, !failed &&
+	    atomic_load(&st.errors) == 0) < 0) {
+		warn("the sarif log's notifications");
+		failed = 1;
+	}
 	if (o.summary)
 		report_summary(&r, (double)(t1.tv_sec - t0.tv_sec) +
 		    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);

@@ -2,10 +2,11 @@
  * read.c - the second stage: one file's images, read into a batch for the
  * judge. The first bytes say what the file is, and the library says which
  * of those it reads (chstk_format): an ELF file or ar archive goes to the
- * library whole; a package, wheel or tarball goes to container.c when it
- * was named on the command line, or with -A; anything else is passed
- * over after that one read. With --hardening the library reads each
- * image's other defences too, and hands over its symbols (batch.c).
+ * library whole; a package, wheel or tarball goes to container.c, and a
+ * container image to oci.c, when it was named on the command line, or
+ * with -A; anything else is passed over after that one read. With
+ * --hardening the library reads each image's other defences too, and
+ * hands over its symbols (batch.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -66,7 +67,8 @@ read_file(struct judge *j, int dirfd, const char *name, const char *path,
 {
 	struct batch b = { .path = path };
 	struct container_ctx c = { .j = j };
-	struct container_out out = { judge_member, &c, j->o->hardening };
+	struct container_out out = { .found = judge_member, .arg = &c,
+	    .hardening = j->o->hardening };
 	unsigned char head[512];
 	enum chstk_format format;
 	enum container kind;
@@ -94,10 +96,24 @@ read_file(struct judge *j, int dirfd, const char *name, const char *path,
 	kind = n > 0 ? container_kind(head, (size_t)n) : CONTAINER_NONE;
 	if (format == CHSTK_FORMAT_ELF || format == CHSTK_FORMAT_AR)
 		read_library(&b, fd, format, j->o->hardening);
+	else if (kind == CONTAINER_TAR && (named || j->o->archives) &&
+	    oci_is_archive(fd))
+		oci_scan(fd, false, path, &out);
 	else if (kind != CONTAINER_NONE && (named || j->o->archives))
 		container_scan(fd, path, kind, &out);
 	c.findings |= judge_batch(j, &b);
 	batch_clear(&b);
 	judge_file(j, path, c.findings);
 	close(fd);
+}
+
+void
+read_layout(struct judge *j, int fd, const char *path)
+{
+	struct container_ctx c = { .j = j };
+	struct container_out out = { .found = judge_member, .arg = &c,
+	    .hardening = j->o->hardening };
+
+	oci_scan(fd, true, path, &out);
+	judge_file(j, path, c.findings);
 }

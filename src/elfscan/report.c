@@ -1,10 +1,11 @@
 /*
  * report.c - the last stage: elfscan's output. One writer per format
  * (struct writer below): aligned text for people, JSON Lines for machines,
- * NUL-separated paths for chstk --files-from; a new format is one more
- * writer. Each record is built in a buffer and written with one call under
- * the lock, so that the workers' records never interleave, and the
- * progress line is erased first.
+ * SARIF for code scanning (its document kept by sarif.c), NUL-separated
+ * paths for chstk --files-from; a new format is one more writer. Each
+ * record is built in a buffer and written with one call under the lock, so
+ * that the workers' records never interleave, and the progress line is
+ * erased first.
  */
 #include <elf.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "elfscan.h"
+#include "sarif.h"
 
 /* A growing output buffer; starts on the caller's stack. */
 struct buf {
@@ -206,6 +208,41 @@ findings_list(struct buf *b, unsigned f, bool json)
 		buf_add(b, "-", 1);
 }
 
+/* The file and what in it, as JSON members. */
+static void
+json_where(struct buf *b, const struct where *w)
+{
+	buf_add(b, "\"path\":", 7);
+	buf_json(b, w->path);
+	if (w->image != NULL) {
+		buf_add(b, ",\"image\":", 9);
+		buf_json(b, w->image);
+	}
+	if (w->member != NULL) {
+		buf_add(b, ",\"member\":", 10);
+		buf_json(b, w->member);
+	}
+	if (w->layer != NULL) {
+		buf_add(b, ",\"layer\":", 9);
+		buf_json(b, w->layer);
+	}
+}
+
+/* The file and what in it, for people: FILE[!IMAGE][!MEMBER]. */
+static void
+text_where(struct buf *b, const struct where *w)
+{
+	buf_text(b, w->path);
+	if (w->image != NULL) {
+		buf_add(b, "!", 1);
+		buf_text(b, w->image);
+	}
+	if (w->member != NULL) {
+		buf_add(b, "!", 1);
+		buf_text(b, w->member);
+	}
+}
+
 static const char *
 relro_word(enum relro r)
 {
@@ -365,16 +402,24 @@ enum { H_PROGRAMS, H_PIE, H_LINKED, H_RELRO_FULL, H_RELRO_PARTIAL,
 struct writer {
 	void (*header)(struct buf *b, bool hardening);
 	/* h: NULL without --hardening */
-	void (*image)(struct buf *b, const char *path, const char *member,
+	void (*image)(struct buf *b, const struct where *w,
 	    const struct chstk_info *info, const struct verdict *v,
 	    const struct hard *h);
-	void (*error)(struct buf *b, const char *path, const char *member,
-	    bool malformed, const char *msg);
+	void (*error)(struct buf *b, const struct where *w, bool malformed,
+	    const char *msg);
 	void (*finding_path)(struct buf *b, const char *path);
 	/* hv: H_COUNT counters with --hardening, else NULL */
 	void (*summary)(struct buf *b, const unsigned long *v,
 	    const unsigned long *hv, double seconds);
 	bool summary_on_stderr;	/* standard output is for the records */
+	/* A format whose document is kept elsewhere (SARIF: sarif.c) writes
+	   its records itself, under the output lock, instead of image and
+	   error. */
+	void (*log_image)(struct report *r, const struct where *w,
+	    const struct chstk_info *info, const struct verdict *v,
+	    const struct hard *h);
+	void (*log_error)(struct report *r, const struct where *w,
+	    bool malformed, const char *msg);
 };
 
 static void
@@ -389,7 +434,7 @@ text_header(struct buf *b, bool hardening)
 }
 
 static void
-text_image(struct buf *b, const char *path, const char *member,
+text_image(struct buf *b, const struct where *w,
     const struct chstk_info *info, const struct verdict *v,
     const struct hard *h)
 {
@@ -411,11 +456,7 @@ text_image(struct buf *b, const char *path, const char *member,
 	while (b->len - start < 30)
 		buf_add(b, " ", 1);
 	buf_add(b, " ", 1);
-	buf_text(b, path);
-	if (member != NULL) {
-		buf_add(b, "!", 1);
-		buf_text(b, member);
-	}
+	text_where(b, w);
 	buf_add(b, "\n", 1);
 }
 
@@ -439,19 +480,15 @@ text_summary(struct buf *b, const unsigned long *v, const unsigned long *hv,
 }
 
 static void
-json_image(struct buf *b, const char *path, const char *member,
+json_image(struct buf *b, const struct where *w,
     const struct chstk_info *info, const struct verdict *v,
     const struct hard *h)
 {
 	const char *armor = armor_word(info);
 	char mbuf[16];
 
-	buf_add(b, "{\"path\":", 8);
-	buf_json(b, path);
-	if (member != NULL) {
-		buf_add(b, ",\"member\":", 10);
-		buf_json(b, member);
-	}
+	buf_add(b, "{", 1);
+	json_where(b, w);
 	buf_addf(b, ",\"type\":\"%s\",\"class\":%d,\"endian\":\"%s\",\"machine\":\"%s\",\"stack\":\"%s\",\"effective\":\"%s\",\"why\":\"%s\",\"wx\":%u,",
 	    type_name(info), info->elf_class == ELFCLASS64 ? 64 : 32,
 	    info->data == ELFDATA2MSB ? "big" : "little",
@@ -473,15 +510,11 @@ json_image(struct buf *b, const char *path, const char *member,
 }
 
 static void
-json_error(struct buf *b, const char *path, const char *member,
-    bool malformed, const char *msg)
+json_error(struct buf *b, const struct where *w, bool malformed,
+    const char *msg)
 {
-	buf_add(b, "{\"path\":", 8);
-	buf_json(b, path);
-	if (member != NULL) {
-		buf_add(b, ",\"member\":", 10);
-		buf_json(b, member);
-	}
+	buf_add(b, "{", 1);
+	json_where(b, w);
 	buf_add(b, ",\"error\":", 9);
 	buf_json(b, msg);
 	buf_addf(b, ",\"findings\":[%s]}\n", malformed ? "\"malformed\"" : "");
@@ -513,11 +546,92 @@ print0_path(struct buf *b, const char *path)
 	buf_add(b, path, strlen(path) + 1);
 }
 
+/* Where SARIF says a finding is: offsets only in a file read directly. */
+static struct sarif_where
+sarif_where_of(const struct where *w)
+{
+	struct sarif_where sw = { .path = w->file != NULL ? w->file : w->path,
+	    .member = w->member, .image = w->image, .layer = w->layer,
+	    .has_region = !w->streamed };
+
+	return sw;
+}
+
+/* One SARIF result per finding; findings an --allow pattern waived are
+   suppressed results, the pattern their justification. */
+static void
+sarif_image(struct report *r, const struct where *where,
+    const struct chstk_info *info, const struct verdict *v,
+    const struct hard *h)
+{
+	struct sarif_where w = sarif_where_of(where);
+	char just[512], wx[64], lack[600], *full = NULL;
+	const char *pat, *why;
+	struct verdict raw;
+	unsigned i, waived = 0;
+
+	if (v->findings == 0 && !v->allowed)
+		return;
+	if (v->allowed) {
+		verdict_of(info, false, &raw);
+		waived = raw.findings & ~v->findings;
+		if ((pat = allow_which(&r->o->allow, where->path)) == NULL &&
+		    w.member != NULL) {
+			if (asprintf(&full, "%s!%s", where->path, w.member) < 0)
+				oom();
+			pat = allow_which(&r->o->allow, full);
+		}
+		snprintf(just, sizeof(just), "allowed by the pattern '%s' of the --allow list",
+		    pat != NULL ? pat : "?");
+		free(full);
+	}
+	snprintf(wx, sizeof(wx), "%u writable and executable segment%s",
+	    info->wx, info->wx == 1 ? "" : "s");
+	for (i = 0; i < F_COUNT; i++) {
+		if (!((v->findings | waived) & 1u << i))
+			continue;
+		why = 1u << i == F_WX_SEGMENT ? wx : v->allowed ? raw.why :
+		    v->why;
+		w.offset = 1u << i == F_WX_SEGMENT ? info->wx_offset :
+		    info->mark_offset;
+		w.length = 1u << i == F_WX_SEGMENT ? info->wx_size :
+		    info->mark_size;
+		/* What --require found missing is no byte range's. */
+		if (1u << i & F_HARDENING) {
+			why = hard_why(1u << i, h, lack, sizeof(lack));
+			w.has_region = false;
+		}
+		sarif_result(r->sarif, i, &w, why, waived & 1u << i ? just :
+		    NULL);
+		w.has_region = !where->streamed;
+	}
+}
+
+/* What could not be read: a malformed image is a finding, anything else
+   a notification of the run. */
+static void
+sarif_error(struct report *r, const struct where *where, bool malformed,
+    const char *msg)
+{
+	struct sarif_where w = sarif_where_of(where);
+
+	w.has_region = false;
+	if (malformed)
+		sarif_result(r->sarif, (unsigned)__builtin_ctz(F_MALFORMED),
+		    &w, msg, NULL);
+	else
+		sarif_notification(r->sarif, &w, msg);
+}
+
 static const struct writer text_writer = {
 	.header = text_header, .image = text_image, .summary = text_summary,
 };
 static const struct writer json_writer = {
 	.image = json_image, .error = json_error, .summary = json_summary,
+};
+static const struct writer sarif_writer = {
+	.log_image = sarif_image, .log_error = sarif_error,
+	.summary = text_summary, .summary_on_stderr = true,
 };
 static const struct writer print0_writer = {
 	.finding_path = print0_path, .summary = text_summary,
@@ -529,6 +643,8 @@ writer(const struct report *r)
 {
 	if (r->o->print0)
 		return &print0_writer;
+	if (r->sarif != NULL)
+		return &sarif_writer;
 	return r->o->format == FORMAT_JSON ? &json_writer : &text_writer;
 }
 
@@ -546,42 +662,51 @@ report_header(struct report *r)
 }
 
 void
-report_image(struct report *r, const char *path, const char *member,
+report_image(struct report *r, const struct where *w,
     const struct chstk_info *info, const struct verdict *v,
     const struct hard *h)
 {
 	char space[1024];
 	struct buf b;
 
+	if (writer(r)->log_image != NULL) {
+		pthread_mutex_lock(&r->lock);
+		clear_line(r);
+		writer(r)->log_image(r, w, info, v, h);
+		pthread_mutex_unlock(&r->lock);
+		return;
+	}
 	if (writer(r)->image == NULL || (r->o->quiet && v->findings == 0))
 		return;
 	BUF_INIT(b, space);
-	writer(r)->image(&b, path, member, info, v,
-	    r->o->hardening ? h : NULL);
+	writer(r)->image(&b, w, info, v, r->o->hardening ? h : NULL);
 	emit(r, &b);
 }
 
 void
-report_error(struct report *r, const char *path, const char *member,
-    bool malformed, const char *msg)
+report_error(struct report *r, const struct where *w, bool malformed,
+    const char *msg)
 {
 	char space[1024];
 	struct buf b;
 
 	if (!malformed)
 		atomic_fetch_add(&r->st->errors, 1);
+	if (writer(r)->log_error != NULL) {
+		pthread_mutex_lock(&r->lock);
+		clear_line(r);
+		writer(r)->log_error(r, w, malformed, msg);
+		pthread_mutex_unlock(&r->lock);
+		return;
+	}
 	BUF_INIT(b, space);
 	if (writer(r)->error != NULL) {
-		writer(r)->error(&b, path, member, malformed, msg);
+		writer(r)->error(&b, w, malformed, msg);
 		emit(r, &b);
 		return;
 	}
 	buf_add(&b, "elfscan: ", 9);
-	buf_text(&b, path);
-	if (member != NULL) {
-		buf_add(&b, "!", 1);
-		buf_text(&b, member);
-	}
+	text_where(&b, w);
 	buf_addf(&b, ": %s%s\n", malformed ? "malformed ELF: " : "", msg);
 	to_stderr(r, &b);
 }

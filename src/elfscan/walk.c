@@ -35,9 +35,13 @@ struct job {
 	char path[];
 };
 
-/* Directories seen, by device and inode: an open-addressing table. */
+/* Directories seen, by a 64-bit hash of device and inode: an
+   open-addressing table of 8-byte keys, filled to three quarters. A key
+   is a quarter of what the pair takes, and /usr has 20,000 directories;
+   two directories that hash alike (odds of 1 in 10^10 for a million
+   directories) would make the second look seen. */
 struct seen {
-	struct { dev_t dev; ino_t ino; } *slot;
+	uint64_t *slot;		/* 0: free */
 	size_t cap, n;
 };
 
@@ -52,41 +56,47 @@ struct walker {
 	struct seen seen;	/* under lock */
 };
 
+static uint64_t
+dir_key(dev_t dev, ino_t ino)
+{
+	uint64_t k = (uint64_t)ino ^ ((uint64_t)dev * 0x9e3779b97f4a7c15ULL);
+
+	/* splitmix64's finisher: every bit of the pair reaches the low bits */
+	k = (k ^ (k >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	k = (k ^ (k >> 27)) * 0x94d049bb133111ebULL;
+	k ^= k >> 31;
+	return k != 0 ? k : 1;
+}
+
 /* Record a directory; false if it was seen before. */
 static bool
 first_visit(struct walker *w, dev_t dev, ino_t ino)
 {
 	struct seen *s = &w->seen;
+	uint64_t key = dir_key(dev, ino);
 	size_t i, h;
 	bool first = true;
 
 	pthread_mutex_lock(&w->lock);
-	if (2 * (s->n + 1) > s->cap) {
+	if (4 * (s->n + 1) > 3 * s->cap) {
 		struct seen big = { NULL, s->cap ? 2 * s->cap : 1024, s->n };
 
-		big.slot = xmalloc(big.cap * sizeof(*big.slot));
-		memset(big.slot, 0, big.cap * sizeof(*big.slot));
+		big.slot = xcalloc(big.cap, sizeof(*big.slot));
 		for (i = 0; i < s->cap; i++) {
-			if (s->slot[i].ino == 0)
+			if (s->slot[i] == 0)
 				continue;
-			h = (s->slot[i].ino * 0x9e3779b97f4a7c15ULL ^
-			    s->slot[i].dev) & (big.cap - 1);
-			while (big.slot[h].ino != 0)
+			for (h = s->slot[i] & (big.cap - 1); big.slot[h] != 0;)
 				h = (h + 1) & (big.cap - 1);
 			big.slot[h] = s->slot[i];
 		}
 		free(s->slot);
 		*s = big;
 	}
-	h = (ino * 0x9e3779b97f4a7c15ULL ^ dev) & (s->cap - 1);
-	while (s->slot[h].ino != 0 && first) {
-		if (s->slot[h].ino == ino && s->slot[h].dev == dev)
-			first = false;
-		h = (h + 1) & (s->cap - 1);
-	}
-	if (first) {
-		s->slot[h].dev = dev;
-		s->slot[h].ino = ino ? ino : 1;
+	for (h = key & (s->cap - 1); s->slot[h] != 0 && first;
+	    h = (h + 1) & (s->cap - 1))
+		first = s->slot[h] != key;
+	if (first) {		/* h is the free slot that ended the probe */
+		s->slot[h] = key;
 		s->n++;
 	}
 	pthread_mutex_unlock(&w->lock);
@@ -141,10 +151,11 @@ pop(struct walker *w)
 static void
 walk_error(struct walker *w, const char *path, const char *what, int e)
 {
+	struct where where = { .path = path };
 	char msg[256];
 
 	snprintf(msg, sizeof(msg), "%s: %s", what, strerror(e));
-	report_error(w->j->r, path, NULL, false, msg);
+	report_error(w->j->r, &where, false, msg);
 }
 
 /* Open a directory whose path may be longer than PATH_MAX. */
@@ -294,6 +305,12 @@ scan_dir(struct walker *w, const struct job *j, struct scratch *s)
 		close(fd);
 		return;
 	}
+	/* An image layout is one container: named, or with -A. */
+	if ((j->root || w->o->archives) && oci_is_layout(fd)) {
+		read_layout(w->j, fd, j->path);
+		close(fd);
+		return;
+	}
 	atomic_fetch_add(&w->j->st->dirs, 1);
 	if (w->j->prog != NULL)
 		progress_dir(w->j->prog, j->path);
@@ -346,7 +363,9 @@ push_roots(struct walker *w, char **roots, size_t n)
 			walk_error(w, roots[i], "cannot stat", errno);
 			ret = -1;
 		} else if (!S_ISDIR(st[i].st_mode) && !S_ISREG(st[i].st_mode)) {
-			report_error(w->j->r, roots[i], NULL, false,
+			struct where where = { .path = roots[i] };
+
+			report_error(w->j->r, &where, false,
 			    "not a regular file or directory");
 			ret = -1;
 		}

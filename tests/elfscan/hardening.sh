@@ -6,10 +6,13 @@
 # no PIE, static, static PIE, RPATH and RUNPATH safe and unsafe, CET and
 # AArch64 BTI/PAC property notes), 32-bit, stripped, objects and an
 # archive. check_hardening.py holds the disagreements and why each is the
-# other tool's; the text columns, --summary and --require are checked here.
+# other tool's; the text columns, --summary, --require and the SARIF rules
+# of --require's findings (by the official validator) are checked here.
 . "$top_srcdir/tests/lib.sh"
 need gcc clang ld.lld readelf python3 strip ar checksec hardening-check
 : "${ELFSCAN:?}"
+tool=${SARIF_MULTITOOL:-${XDG_CACHE_HOME:-$HOME/.cache}/chstk/sarif-multitool/node_modules/.bin/sarif-multitool}
+[ -x "$tool" ] || { echo "ERROR: $tool is missing: run ./bootstrap deps"; exit 99; }
 
 D=$T/tree
 mkdir -p "$D/bin" "$D/lib" "$D/obj"
@@ -115,6 +118,68 @@ import json, sys
 h = json.load(open(sys.argv[1]))["summary"]["hardening"]
 print(h["relro_full"] > 0, h["pie"] < h["programs"], h["unsafe_paths"], h["bti_pac"])' "$T/sum")" \
     "True True 3 2"
+
+# --format=sarif: each finding --require gives is a result of its own rule,
+# which has its texts and help, and points at the whole file (no byte
+# range of it is the finding's); the log is valid by the official SARIF
+# validator (sarif-multitool), with no error and no warning; the results
+# are the JSON output's hardening findings, one each.
+# The programs, and an AArch64 one without BTI or PAC (no other has no
+# PAC).
+all=pie,relro,canary,fortify,rpath,ibt,shstk,bti,pac,stripped
+X=$T/sarif-tree
+mkdir "$X" && cp -p "$B"/* "$X/" || fail "copy the programs"
+build "$X/aarch64-none" $A64 -mbranch-protection=none "$T/tiny.c"
+"$ELFSCAN" --no-progress --format=sarif --require "$all" "$X" >"$T/h.sarif"
+expect "sarif: findings: exit status 1" "$?" 1
+"$ELFSCAN" --no-progress --format=json --require "$all" "$X" >"$T/h.json"
+"$tool" validate "$T/h.sarif" -o "$T/h.v" --log ForceOverwrite >"$T/h.vlog" 2>&1 ||
+    { cat "$T/h.vlog"; fail "sarif: the validator ran"; }
+expect "sarif: the validator finds no error or warning" "$(python3 -c '
+import json, sys
+for run in json.load(open(sys.argv[1]))["runs"]:
+    for r in run.get("results", []):
+        if r.get("level", "warning") in ("error", "warning"):
+            print(r["ruleId"], r["message"].get("arguments"))' "$T/h.v")" ""
+expect "sarif: the hardening rules, each with its texts, and the results are the findings, each the whole file" "$(python3 - "$T/h.sarif" "$T/h.json" "$X" <<'PY'
+import json, os, sys
+hard = ["no-pie", "no-full-relro", "no-canary", "no-fortify", "unsafe-rpath",
+        "no-ibt", "no-shstk", "no-bti", "no-pac", "not-stripped"]
+run = json.load(open(sys.argv[1]))["runs"][0]
+rules = {r["id"]: r for r in run["tool"]["driver"]["rules"]}
+for h in hard:
+    r = rules.get(h)
+    if r is None:
+        print("no rule", h)
+        continue
+    for k in ("shortDescription", "fullDescription", "help"):
+        if len(r.get(k, {}).get("text", "")) < 20:
+            print(h, "has no", k)
+    if r["defaultConfiguration"]["level"] not in ("error", "warning", "note"):
+        print(h, "level")
+got = set()
+for res in run["results"]:
+    if res["ruleId"] not in hard:
+        continue
+    art = res["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+    reg = res["locations"][0]["physicalLocation"].get("region", {})
+    size = os.path.getsize(os.path.join(sys.argv[3], os.path.basename(art)))
+    if (reg.get("byteOffset"), reg.get("byteLength")) != (0, size):
+        print(res["ruleId"], art, "region", reg, "not the whole file")
+    if len(res["message"]["text"]) < 20:
+        print(res["ruleId"], art, "says nothing")
+    got.add((os.path.basename(art), res["ruleId"]))
+want = set()
+for line in open(sys.argv[2]):
+    rec = json.loads(line)
+    for f in rec.get("findings", []):
+        if f in hard:
+            want.add((os.path.basename(rec["path"]), f))
+if got != want or not got:
+    print("results", sorted(got - want), "findings", sorted(want - got))
+print(len({f for _, f in got}), "rules with results")
+PY
+)" "10 rules with results"
 
 # Hostile sizes: a dynamic symbol table and a dynamic section claiming more
 # than the file holds are clear errors, not reads past the end.

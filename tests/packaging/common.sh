@@ -2,6 +2,7 @@
 # built (packaging/ in the build tree) running the built tools, and checks
 # of what a build said and made.
 . "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/packaging/hello-spec.sh"
 : "${ELFSCAN:?}" "${top_builddir:?}"
 CHSTK_HOOK_ELFSCAN=$ELFSCAN
 CHSTK_HOOK_CHSTK=$CHSTK

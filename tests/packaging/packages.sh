@@ -29,6 +29,7 @@ if [ -z "${CHSTK_PACKAGES_NS:-}" ]; then
 	    env CHSTK_PACKAGES_NS=1 /bin/sh "$0" "$@"
 fi
 . "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/packaging/hello-spec.sh"
 : "${TARBALL:?}" "${PACKAGE_VERSION:?}"
 need dpkg-buildpackage dpkg-deb dpkg-architecture dpkg-parsechangelog lintian rpmbuild rpm \
     rpmlint rpm2cpio cpio chroot mount readelf nm gcc
@@ -261,27 +262,7 @@ expect "the installed brp-chstk is chstk-rpm-macros'" \
 
 mkdir -p "$W/rpmhello/SOURCES" "$W/rpmhello/SPECS"
 cp "$FIX/hello.c" "$FIX/stack_perms.h" "$W/rpmhello/SOURCES/"
-cat >"$W/rpmhello/SPECS/hello.spec" <<'EOF'
-Name: chstk-hello
-Version: 1
-Release: 1
-Summary: two programs, one linked with an executable stack
-License: MIT
-
-%description
-A package for the tests of the installed brp-chstk.
-
-%build
-gcc -o hello %{_sourcedir}/hello.c
-gcc -z execstack -o hello-exec %{_sourcedir}/hello.c
-
-%install
-mkdir -p %{buildroot}%{_bindir}
-install -m 755 hello hello-exec %{buildroot}%{_bindir}/
-
-%files
-%{_bindir}/*
-EOF
+write_spec "$W/rpmhello/SPECS/hello.spec"
 # rpmbuild keeps the script of a failed section in %_tmppath.
 inroot rpmbuild --define '_topdir /build/rpmhello' \
     --define '_tmppath /build/tmp' -bb \

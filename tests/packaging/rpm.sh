@@ -25,33 +25,6 @@ MACROPATH=$(rpm --showrc | sed -n 's/^Macro path: //p' |
 expect_match "our macros.d comes before the platform file" "$MACROPATH" \
     "*$T/macros.d/macros.\**/platform/*"
 
-# write_spec [PREAMBLE-LINE [INSTALL-LINE]]
-write_spec() {
-	cat >"$TOP/SPECS/hello.spec" <<EOF
-${1:-}
-Name: chstk-hello
-Version: 1
-Release: 1
-Summary: two programs, one linked with an executable stack
-License: MIT
-
-%description
-A package for the tests of brp-chstk.
-
-%build
-gcc -o hello %{_sourcedir}/hello.c
-gcc -z execstack -o hello-exec %{_sourcedir}/hello.c
-
-%install
-mkdir -p %{buildroot}%{_bindir}
-install -m 755 hello hello-exec %{buildroot}%{_bindir}/
-${2:-}
-
-%files
-%{_bindir}/*
-EOF
-}
-
 # build NAME installed|load [RPMBUILD-OPTIONS]: builds the spec with the
 # macros read one way or the other (before the options, which rpm reads in
 # order); the package's files go to $T/NAME, the output to $T/NAME.log.
@@ -79,7 +52,7 @@ B=usr/bin
 
 # Without the hook: the program really has an executable stack, so the
 # checks below can tell.
-write_spec
+write_spec "$TOP/SPECS/hello.spec"
 build off installed --define '__brp_chstk %{nil}'
 expect "off: builds" "$?" 0
 expect "off: hello-exec is RWE by readelf" "$(readelf_stack "$T/off/$B/hello-exec")" RWE
@@ -104,7 +77,7 @@ output_has "fail with --load: names hello-exec" "$T/fail-load.log" \
     "brp-chstk: /usr/bin/hello-exec: executable stack"
 
 # fix, set in the spec file itself.
-write_spec '%global chstk_policy fix'
+write_spec "$TOP/SPECS/hello.spec" '%global chstk_policy fix'
 build fix installed
 expect "fix: builds" "$?" 0
 output_has "fix: says what it marked" "$T/fix.log" \
@@ -112,7 +85,7 @@ output_has "fix: says what it marked" "$T/fix.log" \
 fixed_programs fix
 
 # fix with --load, on the command line.
-write_spec
+write_spec "$TOP/SPECS/hello.spec"
 build fix-load load --define 'chstk_policy fix'
 expect "fix with --load: builds" "$?" 0
 expect "fix with --load: hello-exec is RW" "$(readelf_stack "$T/fix-load/$B/hello-exec")" RW
@@ -157,13 +130,13 @@ output_has "require under warn: warns" "$T/require-warn.log" \
     "brp-chstk: warning: /usr/bin/hello: lacks required hardening: no-full-relro"
 
 # A file that is not sound ELF stops the build even under warn.
-write_spec '' 'printf "\177ELF\2\1\1" >%{buildroot}%{_bindir}/broken'
+write_spec "$TOP/SPECS/hello.spec" '' 'printf "\177ELF\2\1\1" >%{buildroot}%{_bindir}/broken'
 build broken installed --define 'chstk_policy warn'
 expect "not sound ELF: the build fails under warn" "$?" 1
 output_has "not sound ELF: named" "$T/broken.log" "brp-chstk: /usr/bin/broken: cannot read: "
 
 # A bad policy is an error.
-write_spec
+write_spec "$TOP/SPECS/hello.spec"
 build bogus installed --define 'chstk_policy maybe'
 expect "a bad policy: the build fails" "$?" 1
 output_has "a bad policy: said" "$T/bogus.log" "brp-chstk: unknown policy 'maybe': want fail, fix or warn"

@@ -63,11 +63,11 @@ captured(void)
 START_TEST(a_message_erases_the_progress_line)
 {
 	r.line = true;
-	report_error(&r, "/d/f", NULL, false, "cannot read: Permission denied");
+	report_error(&r, &(struct where){ .path = "/d/f" }, false, "cannot read: Permission denied");
 	ck_assert_str_eq(captured(),
 	    "\r\033[Kelfscan: /d/f: cannot read: Permission denied\n");
 	ck_assert(!r.line);
-	report_error(&r, "/d/g", "m.o", true, "invalid ELF class 0");
+	report_error(&r, &(struct where){ .path = "/d/g", .member = "m.o" }, true, "invalid ELF class 0");
 	ck_assert_str_eq(captured(),
 	    "\r\033[Kelfscan: /d/f: cannot read: Permission denied\n"
 	    "elfscan: /d/g!m.o: malformed ELF: invalid ELF class 0\n");
@@ -76,15 +76,15 @@ END_TEST
 
 START_TEST(errors_are_counted_findings_are_not)
 {
-	report_error(&r, "/d/f", NULL, false, "damaged archive: bad header");
-	report_error(&r, "/d/g", NULL, true, "invalid ELF class 0");
+	report_error(&r, &(struct where){ .path = "/d/f" }, false, "damaged archive: bad header");
+	report_error(&r, &(struct where){ .path = "/d/g" }, true, "invalid ELF class 0");
 	ck_assert_uint_eq(atomic_load(&st.errors), 1);
 }
 END_TEST
 
 START_TEST(a_name_stays_on_one_line)
 {
-	report_error(&r, "/d/a\nb", NULL, false, "cannot open: No such file");
+	report_error(&r, &(struct where){ .path = "/d/a\nb" }, false, "cannot open: No such file");
 	ck_assert_str_eq(captured(),
 	    "elfscan: /d/a\\nb: cannot open: No such file\n");
 }

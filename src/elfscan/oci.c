@@ -1,0 +1,802 @@
+/*
+ * oci.c - container images: the file system a container of the image
+ * would see, scanned without unpacking it.
+ *
+ * Three forms: an OCI image layout (a directory with oci-layout and
+ * index.json, blobs under blobs/ALG/HEX), an OCI archive (the same in a
+ * tar), and a `docker save` tarball (manifest.json naming each image's
+ * layer tarballs). An index may hold several images (tags, platforms);
+ * each is reported under its own name when there is more than one.
+ *
+ * The layers are read once each, top layer first, as streams
+ * (container_scan_stream). Reading downwards, the first version of a path
+ * met is the one the container sees; a path table records, for each path
+ * met, the highest layer that holds it (top) and the highest layer where
+ * it hides what lies below it (barrier: a file, a link, a whiteout, or an
+ * opaque directory). An entry of layer L is visible when no higher layer
+ * holds its path and no ancestor has a barrier above L. So a file deleted
+ * by an upper layer's whiteout, or replaced, is never reported, and each
+ * file once, as its last version; memory grows with the number of paths,
+ * not with the size of the image. A hard link in a layer names a file of
+ * the same layer, read before it: the link gets that file's results.
+ *
+ * Blob names come from the JSON documents only after a check: a digest is
+ * ALG:HEX, a docker layer path is relative and free of "..". Documents are
+ * read up to JSON_MAX bytes and parsed with json-c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "elfscan.h"
+#include "lazy.h"
+
+#define JSON_MAX (4u << 20)	/* bytes of an index or manifest */
+#define IMAGES_MAX 1024
+#define LAYERS_MAX 1024
+#define NEST_MAX 4		/* indexes within indexes */
+
+/* Where the blobs are: files under a layout directory, or tar members. */
+struct src {
+	int fd;
+	bool dir;
+	const char *path;	/* the image's file or directory */
+	const struct container_out *out;
+};
+
+/* A blob's bytes, as a stream. */
+struct source {
+	ssize_t (*read)(void *arg, void *buf, size_t len);
+	void *arg;
+	uint64_t size;		/* or UINT64_MAX */
+};
+
+/* One image: its name and its layers, bottom first. */
+struct image {
+	char *name;
+	size_t n;
+	char *blob[LAYERS_MAX];		/* the layer's file */
+	char *digest[LAYERS_MAX];	/* the layer's digest */
+};
+
+struct images {
+	struct image **v;
+	size_t n;
+};
+
+static void
+fail(struct src *src, const char *layer, const char *what, const char *why)
+{
+	struct batch b = { .path = src->path, .layer = layer,
+	    .streamed = true };
+
+	batch_add(&b, FOUND_ERROR, NULL, "cannot read image: %.200s: %.200s",
+	    what, why);
+	src->out->found(src->out->arg, &b);
+	batch_clear(&b);
+}
+
+/* ---- blobs: files of a layout, or members of a tar ---- */
+
+struct blob {
+	int fd;			/* a layout's file, or -1 */
+	struct archive *a;	/* the tar, at the member */
+	uint64_t size;
+};
+
+static ssize_t
+blob_read(void *arg, void *buf, size_t len)
+{
+	struct blob *b = arg;
+	ssize_t n;
+
+	if (b->a != NULL) {
+		n = archive_read_data(b->a, buf, len);
+		return n < 0 ? -1 : n;
+	}
+	do
+		n = read(b->fd, buf, len);
+	while (n == -1 && errno == EINTR);
+	return n;
+}
+
+/* A tar member's name without "./" (and a directory's final "/"). */
+static bool
+same_name(const char *member, const char *want)
+{
+	size_t n;
+
+	while (member[0] == '.' && member[1] == '/')
+		member += 2;
+	n = strlen(want);
+	return strncmp(member, want, n) == 0 && (member[n] == '\0' ||
+	    (member[n] == '/' && member[n + 1] == '\0'));
+}
+
+/* Open the tar on src->fd from its start, at the member named name; a
+   symbolic link to a member (docker's layer.tar) is followed once.
+   Returns the reader, or NULL with why set. */
+static struct archive *
+tar_find(struct src *src, const char *name, uint64_t *size, int depth,
+    const char **why)
+{
+	struct archive *a = archive_read_new();
+	struct archive_entry *ae;
+	char target[4096], *slash;
+	int r;
+
+	if (a == NULL || lseek(src->fd, 0, SEEK_SET) == -1) {
+		*why = a == NULL ? "out of memory" : strerror(errno);
+		archive_read_free(a);
+		return NULL;
+	}
+	archive_read_support_format_tar(a);
+	if (archive_read_open_fd(a, src->fd, 65536) != ARCHIVE_OK) {
+		*why = "not a tar archive";
+		archive_read_free(a);
+		return NULL;
+	}
+	while ((r = archive_read_next_header(a, &ae)) == ARCHIVE_OK ||
+	    r == ARCHIVE_WARN) {
+		const char *p = archive_entry_pathname(ae);
+
+		if (p == NULL || !same_name(p, name))
+			continue;
+		if (archive_entry_filetype(ae) == AE_IFLNK && depth == 0 &&
+		    archive_entry_symlink(ae) != NULL) {
+			/* relative to the link's directory */
+			const char *t = archive_entry_symlink(ae);
+
+			snprintf(target, sizeof(target), "%s", name);
+			slash = strrchr(target, '/');
+			if (slash == NULL)
+				slash = target;
+			*slash = '\0';
+			while (strncmp(t, "../", 3) == 0 && slash != target) {
+				t += 3;
+				slash = strrchr(target, '/');
+				if (slash == NULL)
+					slash = target;
+				*slash = '\0';
+			}
+			snprintf(slash, sizeof(target) - (size_t)(slash -
+			    target), "%s%s", slash == target ? "" : "/", t);
+			archive_read_free(a);
+			return tar_find(src, target, size, 1, why);
+		}
+		*size = archive_entry_size_is_set(ae) &&
+		    archive_entry_size(ae) >= 0 ?
+		    (uint64_t)archive_entry_size(ae) : UINT64_MAX;
+		return a;
+	}
+	*why = r == ARCHIVE_EOF ? "no such member" : archive_error_string(a);
+	if (*why == NULL)
+		*why = "unknown error";
+	archive_read_free(a);
+	return NULL;
+}
+
+/* A blob's name, if safe: relative, no "..", no empty component. */
+static bool
+safe_name(const char *name)
+{
+	const char *p;
+
+	if (name[0] == '/' || name[0] == '\0' || strlen(name) > 1024)
+		return false;
+	for (p = name; *p != '\0'; p += strcspn(p, "/"), p += *p == '/')
+		if (*p == '/' || (p[0] == '.' && (p[1] == '/' || p[1] == '\0' ||
+		    (p[1] == '.' && (p[2] == '/' || p[2] == '\0')))))
+			return false;
+	return true;
+}
+
+/* "ALG:HEX" as the blob's name in a layout, "blobs/ALG/HEX"; false when
+   the digest is not of that form. */
+static bool
+digest_blob(const char *digest, char *buf, size_t len)
+{
+	size_t alg = strspn(digest, "abcdefghijklmnopqrstuvwxyz0123456789+._-");
+	size_t hex;
+
+	if (alg == 0 || digest[alg] != ':')
+		return false;
+	hex = strspn(digest + alg + 1, "0123456789abcdef");
+	if (hex < 32 || digest[alg + 1 + hex] != '\0')
+		return false;
+	return (size_t)snprintf(buf, len, "blobs/%.*s/%s", (int)alg, digest,
+	    digest + alg + 1) < len;
+}
+
+/* Call fn with a stream of the blob's bytes. Returns fn's value, or -1
+   with why set when the blob cannot be opened. */
+static int
+with_blob(struct src *src, const char *name,
+    int (*fn)(void *arg, const struct source *s), void *arg,
+    const char **why)
+{
+	struct blob b = { .fd = -1 };
+	struct source st = { blob_read, &b, UINT64_MAX };
+	struct stat sb;
+	int r;
+
+	if (src->dir) {
+		b.fd = openat(src->fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+		    O_NONBLOCK);
+		if (b.fd == -1 || fstat(b.fd, &sb) == -1 ||
+		    !S_ISREG(sb.st_mode)) {
+			*why = b.fd == -1 || errno != 0 ? strerror(errno) :
+			    "not a regular file";
+			if (b.fd != -1)
+				close(b.fd);
+			return -1;
+		}
+		st.size = (uint64_t)sb.st_size;
+	} else if ((b.a = tar_find(src, name, &st.size, 0, why)) == NULL) {
+		return -1;
+	}
+	r = fn(arg, &st);
+	if (b.fd != -1)
+		close(b.fd);
+	archive_read_free(b.a);
+	return r;
+}
+
+/* ---- JSON documents ---- */
+
+struct doc {
+	json_object *root;
+	const char *why;
+};
+
+static int
+parse_doc(void *arg, const struct source *s)
+{
+	struct doc *d = arg;
+	json_tokener *tok;
+	char *buf;
+	size_t len = 0;
+	ssize_t n = 1;
+
+	if (s->size != UINT64_MAX && s->size > JSON_MAX) {
+		d->why = "larger than 4 MiB";
+		return -1;
+	}
+	buf = xcalloc(1, JSON_MAX + 1);
+	while (len <= JSON_MAX && (n = s->read(s->arg, buf + len,
+	    JSON_MAX + 1 - len)) > 0)
+		len += (size_t)n;
+	if (n < 0 || len > JSON_MAX) {
+		d->why = n < 0 ? "cannot read" : "larger than 4 MiB";
+		free(buf);
+		return -1;
+	}
+	tok = json_tokener_new();
+	d->root = tok != NULL ? json_tokener_parse_ex(tok, buf, (int)len) :
+	    NULL;
+	if (d->root != NULL && json_tokener_get_error(tok) != json_tokener_success) {
+		json_object_put(d->root);
+		d->root = NULL;
+	}
+	if (d->root == NULL)
+		d->why = "not JSON";
+	json_tokener_free(tok);
+	free(buf);
+	return d->root != NULL ? 0 : -1;
+}
+
+/* The document in blob name, or NULL (reported). */
+static json_object *
+read_doc(struct src *src, const char *name)
+{
+	struct doc d = { NULL, NULL };
+
+	if (with_blob(src, name, parse_doc, &d, &d.why) < 0) {
+		fail(src, NULL, name, d.why);
+		return NULL;
+	}
+	return d.root;
+}
+
+static const char *
+get_str(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (o == NULL || !json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static json_object *
+get_array(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (o == NULL || !json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_array))
+		return NULL;
+	return v;
+}
+
+static struct image *
+add_image(struct src *src, struct images *im, const char *name)
+{
+	struct image **nv, *i;
+
+	if (im->n >= IMAGES_MAX) {
+		fail(src, NULL, "index", "more than 1024 images");
+		return NULL;
+	}
+	nv = xrealloc(im->v, (im->n + 1) * sizeof(*nv));
+	im->v = nv;
+	i = im->v[im->n++] = xcalloc(1, sizeof(*i));
+	i->name = xstrdup(name);
+	return i;
+}
+
+static bool
+add_layer(struct src *src, struct image *i, const char *blob,
+    const char *digest)
+{
+	if (i->n >= LAYERS_MAX) {
+		fail(src, NULL, i->name, "more than 1024 layers");
+		return false;
+	}
+	i->blob[i->n] = xstrdup(blob);
+	i->digest[i->n++] = xstrdup(digest);
+	return true;
+}
+
+/* An OCI image manifest: its layers. */
+static void
+oci_manifest(struct src *src, struct images *im, const char *name,
+    json_object *m)
+{
+	json_object *layers = get_array(m, "layers");
+	struct image *i;
+	char blob[1200];
+	size_t k;
+
+	if (layers == NULL) {
+		fail(src, NULL, name, "a manifest without layers");
+		return;
+	}
+	if ((i = add_image(src, im, name)) == NULL)
+		return;
+	for (k = 0; k < json_object_array_length(layers); k++) {
+		const char *d = get_str(json_object_array_get_idx(layers, k),
+		    "digest");
+
+		if (d == NULL || !digest_blob(d, blob, sizeof(blob))) {
+			fail(src, NULL, name, "a layer without a valid digest");
+			return;
+		}
+		if (!add_layer(src, i, blob, d))
+			return;
+	}
+}
+
+/* An OCI index: each manifest, or index, it lists. */
+static void
+oci_index(struct src *src, struct images *im, const char *name,
+    json_object *idx, int depth)
+{
+	json_object *list = get_array(idx, "manifests"), *ann, *doc;
+	char blob[1200], label[1200];
+	size_t k;
+
+	if (list == NULL) {
+		fail(src, NULL, name, "an index without manifests");
+		return;
+	}
+	for (k = 0; k < json_object_array_length(list); k++) {
+		json_object *d = json_object_array_get_idx(list, k);
+		const char *digest = get_str(d, "digest"), *ref = NULL, *type;
+
+		if (digest == NULL || !digest_blob(digest, blob, sizeof(blob))) {
+			fail(src, NULL, name, "a manifest without a valid digest");
+			continue;
+		}
+		if (json_object_object_get_ex(d, "annotations", &ann))
+			ref = get_str(ann, "org.opencontainers.image.ref.name");
+		if (depth == 0)
+			snprintf(label, sizeof(label), "%s", ref != NULL ? ref :
+			    digest);
+		else
+			snprintf(label, sizeof(label), "%s@%s", name, digest);
+		if ((doc = read_doc(src, blob)) == NULL)
+			continue;
+		type = get_str(doc, "mediaType");
+		if (get_array(doc, "manifests") != NULL && depth < NEST_MAX)
+			oci_index(src, im, label, doc, depth + 1);
+		else if (type == NULL || strstr(type, "manifest") != NULL)
+			oci_manifest(src, im, label, doc);
+		json_object_put(doc);
+	}
+}
+
+/* docker save's manifest.json: one entry an image. */
+static void
+docker_manifest(struct src *src, struct images *im, json_object *list)
+{
+	size_t k, j;
+
+	if (!json_object_is_type(list, json_type_array)) {
+		fail(src, NULL, "manifest.json", "not a list");
+		return;
+	}
+	for (k = 0; k < json_object_array_length(list); k++) {
+		json_object *e = json_object_array_get_idx(list, k);
+		json_object *tags = get_array(e, "RepoTags");
+		json_object *layers = get_array(e, "Layers");
+		const char *name = tags != NULL &&
+		    json_object_array_length(tags) > 0 &&
+		    json_object_is_type(json_object_array_get_idx(tags, 0),
+		    json_type_string) ? json_object_get_string(
+		    json_object_array_get_idx(tags, 0)) : get_str(e, "Config");
+		struct image *i;
+
+		if (layers == NULL || name == NULL) {
+			fail(src, NULL, "manifest.json", "an image without layers");
+			continue;
+		}
+		if ((i = add_image(src, im, name)) == NULL)
+			return;
+		for (j = 0; j < json_object_array_length(layers); j++) {
+			json_object *l = json_object_array_get_idx(layers, j);
+			const char *p = json_object_is_type(l, json_type_string) ?
+			    json_object_get_string(l) : NULL;
+			char digest[200];
+
+			if (p == NULL || !safe_name(p)) {
+				fail(src, NULL, name, "a layer with an unsafe name");
+				break;
+			}
+			/* <hex>.tar, <id>/layer.tar, blobs/sha256/<hex> */
+			if (strspn(p, "0123456789abcdef") == 64 &&
+			    strcmp(p + 64, ".tar") == 0)
+				snprintf(digest, sizeof(digest), "sha256:%.64s", p);
+			else if (strncmp(p, "blobs/sha256/", 13) == 0)
+				snprintf(digest, sizeof(digest), "sha256:%.64s",
+				    p + 13);
+			else
+				snprintf(digest, sizeof(digest), "%.199s", p);
+			if (!add_layer(src, i, p, digest))
+				break;
+		}
+	}
+}
+
+/* ---- the file system: layers top down ---- */
+
+struct path {
+	char *key;
+	int top, barrier;
+};
+
+/* Paths met so far: an open-addressing table. */
+struct table {
+	struct path *slot;
+	size_t cap, n;
+};
+
+static uint64_t
+hash(const char *s, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static struct path *
+lookup(const struct table *t, const char *key, size_t len)
+{
+	size_t h;
+
+	if (t->cap == 0)
+		return NULL;
+	for (h = hash(key, len) & (t->cap - 1); t->slot[h].key != NULL;
+	    h = (h + 1) & (t->cap - 1))
+		if (strncmp(t->slot[h].key, key, len) == 0 &&
+		    t->slot[h].key[len] == '\0')
+			return &t->slot[h];
+	return NULL;
+}
+
+static struct path *
+insert(struct table *t, const char *key)
+{
+	size_t len = strlen(key), h, i;
+	struct path *p = lookup(t, key, len);
+
+	if (p != NULL)
+		return p;
+	if (2 * (t->n + 1) > t->cap) {
+		struct table big = { NULL, t->cap ? 2 * t->cap : 1024, t->n };
+
+		big.slot = xcalloc(big.cap, sizeof(*big.slot));
+		for (i = 0; i < t->cap; i++) {
+			if (t->slot[i].key == NULL)
+				continue;
+			h = hash(t->slot[i].key, strlen(t->slot[i].key)) &
+			    (big.cap - 1);
+			while (big.slot[h].key != NULL)
+				h = (h + 1) & (big.cap - 1);
+			big.slot[h] = t->slot[i];
+		}
+		free(t->slot);
+		*t = big;
+	}
+	for (h = hash(key, len) & (t->cap - 1); t->slot[h].key != NULL;)
+		h = (h + 1) & (t->cap - 1);
+	t->slot[h].key = xstrdup(key);
+	t->slot[h].top = -1;
+	t->slot[h].barrier = -1;
+	t->n++;
+	return &t->slot[h];
+}
+
+static void
+table_free(struct table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->cap; i++)
+		free(t->slot[i].key);
+	free(t->slot);
+}
+
+struct layer {
+	struct src *src;
+	const struct image *image;
+	bool named;		/* several images: name each */
+	struct table *paths;
+	int index;
+	const char *digest;
+	char *blob;		/* a layout's layer file, by its path */
+	struct batch kept;	/* what the layer's files held, for links */
+};
+
+/* Is path, met in layer L, hidden by a higher layer? */
+static bool
+hidden(const struct layer *l, const char *path)
+{
+	const struct path *p = lookup(l->paths, path, strlen(path));
+	const char *slash;
+
+	if (p != NULL && p->top > l->index)
+		return true;
+	for (slash = strchr(path + 1, '/'); slash != NULL;
+	    slash = strchr(slash + 1, '/'))
+		if ((p = lookup(l->paths, path, (size_t)(slash - path))) !=
+		    NULL && p->barrier > l->index)
+			return true;
+	return false;
+}
+
+/* A batch of the layer, to the judge, with the image and the layer. */
+static void
+forward(struct layer *l, const struct batch *b)
+{
+	struct batch out = *b;
+
+	out.image = l->named ? l->image->name : NULL;
+	out.layer = l->digest;
+	out.file = l->blob;
+	out.streamed = true;
+	l->src->out->found(l->src->out->arg, &out);
+}
+
+/* What each file of the layer holds: kept for its hard links, judged. */
+static void
+on_layer_found(void *arg, const struct batch *b)
+{
+	struct layer *l = arg;
+	size_t i;
+
+	for (i = 0; i < b->n; i++)
+		if (b->v[i].kind == FOUND_IMAGE)
+			batch_copy(&l->kept, b->v[i].member, &b->v[i]);
+		else
+			batch_add(&l->kept, b->v[i].kind, b->v[i].member, "%s",
+			    b->v[i].msg);
+	forward(l, b);
+}
+
+/* A hard link: what its target, read before it in the layer, held, under
+   its own name (and an .a's objects under it). */
+static void
+link_to(struct layer *l, const char *name, const char *target)
+{
+	struct batch b = { .path = l->src->path };
+	char member[8192];
+	size_t i, tl = strlen(target);
+
+	for (i = 0; i < l->kept.n; i++) {
+		const struct found *f = &l->kept.v[i];
+
+		if (f->member == NULL || strncmp(f->member, target, tl) != 0 ||
+		    (f->member[tl] != '\0' && f->member[tl] != '!'))
+			continue;
+		snprintf(member, sizeof(member), "%s%s", name, f->member + tl);
+		if (f->kind == FOUND_IMAGE)
+			batch_copy(&b, member, f);
+		else
+			batch_add(&b, f->kind, member, "%s", f->msg);
+	}
+	if (b.n > 0)
+		forward(l, &b);
+	batch_clear(&b);
+}
+
+/* Each entry of the layer: recorded, and scanned when visible. */
+static bool
+on_entry(void *arg, const char *name, struct archive_entry *ae)
+{
+	struct layer *l = arg;
+	char path[4200], *base;
+	const char *link = archive_entry_hardlink(ae);
+	size_t len = strlen(name);
+	struct path *p;
+
+	while (len > 1 && name[len - 1] == '/')
+		len--;
+	if (len <= 1 || len >= sizeof(path) - 1)
+		return false;
+	memcpy(path, name, len);
+	path[len] = '\0';
+	base = strrchr(path, '/') + 1;
+	if (strncmp(base, ".wh.", 4) == 0) {
+		if (strcmp(base, ".wh..wh..opq") == 0) {
+			base[-1] = '\0';	/* the directory */
+			p = insert(l->paths, path[0] != '\0' ? path : "/");
+		} else {
+			memmove(base, base + 4, strlen(base + 4) + 1);
+			if (hidden(l, path))
+				return false;
+			p = insert(l->paths, path);
+			if (p->top < l->index)
+				p->top = l->index;
+		}
+		if (p->barrier < l->index)
+			p->barrier = l->index;
+		return false;
+	}
+	if (hidden(l, path))
+		return false;
+	p = insert(l->paths, path);
+	if (p->top < l->index)
+		p->top = l->index;
+	if (archive_entry_filetype(ae) != AE_IFDIR && p->barrier < l->index)
+		p->barrier = l->index;
+	if (link != NULL) {
+		char target[4200];
+
+		while (link[0] == '.' && link[1] == '/')
+			link += 2;
+		snprintf(target, sizeof(target), "/%s", link);
+		link_to(l, path, target);
+		return false;
+	}
+	return archive_entry_filetype(ae) == AE_IFREG;
+}
+
+static int
+read_layer(void *arg, const struct source *s)
+{
+	struct layer *l = arg;
+	struct container_out out = { .found = on_layer_found, .arg = l,
+	    .entry = on_entry, .hardening = l->src->out->hardening };
+
+	container_scan_stream(s->read, s->arg, s->size, l->src->path, "/",
+	    &out);
+	return 0;
+}
+
+static void
+scan_image(struct src *src, const struct image *i, bool named)
+{
+	struct table paths = { NULL, 0, 0 };
+	struct layer l = { .src = src, .image = i, .named = named,
+	    .paths = &paths, .kept = { .path = src->path } };
+	const char *why;
+	size_t k;
+
+	for (k = i->n; k-- > 0;) {
+		l.index = (int)k;
+		l.digest = i->digest[k];
+		if (src->dir && asprintf(&l.blob, "%s/%s", src->path,
+		    i->blob[k]) < 0)
+			l.blob = NULL;
+		if (with_blob(src, i->blob[k], read_layer, &l, &why) < 0)
+			fail(src, i->digest[k], i->blob[k], why);
+		free(l.blob);
+		l.blob = NULL;
+		batch_clear(&l.kept);
+	}
+	table_free(&paths);
+}
+
+bool
+oci_is_layout(int dirfd)
+{
+	return faccessat(dirfd, "oci-layout", F_OK, 0) == 0 &&
+	    faccessat(dirfd, "index.json", F_OK, 0) == 0;
+}
+
+bool
+oci_is_archive(int fd)
+{
+	const char *why;
+	struct archive *a;
+	struct archive_entry *ae;
+	bool found = false;
+	int r;
+
+	if (lazy_archive_load(&why) < 0)
+		return false;
+	a = archive_read_new();
+	if (a == NULL || lseek(fd, 0, SEEK_SET) == -1) {
+		archive_read_free(a);
+		return false;
+	}
+	archive_read_support_format_tar(a);
+	if (archive_read_open_fd(a, fd, 65536) == ARCHIVE_OK)
+		while (!found && ((r = archive_read_next_header(a, &ae)) ==
+		    ARCHIVE_OK || r == ARCHIVE_WARN)) {
+			const char *p = archive_entry_pathname(ae);
+
+			found = p != NULL && (same_name(p, "oci-layout") ||
+			    same_name(p, "manifest.json"));
+		}
+	archive_read_free(a);
+	/* The tar is read again from its start, as an image or not. */
+	lseek(fd, 0, SEEK_SET);
+	return found;
+}
+
+void
+oci_scan(int fd, bool dir, const char *path, const struct container_out *out)
+{
+	struct src src = { .fd = fd, .dir = dir, .path = path, .out = out };
+	struct images im = { NULL, 0 };
+	json_object *top;
+	const char *why;
+	uint64_t size;
+	struct archive *a;
+	size_t k, j;
+
+	if (lazy_archive_load(&why) < 0) {
+		fail(&src, NULL, "libarchive", why);
+		return;
+	}
+	/* An OCI layout or archive has index.json; docker's, manifest.json. */
+	if (dir || (a = tar_find(&src, "index.json", &size, 0, &why)) != NULL) {
+		if (!dir)
+			archive_read_free(a);
+		if ((top = read_doc(&src, "index.json")) != NULL)
+			oci_index(&src, &im, "index.json", top, 0);
+	} else if ((top = read_doc(&src, "manifest.json")) != NULL) {
+		docker_manifest(&src, &im, top);
+	}
+	json_object_put(top);
+	for (k = 0; k < im.n; k++) {
+		scan_image(&src, im.v[k], im.n > 1);
+		for (j = 0; j < im.v[k]->n; j++) {
+			free(im.v[k]->blob[j]);
+			free(im.v[k]->digest[j]);
+		}
+		free(im.v[k]->name);
+		free(im.v[k]);
+	}
+	free(im.v);
+}

@@ -1,0 +1,177 @@
+#!/bin/sh
+# elfscan --format=sarif, judged by the official SARIF validator
+# (sarif-multitool, installed by ./bootstrap deps) and by readelf. A tree of
+# real files (an executable-stack program, allowed; an executable-stack
+# library; an unmarked object; a W+X program; a truncated program; a name
+# that needs %-encoding) and a .deb holding an executable-stack library are
+# scanned. The validator must report no error and no warning on either log
+# (nor on an image's, in images.sh); each result must be one elfscan's JSON
+# output has as a finding, with the byte region of the marking readelf
+# shows, the file relative to its root, the member named; the allowed
+# finding must be a suppressed result with its pattern; the fingerprints
+# must not change when the same tree is scanned from elsewhere.
+. "$top_srcdir/tests/lib.sh"
+need gcc nasm as readelf python3 dpkg-deb
+: "${ELFSCAN:?}"
+tool=${SARIF_MULTITOOL:-${XDG_CACHE_HOME:-$HOME/.cache}/chstk/sarif-multitool/node_modules/.bin/sarif-multitool}
+[ -x "$tool" ] || { echo "ERROR: $tool is missing: run ./bootstrap deps"; exit 99; }
+S() { "$ELFSCAN" --no-progress "$@"; }
+
+D=$T/tree
+mkdir -p "$D/bin" "$D/lib" "$D/obj" "$T/deb/usr/lib" "$T/deb/DEBIAN" "$T/pkg"
+gcc -z execstack -o "$D/bin/allowed" "$FIX/hello.c" &&
+    gcc -o "$D/bin/clean" "$FIX/hello.c" &&
+    gcc -shared -fPIC -z execstack -o "$D/lib/lib exec:é.so" "$FIX/lib.c" &&
+    printf '\t.text\n\tret\n' | as -o "$D/obj/nonote.o" &&
+    nasm -f bin -DPFLAGS=7 -o "$D/bin/wx" "$FIX/tiny64.asm" &&
+    head -c 300 "$D/bin/clean" >"$D/bin/truncated" &&
+    gcc -shared -fPIC -z execstack -o "$T/deb/usr/lib/libexec.so" "$FIX/lib.c" &&
+    printf 'Package: t\nVersion: 1\nArchitecture: amd64\nMaintainer: t <t@t>\nDescription: t\n' \
+    >"$T/deb/DEBIAN/control" &&
+    dpkg-deb --root-owner-group -Zxz --build "$T/deb" "$T/pkg/t.deb" >/dev/null ||
+    fail "build the tree"
+printf '%s/bin/allowed\n' "$D" >"$T/allow"
+
+# validate LOG: the validator's errors and warnings, one a line
+validate() {
+	"$tool" validate "$1" -o "$1.v" --log ForceOverwrite >"$1.vlog" 2>&1 ||
+	    { cat "$1.vlog"; echo "validator failed"; return; }
+	python3 -c '
+import json, sys
+for run in json.load(open(sys.argv[1]))["runs"]:
+    for r in run.get("results", []):
+        if r.get("level", "warning") in ("error", "warning"):
+            print(r["ruleId"], r["message"].get("arguments"))
+' "$1.v"
+}
+
+S --format=sarif --allow "$T/allow" "$D" >"$T/tree.sarif" 2>"$T/err"
+expect "tree: findings: exit status 1" "$?" 1
+expect "tree: the malformed file is a result, not an error" "$(cat "$T/err")" ""
+expect "tree: the validator finds no error or warning" "$(validate "$T/tree.sarif")" ""
+S --format=sarif "$T/pkg/t.deb" >"$T/deb.sarif"
+expect "package: findings: exit status 1" "$?" 1
+expect "package: the validator finds no error or warning" "$(validate "$T/deb.sarif")" ""
+S --format=json --allow "$T/allow" "$D" >"$T/tree.json"
+S --format=json "$T/pkg/t.deb" >"$T/deb.json"
+
+# Every finding of the JSON output is a result, and no other; regions are
+# those readelf shows.
+python3 - "$D" "$T/tree.json" "$T/tree.sarif" "$T/pkg" "$T/deb.json" "$T/deb.sarif" \
+    >"$T/check.log" 2>&1 <<'PY'
+import json, os, subprocess, sys, urllib.parse
+
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+
+def marking(path):
+    """(offset, length) of PT_GNU_STACK's entry, or of .note.GNU-stack's
+    section header, or of the table where it is missing, by readelf."""
+    h = subprocess.run(["readelf", "-hW", path], capture_output=True,
+                       text=True).stdout
+    def num(key):
+        for line in h.splitlines():
+            if line.strip().startswith(key):
+                return int(line.split(":")[1].split()[0], 0)
+    typ = [l for l in h.splitlines() if "Type:" in l][0]
+    if "REL" in typ:
+        s = subprocess.run(["readelf", "-SW", path], capture_output=True,
+                           text=True).stdout
+        for line in s.splitlines():
+            if ".note.GNU-stack" in line:
+                i = int(line.split("[")[1].split("]")[0])
+                return (num("Start of section headers") +
+                        i * num("Size of section headers"),
+                        num("Size of section headers"))
+        return (num("Start of section headers"),
+                num("Number of section headers") * num("Size of section headers"))
+    l = subprocess.run(["readelf", "-lW", path], capture_output=True,
+                       text=True).stdout
+    rows = [x.split()[0] for x in l.splitlines()
+            if x.startswith("  ") and x.split() and x.split()[0].isupper()
+            and x.split()[0] not in ("Type",)]
+    es = num("Size of program headers")
+    if "GNU_STACK" in rows:
+        i = len(rows) - 1 - rows[::-1].index("GNU_STACK")
+        return (num("Start of program headers") + i * es, es)
+    return (num("Start of program headers"), num("Number of program headers") * es)
+
+def check(root, jsonl, sarif, allowed):
+    want = set()
+    for line in open(jsonl):
+        rec = json.loads(line)
+        for f in rec.get("findings", []):
+            want.add((rec["path"], rec.get("member"), f, False))
+        if rec.get("allowed"):
+            want.add((rec["path"], rec.get("member"), "exec-stack", True))
+    log = json.load(open(sarif))
+    run = log["runs"][0]
+    bases = run["originalUriBaseIds"]
+    rules = [r["id"] for r in run["tool"]["driver"]["rules"]]
+    for r in rules:
+        if r not in ("exec-stack", "read-implies-exec", "dlopen-refused",
+                     "unknown-default", "no-gnu-stack-note", "wx-segment",
+                     "malformed", "no-pie", "no-full-relro", "no-canary",
+                     "no-fortify", "unsafe-rpath", "no-ibt", "no-shstk",
+                     "no-bti", "no-pac", "not-stripped"):
+            fail("unknown rule " + r)
+    got = set()
+    fps = {}
+    for res in run["results"]:
+        loc = res["locations"][0]
+        art = loc["physicalLocation"]["artifactLocation"]
+        base = urllib.parse.unquote(bases[art["uriBaseId"]]["uri"][len("file://"):])
+        path = os.path.join(base, urllib.parse.unquote(art["uri"]))
+        if not os.path.isfile(path):
+            fail("no file at %s" % path)
+        if rules[res["ruleIndex"]] != res["ruleId"]:
+            fail("ruleIndex of %s" % res["ruleId"])
+        member = loc.get("properties", {}).get("member")
+        sup = bool(res.get("suppressions"))
+        if sup and "--allow" not in res["suppressions"][0]["justification"]:
+            fail("justification: %s" % res["suppressions"][0])
+        got.add((path, member, res["ruleId"], sup))
+        fps[(path, member, res["ruleId"])] = res["partialFingerprints"]
+        reg = loc["physicalLocation"]["region"]
+        if member is None and res["ruleId"] in ("exec-stack", "dlopen-refused",
+                                                "no-gnu-stack-note"):
+            if (reg["byteOffset"], reg["byteLength"]) != marking(path):
+                fail("%s %s: region %s, readelf %s" % (path, res["ruleId"],
+                     reg, marking(path)))
+            print("ok: %s %s: the region of the marking" % (os.path.basename(path), res["ruleId"]))
+    want = {(os.path.realpath(p), m, f, s) for p, m, f, s in want}
+    if got != want:
+        fail("results %s, JSON findings %s" % (sorted(got - want), sorted(want - got)))
+    print("ok: %s: %d results, one for each finding" % (os.path.basename(sarif), len(got)))
+    return fps
+
+check(*sys.argv[1:4], True)
+check(*sys.argv[4:7], False)
+PY
+s=$?
+cat "$T/check.log"
+expect "the results are the findings, with readelf's regions" "$s" 0
+expect_match "the allowed program is a suppressed result" \
+    "$(grep -c '"suppressions"' "$T/tree.sarif")" "[1-9]*"
+expect_match "the member is named" "$(cat "$T/deb.sarif")" '*"name":"usr/lib/libexec.so"*'
+expect_match "relative URIs with a base" "$(cat "$T/tree.sarif")" \
+    '*"uri":"lib/lib%20exec%3A%C3%A9.so","uriBaseId":"SCANROOT"*'
+
+# The same tree elsewhere: the same fingerprints.
+cp -a "$D" "$T/moved"
+fp() { grep -o '"elfscanFinding/v1":"[0-9a-f]*"' "$1" | sort; }
+S --format=sarif "$T/moved" >"$T/moved.sarif"
+S --format=sarif "$D" >"$T/again.sarif"
+expect "fingerprints stay when the tree moves" "$(fp "$T/moved.sarif")" "$(fp "$T/again.sarif")"
+expect "fingerprints differ between findings" \
+    "$(fp "$T/again.sarif" | sort -u | wc -l)" "$(grep -c '"ruleId"' "$T/again.sarif")"
+
+# A damaged package: a notification, the run not successful, still valid.
+head -c 2000 "$T/pkg/t.deb" >"$T/pkg/cut.deb"
+S --format=sarif -A "$T/pkg" >"$T/cut.sarif" 2>"$T/err"
+expect "damaged package: exit status 2" "$?" 2
+expect_match "damaged package: a notification" "$(cat "$T/cut.sarif")" \
+    '*"executionSuccessful":false,"toolExecutionNotifications":*cut.deb*'
+expect "damaged package: the validator finds no error or warning" "$(validate "$T/cut.sarif")" ""
+finish
