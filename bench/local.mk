@@ -2,7 +2,7 @@
 # `make bench` compares elfscan with the floor (bench/floor.c: list every
 # directory and read 64 bytes of every file) and with scanelf on /usr; see
 # bench/run.sh.
-EXTRA_DIST += bench/run.sh bench/gentree.sh bench/README.md
+EXTRA_DIST += bench/run.sh bench/gentree.sh bench/README.md bench/hardening.sh
 EXTRA_PROGRAMS = bench/floor
 bench_floor_SOURCES = bench/floor.c
 bench_floor_LDADD = -lpthread
@@ -10,3 +10,8 @@ CLEANFILES += bench/floor
 bench: all bench/floor
 	$(SHELL) $(srcdir)/bench/run.sh $(BENCH_TREE) $(BENCH_ROUNDS)
 .PHONY: bench
+# `make bench-hardening`: elfscan --hardening against checksec --dir and
+# plain elfscan on /usr/bin and /usr; see bench/hardening.sh.
+bench-hardening: all
+	$(SHELL) $(srcdir)/bench/hardening.sh $(BENCH_ROUNDS)
+.PHONY: bench-hardening

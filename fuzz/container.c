@@ -2,7 +2,9 @@
  * container.c - fuzz target for elfscan's container path: any bytes, on a
  * memfd, are read as a package, wheel or tarball by libarchive, and each
  * ELF member or .a inside goes to the library as a stream, as elfscan does
- * (src/elfscan/container.c). Whatever the input, nothing may crash, hang,
+ * (src/elfscan/container.c), with the hardening read (--hardening: the
+ * stream kept whole, the dynamic section, property note and symbol tables
+ * read in bounded pieces). Whatever the input, nothing may crash, hang,
  * leak or touch memory it does not own, and every batch handed on must be
  * possible: named for the file, an image with a name and a sane info, a
  * message of one line. A file that is no container is read as a tarball,
@@ -36,6 +38,11 @@ check_batch(void *arg, const struct batch *b)
 			must(f->info.elf_class == 1 || f->info.elf_class == 2);
 			must(!f->info.pie ||
 			    f->info.kind == CHSTK_KIND_PROGRAM);
+			must(f->info.hardening != NULL);
+			must(strlen(f->info.hardening->rpath) <
+			    CHSTK_PATH_LEN);
+			must(strlen(f->info.hardening->runpath) <
+			    CHSTK_PATH_LEN);
 			continue;
 		}
 		must(f->kind == FOUND_MALFORMED || f->kind == FOUND_ERROR);
@@ -49,7 +56,8 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	unsigned long seen = 0;
-	struct container_out out = { check_batch, &seen };
+	struct container_out out = { .found = check_batch, .arg = &seen,
+	    .hardening = true };
 	enum container kind;
 	int fd;
 

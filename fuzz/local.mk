@@ -13,7 +13,8 @@ fuzz_ldadd = lib/libchstk-core.la $(LIBELF_LIBS)
 # The container target carries elfscan's reading of packages.
 fuzz_container_sources = fuzz/container.c src/elfscan/container.c \
 	src/elfscan/lazy.c src/elfscan/lazy.h \
-	src/elfscan/batch.c src/elfscan/xalloc.c src/elfscan/elfscan.h
+	src/elfscan/batch.c src/elfscan/hardening.c src/elfscan/xalloc.c \
+	src/elfscan/elfscan.h
 fuzz_container_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/src/elfscan
 
 check_PROGRAMS += fuzz/replay-scan fuzz/replay-rewrite fuzz/replay-container \

@@ -7,7 +7,8 @@
  * the same states. So must a scan of the bytes as a stream of known size
  * (chstk_scan_stream, fed in pieces of changing sizes), which keeps only
  * what it will read again; of unknown size it must keep the promises.
- * A callback that asks to stop must stop the scan.
+ * With CHSTK_READ_HARDENING, memory, file and stream must agree on the
+ * images and the symbols handed over. A callback that asks to stop must stop the scan.
  */
 #include <string.h>
 #include <unistd.h>
@@ -15,6 +16,90 @@
 #include "fuzz.h"
 
 static struct fuzz_scan mem, fd, stream, unsized;
+
+/* What a scan with CHSTK_READ_HARDENING saw. */
+struct hard_scan {
+	int r;
+	unsigned images, symbols;
+};
+
+static int
+on_symbol(void *arg, const struct chstk_sym *sym)
+{
+	struct hard_scan *h = arg;
+
+	must(sym->name != NULL && strlen(sym->name) <= 1024);
+	must(sym->type <= 15 && sym->bind <= 15);
+	h->symbols++;
+	return 0;
+}
+
+static int
+on_hard_image(void *arg, const char *member, const struct chstk_info *info,
+    const struct chstk_error *err)
+{
+	struct hard_scan *h = arg;
+	const struct chstk_hardening *hd;
+
+	(void)member;
+	h->images++;
+	if (info == NULL) {
+		fuzz_check_error(err->code, err);
+		return 0;
+	}
+	hd = info->hardening;
+	must(hd != NULL);
+	must(hd->rpath != NULL && strlen(hd->rpath) < CHSTK_PATH_LEN);
+	must(hd->runpath != NULL && strlen(hd->runpath) < CHSTK_PATH_LEN);
+	must(hd->has_rpath || hd->rpath[0] == '\0');
+	must(hd->has_runpath || hd->runpath[0] == '\0');
+	must(!hd->symtab || hd->sections);
+	return 0;
+}
+
+/* The input as a stream, 1000 bytes a read. */
+struct pieces {
+	const uint8_t *p;
+	size_t left;
+};
+
+static ssize_t
+read_piece(void *arg, void *buf, size_t len)
+{
+	struct pieces *c = arg;
+	size_t n = len < 1000 ? len : 1000;
+
+	if (n > c->left)
+		n = c->left;
+	memcpy(buf, c->p, n);
+	c->p += n;
+	c->left -= n;
+	return (ssize_t)n;
+}
+
+/* in: a file descriptor, -1 for memory, -2 for a stream of known size. */
+static void
+hard_scan(const uint8_t *data, size_t size, int in, struct hard_scan *h)
+{
+	struct chstk_scan_opts o = { .read = CHSTK_READ_HARDENING,
+	    .symbol = on_symbol };
+	struct pieces c = { data, size };
+	struct chstk_error err;
+
+	memset(h, 0, sizeof(*h));
+	if (in == -2)
+		h->r = chstk_scan_stream_with(read_piece, &c, size, &o,
+		    on_hard_image, h, &err);
+	else if (in == -1)
+		h->r = chstk_scan_mem_with(data, size, &o, on_hard_image, h,
+		    &err);
+	else
+		h->r = chstk_scan_fd_with(in, &o, on_hard_image, h, &err);
+	if (h->r < 0)
+		fuzz_check_error(h->r, &err);
+	else
+		must(h->r == 0);
+}
 
 static int
 stop_at_first(void *arg, const char *member, const struct chstk_info *info,
@@ -30,6 +115,7 @@ stop_at_first(void *arg, const char *member, const struct chstk_info *info,
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct hard_scan hm, hf, hs;
 	struct chstk_error err;
 	unsigned calls = 0;
 	int in, r;
@@ -37,7 +123,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_scan_mem(data, size, &mem);
 	in = fuzz_memfd(data, size);
 	fuzz_scan_fd(in, &fd);
+	hard_scan(data, size, -1, &hm);
+	hard_scan(data, size, in, &hf);
+	hard_scan(data, size, -2, &hs);
 	close(in);
+
+	must(hm.r == hf.r && hm.images == hf.images &&
+	    hm.symbols == hf.symbols);
+	/* A stream kept whole reads as memory does. */
+	must(hm.r == hs.r && hm.images == hs.images &&
+	    hm.symbols == hs.symbols);
+	must(hm.images == mem.images || (hm.r < 0 && hm.images == 0 &&
+	    mem.images == 1 && !fuzz_is_archive(data, size)));
 
 	must(mem.r >= 0 || mem.images == 0 || fuzz_is_archive(data, size));
 	must((mem.r < 0) == (fd.r < 0));

@@ -118,6 +118,76 @@ struct chstk_info {
 	/* The first writable and executable PT_LOAD entry (in an object,
 	   the section header table); 0 and 0 when wx is 0. */
 	uint64_t wx_offset, wx_size;
+	/* With CHSTK_READ_HARDENING (chstk_scan_fd_with()), else NULL. */
+	const struct chstk_hardening *hardening;
+};
+
+#define CHSTK_PATH_LEN 4096
+
+/*
+ * The image's other defences against overflows, as its file states them
+ * (what they are worth is the caller's to judge). Read with
+ * CHSTK_READ_HARDENING; a field the image cannot have (a dynamic section
+ * in an object) is 0.
+ */
+struct chstk_hardening {
+	bool gnu_relro;		/* has PT_GNU_RELRO */
+	bool dynamic;		/* has PT_DYNAMIC (read up to DT_NULL) */
+	bool bind_now;		/* DT_BIND_NOW, DF_BIND_NOW in DT_FLAGS or
+				   DF_1_NOW in DT_FLAGS_1 */
+	bool debug;		/* DT_DEBUG */
+	uint64_t flags;		/* DT_FLAGS, 0 if absent */
+	uint64_t flags_1;	/* DT_FLAGS_1, 0 if absent */
+	bool has_rpath, has_runpath;	/* DT_RPATH, DT_RUNPATH */
+	bool rpath_cut, runpath_cut;	/* longer than CHSTK_PATH_LEN - 1
+					   bytes: the strings are cut */
+	const char *rpath;	/* "" when absent; valid during the call */
+	const char *runpath;
+	bool property;		/* has a NT_GNU_PROPERTY_TYPE_0 note:
+				   PT_GNU_PROPERTY, or an object's
+				   .note.gnu.property */
+	uint32_t x86_feature_1;	/* GNU_PROPERTY_X86_FEATURE_1_AND: bit 0
+				   IBT, bit 1 SHSTK; 0 if absent */
+	uint32_t aarch64_feature_1;	/* GNU_PROPERTY_AARCH64_FEATURE_1_AND:
+					   bit 0 BTI, bit 1 PAC; 0 if absent */
+	bool sections;		/* has section headers */
+	bool symtab;		/* has a SHT_SYMTAB section: not stripped */
+	bool dynsym;		/* has a SHT_DYNSYM section */
+};
+
+/* One symbol, as chstk_scan_opts.symbol sees it. */
+struct chstk_sym {
+	const char *name;	/* at most 1024 bytes, see cut */
+	bool cut;		/* the name is longer and was cut */
+	bool dynamic;		/* from SHT_DYNSYM, else from SHT_SYMTAB */
+	bool undefined;		/* SHN_UNDEF: a reference */
+	unsigned char type;	/* STT_* */
+	unsigned char bind;	/* STB_* */
+};
+
+/*
+ * Called for each named symbol of an image's dynamic symbol table, then of
+ * its static one, before the image's chstk_scan_fn; arg is the scan's.
+ * sym is valid only during the call. Return 0 to go on; any other value
+ * stops the scan, and the scanner returns it.
+ */
+typedef int (*chstk_sym_fn)(void *arg, const struct chstk_sym *sym);
+
+enum {
+	CHSTK_READ_HARDENING = 1,	/* fill chstk_info.hardening */
+};
+
+/* What the chstk_scan_*_with() functions read beyond the marking. */
+struct chstk_scan_opts {
+	unsigned read;		/* CHSTK_READ_* bits */
+	chstk_sym_fn symbol;	/* with CHSTK_READ_HARDENING; may be NULL */
+	/* chstk_scan_fd_with() only: a caller that has read the start of
+	   the file already, to tell what it is (see chstk_format()), lends
+	   its first head_len bytes, which the library takes from there
+	   instead of reading them again. The first 1 KiB holds the headers
+	   of nearly every ELF file. */
+	const void *head;
+	size_t head_len;
 };
 
 /* "exec", "noexec" or "default". Never NULL. */
@@ -150,18 +220,20 @@ typedef int (*chstk_scan_fn)(void *arg, const char *member,
 int chstk_scan_fd(int fd, chstk_scan_fn fn, void *arg,
     struct chstk_error *err);
 
-/*
- * chstk_scan_fd() for a caller that has read the start of the file already,
- * to tell what it is (see chstk_format()): head holds its first n bytes
- * (the caller's, lent for the call), which the library takes from there
- * instead of reading them again. The first 4096 bytes hold the headers of
- * nearly every ELF file. Returns as chstk_scan_fd().
- */
-int chstk_scan_fd_head(int fd, const void *head, size_t n, chstk_scan_fn fn,
-    void *arg, struct chstk_error *err);
-
 /* The same for an image in memory, which the library only reads. */
 int chstk_scan_mem(const void *buf, size_t size, chstk_scan_fn fn, void *arg,
+    struct chstk_error *err);
+
+/*
+ * chstk_scan_fd() and chstk_scan_mem() reading what o asks beyond the
+ * marking. An image whose further reads fail (a dynamic section or symbol
+ * table running past the end, a count no real file has) is reported to fn
+ * as one that cannot be read.
+ */
+int chstk_scan_fd_with(int fd, const struct chstk_scan_opts *o,
+    chstk_scan_fn fn, void *arg, struct chstk_error *err);
+int chstk_scan_mem_with(const void *buf, size_t size,
+    const struct chstk_scan_opts *o, chstk_scan_fn fn, void *arg,
     struct chstk_error *err);
 
 /* The same for a path (a symbolic link is followed). */
@@ -195,6 +267,12 @@ typedef ssize_t (*chstk_read_fn)(void *arg, void *buf, size_t len);
  */
 int chstk_scan_stream(chstk_read_fn read, void *read_arg, uint64_t size,
     chstk_scan_fn fn, void *arg, struct chstk_error *err);
+/* The same reading what o asks beyond the marking, as
+   chstk_scan_fd_with(). With CHSTK_READ_HARDENING the symbol tables may
+   lie anywhere: an image is kept whole, within CHSTK_STREAM_KEEP. */
+int chstk_scan_stream_with(chstk_read_fn read, void *read_arg,
+    uint64_t size, const struct chstk_scan_opts *o, chstk_scan_fn fn,
+    void *arg, struct chstk_error *err);
 
 /* What a file is, by its first bytes, for a caller choosing a reader. */
 enum chstk_format {

@@ -183,9 +183,8 @@ check_table(const struct chstk_image *im, uint64_t off, uint64_t n,
 	return 0;
 }
 
-/* Read entries [first, first + n) of a table of type at off, n <= CHUNK. */
-static int
-read_entries(const struct chstk_image *im, Elf_Type type, uint64_t off,
+int
+chstk__read_entries(const struct chstk_image *im, Elf_Type type, uint64_t off,
     size_t first, size_t n, void *mem, const char *what,
     struct chstk_error *err)
 {
@@ -209,7 +208,7 @@ read_shdr(const struct chstk_image *im, size_t i, GElf_Shdr *sh,
 		*sh = im->shdr[i];
 		return 0;
 	}
-	r = read_entries(im, ELF_T_SHDR, im->ehdr.e_shoff, i, 1, &m,
+	r = chstk__read_entries(im, ELF_T_SHDR, im->ehdr.e_shoff, i, 1, &m,
 	    "section header", err);
 	if (r == 0)
 		widen_shdr(im, &m, 0, sh);
@@ -293,6 +292,19 @@ note_section(struct chstk_image *im, size_t i, const GElf_Shdr *sh,
 	if ((sh->sh_flags & (SHF_ALLOC | SHF_WRITE | SHF_EXECINSTR)) ==
 	    (SHF_ALLOC | SHF_WRITE | SHF_EXECINSTR))
 		im->wx_sections++;
+	if (sh->sh_type == SHT_SYMTAB && im->symtab.sh_type == SHT_NULL)
+		im->symtab = *sh;
+	if (sh->sh_type == SHT_DYNSYM && im->dynsym.sh_type == SHT_NULL)
+		im->dynsym = *sh;
+	/* An object's property note: only notes have their name read. */
+	if (sh->sh_type == SHT_NOTE && im->ehdr.e_type == ET_REL &&
+	    im->property.sh_type == SHT_NULL) {
+		r = chstk__name_is(im, sh->sh_name, CHSTK_PROPERTY_NAME, err);
+		if (r < 0)
+			return r;
+		if (r > 0)
+			im->property = *sh;
+	}
 	if (sh->sh_size != 0)
 		return 0;
 	r = chstk__name_is(im, sh->sh_name, CHSTK_NOTE_NAME, err);
@@ -303,6 +315,31 @@ note_section(struct chstk_image *im, size_t i, const GElf_Shdr *sh,
 		im->note_flags = sh->sh_flags;
 		im->state = sh->sh_flags & SHF_EXECINSTR ? CHSTK_EXEC :
 		    CHSTK_NOEXEC;
+	}
+	return 0;
+}
+
+/* The string tables of the symbol tables found, by their sh_link. */
+static int
+linked_strings(struct chstk_image *im, struct chstk_error *err)
+{
+	struct { const GElf_Shdr *tab; GElf_Shdr *str; } t[] = {
+		{ &im->symtab, &im->symtab_str },
+		{ &im->dynsym, &im->dynsym_str },
+	};
+	size_t i;
+	int r;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		if (t[i].tab->sh_type == SHT_NULL)
+			continue;
+		if (t[i].tab->sh_link == 0 || t[i].tab->sh_link >= im->shnum)
+			return chstk__error(err, CHSTK_ERR_CORRUPT,
+			    "symbol table links to section %u of %zu",
+			    t[i].tab->sh_link, im->shnum);
+		r = read_shdr(im, t[i].tab->sh_link, t[i].str, err);
+		if (r < 0)
+			return r;
 	}
 	return 0;
 }
@@ -334,7 +371,7 @@ read_shdrs(struct chstk_image *im, unsigned how, struct chstk_error *err)
 	}
 	for (i = 0; r == 0 && i < im->shnum; i += n) {
 		n = im->shnum - i < CHUNK ? im->shnum - i : CHUNK;
-		r = read_entries(im, ELF_T_SHDR, im->ehdr.e_shoff, i, n, &m,
+		r = chstk__read_entries(im, ELF_T_SHDR, im->ehdr.e_shoff, i, n, &m,
 		    "section header table", err);
 		for (k = 0; r == 0 && k < n; k++) {
 			widen_shdr(im, &m, k, &sh);
@@ -344,6 +381,8 @@ read_shdrs(struct chstk_image *im, unsigned how, struct chstk_error *err)
 				r = note_section(im, i + k, &sh, err);
 		}
 	}
+	if (r == 0)
+		r = linked_strings(im, err);
 	if (r < 0)
 		free(keep);
 	else
@@ -377,7 +416,7 @@ read_phdrs(struct chstk_image *im, struct chstk_error *err)
 		return chstk__syserror(err, "cannot read program headers");
 	for (i = 0; r == 0 && i < n; i += c) {
 		c = n - i < CHUNK ? n - i : CHUNK;
-		r = read_entries(im, ELF_T_PHDR, im->ehdr.e_phoff, i, c, &m,
+		r = chstk__read_entries(im, ELF_T_PHDR, im->ehdr.e_phoff, i, c, &m,
 		    "program header table", err);
 		for (k = 0; r == 0 && k < c; k++)
 			widen_phdr(im, &m, k, &im->phdr[i + k]);
@@ -412,13 +451,15 @@ chstk__image_open(struct chstk_image *im, const struct chstk_src *src,
 	r = read_ehdr(im, err);
 	/* Section headers lie at the end, their names anywhere: an object is
 	   read in no particular order, and so is a program that counts its
-	   program headers in section 0. */
+	   program headers in section 0, or whose symbol tables are read. */
 	if (r == 0 && (im->ehdr.e_type == ET_REL ||
-	    im->ehdr.e_phnum == PN_XNUM || how & CHSTK_IMAGE_SECTIONS))
+	    im->ehdr.e_phnum == PN_XNUM ||
+	    how & (CHSTK_IMAGE_SECTIONS | CHSTK_IMAGE_SYMBOLS)))
 		r = chstk__src_keep_all(src, err);
 	if (r == 0)
 		r = read_phdrs(im, err);
-	if (r == 0 && (im->ehdr.e_type == ET_REL || how & CHSTK_IMAGE_SECTIONS))
+	if (r == 0 && (im->ehdr.e_type == ET_REL ||
+	    how & (CHSTK_IMAGE_SECTIONS | CHSTK_IMAGE_SYMBOLS)))
 		r = read_shdrs(im, how, err);
 	if (r < 0) {
 		chstk__image_close(im);
@@ -458,7 +499,7 @@ dyn_kind(const struct chstk_image *im, const struct chstk_info *info)
 	chstk__src_forward(im->src);
 	for (i = 0; i < n; i += c) {
 		c = n - i < CHUNK ? n - i : CHUNK;
-		if (read_entries(im, ELF_T_DYN, ph->p_offset, i, c, &m,
+		if (chstk__read_entries(im, ELF_T_DYN, ph->p_offset, i, c, &m,
 		    "dynamic section", NULL) < 0)
 			break;
 		for (k = 0; k < c; k++) {

@@ -11,6 +11,8 @@
  *                 and read back (through scan.c) before it counts
  *     scan.c      chstk_scan_*(): an ELF file or archive read
  *   ELF and archive formats
+ *     hardening.c the dynamic section, property note and symbol tables
+ *                 (CHSTK_READ_HARDENING)
  *     archive.c   the ar format: members read, an archive written anew
  *     object.c    .note.GNU-stack in relocatable objects
  *     phdr.c      PT_GNU_STACK in executables and shared objects
@@ -39,6 +41,7 @@
 #include "chstk.h"
 
 #define CHSTK_NOTE_NAME ".note.GNU-stack"
+#define CHSTK_PROPERTY_NAME ".note.gnu.property"
 
 /* Overflow-safe: does [off, off + len) lie within [0, size)? */
 static inline int
@@ -207,11 +210,18 @@ struct chstk_image {
 	unsigned wx_sections;	/* SHF_ALLOC sections writable and executable */
 	struct chstk_strwin names;
 	enum chstk_state state;
+	/* With CHSTK_IMAGE_SYMBOLS (and always for objects): the first
+	   SHT_SYMTAB and SHT_DYNSYM and their string tables, and an
+	   object's .note.gnu.property; sh_type SHT_NULL when absent. */
+	GElf_Shdr symtab, symtab_str, dynsym, dynsym_str, property;
 };
 
 enum {
 	CHSTK_IMAGE_SECTIONS = 1,	/* read and keep every section header,
 					   whatever the type of file */
+	CHSTK_IMAGE_SYMBOLS = 2,	/* read the section headers, whatever
+					   the type of file, for the symbol
+					   tables (not kept) */
 };
 
 int chstk__image_open(struct chstk_image *im, const struct chstk_src *src,
@@ -220,6 +230,11 @@ void chstk__image_close(struct chstk_image *im);
 void chstk__image_info(const struct chstk_image *im, struct chstk_info *info);
 /* The size in the file of one entry of type, in the image's class. */
 size_t chstk__fsize(const struct chstk_image *im, Elf_Type type);
+/* Decode entries [first, first + n) of a table of type at off, n <= 64,
+   into mem, their memory layout in the image's class. */
+int chstk__read_entries(const struct chstk_image *im, Elf_Type type,
+    uint64_t off, size_t first, size_t n, void *mem, const char *what,
+    struct chstk_error *err);
 /* Is the section name at name in the name table want? 1, 0 or an error. */
 int chstk__name_is(struct chstk_image *im, uint64_t name, const char *want,
     struct chstk_error *err);
@@ -234,6 +249,18 @@ int chstk__encode_phdrs(const struct chstk_image *im, const GElf_Phdr *phdr,
     size_t n, unsigned char *out, struct chstk_error *err);
 int chstk__encode_shdr(const struct chstk_image *im, const GElf_Shdr *shdr,
     unsigned char *out, struct chstk_error *err);
+
+/* hardening.c: the image's other defences (CHSTK_READ_HARDENING), with
+   the search paths' strings kept, its symbols handed to o->symbol when
+   set; im opened with CHSTK_IMAGE_SYMBOLS. 0, what o->symbol returned to
+   stop, or an error. */
+struct chstk_hardening_buf {
+	struct chstk_hardening h;
+	char rpath[CHSTK_PATH_LEN], runpath[CHSTK_PATH_LEN];
+};
+int chstk__hardening_read(const struct chstk_image *im,
+    const struct chstk_scan_opts *o, void *arg, struct chstk_hardening_buf *b,
+    struct chstk_error *err);
 
 /* phdr.c: the edit that gives an executable or shared object state want. */
 int chstk__phdr_edit(const struct chstk_image *im, enum chstk_state want,
@@ -305,9 +332,10 @@ int chstk__ar_write(const struct chstk_ar *ar, struct chstk_ar_plan *p,
     size_t n, const struct chstk_src *spool, int out_fd,
     struct chstk_error *err);
 
-/* scan.c: call fn for each image of src, an ELF file or archive. */
-int chstk__scan(const struct chstk_src *src, chstk_scan_fn fn, void *arg,
-    struct chstk_error *err);
+/* scan.c: call fn for each image of src, an ELF file or archive, reading
+   what o asks (o may be NULL). */
+int chstk__scan(const struct chstk_src *src, const struct chstk_scan_opts *o,
+    chstk_scan_fn fn, void *arg, struct chstk_error *err);
 
 /* rewrite.c: apply op to the ELF file or archive src, writing the result
    to out_fd; 1 written, 0 nothing to change, or an error. */

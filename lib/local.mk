@@ -7,7 +7,7 @@ lib_libchstk_core_la_SOURCES = \
 	lib/error.c lib/version.c lib/state.c lib/stream.c lib/source.c \
 	lib/edit.c \
 	lib/image.c lib/encode.c lib/phdr.c lib/object.c lib/archive.c \
-	lib/scan.c lib/rewrite.c lib/update.c
+	lib/hardening.c lib/scan.c lib/rewrite.c lib/update.c
 lib_libchstk_core_la_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
 lib_libchstk_core_la_LIBADD = $(LIBELF_LIBS)
 

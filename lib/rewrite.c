@@ -247,7 +247,7 @@ verify_archive(int out_fd, unsigned images, struct chstk_error *err)
 
 	r = chstk__src_file(&out, out_fd, err);
 	if (r == 0)
-		r = chstk__scan(&out, count_image, &c, err);
+		r = chstk__scan(&out, NULL, count_image, &c, err);
 	if (r < 0 || c.images != images || c.bad > 0)
 		return chstk__error(err, CHSTK_ERR_CHANGED,
 		    "the rewritten archive does not read back");

@@ -1,61 +1,84 @@
 /*
  * scan.c - the library's readers: chstk_scan_fd() and
- * chstk_scan_fd_head(), chstk_scan_mem(), chstk_scan_path() and
+ * chstk_scan_fd_with(), chstk_scan_mem(), chstk_scan_path() and
  * chstk_scan_stream(), and chstk_format(), which
  * tells a caller which files they read. A file is an ELF image or an ar
  * archive of them; an archive's members are read in place, and those that
  * are not ELF files are passed over.
  */
 #include <fcntl.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "internal.h"
 
+/*
+ * Read the image in src, with what o asks, into info (and h, when o asks
+ * for the hardening, which the library keeps until fn has seen it). 0,
+ * what o->symbol returned to stop, or an error.
+ */
 static int
-read_info(const struct chstk_src *src, struct chstk_info *info,
+read_image(const struct chstk_src *src, const struct chstk_scan_opts *o,
+    void *arg, struct chstk_info *info, struct chstk_hardening_buf *h,
     struct chstk_error *err)
 {
 	struct chstk_image im;
 	int r;
 
-	r = chstk__image_open(&im, src, 0, err);
+	r = chstk__image_open(&im, src, h != NULL ? CHSTK_IMAGE_SYMBOLS : 0,
+	    err);
 	if (r < 0)
 		return r;
 	chstk__image_info(&im, info);
+	if (h != NULL)
+		r = chstk__hardening_read(&im, o, arg, h, err);
 	chstk__image_close(&im);
+	info->hardening = r == 0 && h != NULL ? &h->h : NULL;
 	/* The reading of the dynamic section forgives errors; a stream that
 	   failed under it has not been read. */
 	if (chstk__src_failed(src))
 		return chstk__error(err, CHSTK_ERR_SYS, "the stream failed");
-	return 0;
+	return r;
 }
+
+/* What a scan reads, and where the hardening goes (NULL: not asked). */
+struct scan {
+	const struct chstk_scan_opts *o;
+	struct chstk_hardening_buf *h;
+	chstk_scan_fn fn;
+	void *arg;
+};
 
 /* A member that cannot be read is the callback's to judge; one that is no
    ELF file is none of its business. */
 static int
-scan_member(const struct chstk_ar *ar, const struct chstk_ar_member *m,
-    chstk_scan_fn fn, void *arg, struct chstk_error *err)
+scan_member(const struct scan *s, const struct chstk_ar *ar,
+    const struct chstk_ar_member *m, struct chstk_error *err)
 {
 	struct chstk_info info;
 	struct chstk_error merr;
 	struct chstk_src src;
+	int r;
 
 	if (m->kind != CHSTK_AR_FILE)
 		return 0;
 	chstk__clear_error(&merr);
 	chstk__ar_member_src(ar, m, &src);
 	chstk__src_forget(ar->src, m->data);
-	if (read_info(&src, &info, &merr) == 0)
-		return fn(arg, m->name, &info, NULL);
+	r = read_image(&src, s->o, s->arg, &info, s->h, &merr);
+	if (r == 0)
+		return s->fn(s->arg, m->name, &info, NULL);
+	if (r > 0)
+		return r;
 	if (chstk__src_failed(ar->src))
 		return chstk__error(err, merr.code, "%s", merr.msg);
 	return merr.code == CHSTK_ERR_NOT_ELF ? 0 :
-	    fn(arg, m->name, NULL, &merr);
+	    s->fn(s->arg, m->name, NULL, &merr);
 }
 
 static int
-scan_archive(const struct chstk_src *src, chstk_scan_fn fn, void *arg,
+scan_archive(const struct scan *s, const struct chstk_src *src,
     struct chstk_error *err)
 {
 	struct chstk_ar_member m;
@@ -64,16 +87,17 @@ scan_archive(const struct chstk_src *src, chstk_scan_fn fn, void *arg,
 
 	r = chstk__ar_open(&ar, src, err);
 	while (r == 0 && (r = chstk__ar_next(&ar, &m, err)) == 1) {
-		r = scan_member(&ar, &m, fn, arg, err);
+		r = scan_member(s, &ar, &m, err);
 		chstk__src_forget(src, ar.next);
 	}
 	return r;
 }
 
 int
-chstk__scan(const struct chstk_src *src, chstk_scan_fn fn, void *arg,
-    struct chstk_error *err)
+chstk__scan(const struct chstk_src *src, const struct chstk_scan_opts *o,
+    chstk_scan_fn fn, void *arg, struct chstk_error *err)
 {
+	struct scan s = { o, NULL, fn, arg };
 	unsigned char magic[8];
 	struct chstk_info info;
 	size_t len;
@@ -85,14 +109,20 @@ chstk__scan(const struct chstk_src *src, chstk_scan_fn fn, void *arg,
 	    "file header", err);
 	if (r < 0)
 		return r;
+	/* Some 8 KiB of search paths: on the heap, not a worker's stack. */
+	if (o != NULL && o->read & CHSTK_READ_HARDENING &&
+	    (s.h = malloc(sizeof(*s.h))) == NULL)
+		return chstk__syserror(err, "cannot read hardening");
 	if (chstk__ar_magic(magic, len) != CHSTK_AR_NONE)
-		return scan_archive(src, fn, arg, err);
-	r = read_info(src, &info, err);
-	return r < 0 ? r : fn(arg, NULL, &info, NULL);
+		r = scan_archive(&s, src, err);
+	else if ((r = read_image(src, o, arg, &info, s.h, err)) == 0)
+		r = fn(arg, NULL, &info, NULL);
+	free(s.h);
+	return r;
 }
 
 int
-chstk_scan_fd_head(int fd, const void *head, size_t n, chstk_scan_fn fn,
+chstk_scan_fd_with(int fd, const struct chstk_scan_opts *o, chstk_scan_fn fn,
     void *arg, struct chstk_error *err)
 {
 	struct chstk_cache cache;
@@ -100,35 +130,45 @@ chstk_scan_fd_head(int fd, const void *head, size_t n, chstk_scan_fn fn,
 	int r;
 
 	chstk__clear_error(err);
-	if (head == NULL && n > 0)
+	if (o != NULL && o->head == NULL && o->head_len > 0)
 		return chstk__error(err, CHSTK_ERR_INVAL, "no head to read");
 	r = chstk__src_file(&src, fd, err);
 	if (r < 0)
 		return r;
-	chstk__src_cache(&src, &cache, head, n);
-	return chstk__scan(&src, fn, arg, err);
+	chstk__src_cache(&src, &cache, o != NULL ? o->head : NULL,
+	    o != NULL ? o->head_len : 0);
+	return chstk__scan(&src, o, fn, arg, err);
 }
 
 int
-chstk_scan_fd(int fd, chstk_scan_fn fn, void *arg, struct chstk_error *err)
-{
-	return chstk_scan_fd_head(fd, NULL, 0, fn, arg, err);
-}
-
-int
-chstk_scan_mem(const void *buf, size_t size, chstk_scan_fn fn, void *arg,
+chstk_scan_mem_with(const void *buf, size_t size,
+    const struct chstk_scan_opts *o, chstk_scan_fn fn, void *arg,
     struct chstk_error *err)
 {
 	struct chstk_src src;
 
 	chstk__clear_error(err);
 	chstk__src_mem(&src, buf, size);
-	return chstk__scan(&src, fn, arg, err);
+	return chstk__scan(&src, o, fn, arg, err);
 }
 
 int
-chstk_scan_stream(chstk_read_fn read, void *read_arg, uint64_t size,
-    chstk_scan_fn fn, void *arg, struct chstk_error *err)
+chstk_scan_fd(int fd, chstk_scan_fn fn, void *arg, struct chstk_error *err)
+{
+	return chstk_scan_fd_with(fd, NULL, fn, arg, err);
+}
+
+int
+chstk_scan_mem(const void *buf, size_t size, chstk_scan_fn fn, void *arg,
+    struct chstk_error *err)
+{
+	return chstk_scan_mem_with(buf, size, NULL, fn, arg, err);
+}
+
+int
+chstk_scan_stream_with(chstk_read_fn read, void *read_arg, uint64_t size,
+    const struct chstk_scan_opts *o, chstk_scan_fn fn, void *arg,
+    struct chstk_error *err)
 {
 	struct chstk_stream *st;
 	struct chstk_src src;
@@ -141,9 +181,17 @@ chstk_scan_stream(chstk_read_fn read, void *read_arg, uint64_t size,
 	if (r < 0)
 		return r;
 	chstk__src_stream(&src, st, size);
-	r = chstk__scan(&src, fn, arg, err);
+	r = chstk__scan(&src, o, fn, arg, err);
 	chstk__stream_close(st);
 	return r;
+}
+
+int
+chstk_scan_stream(chstk_read_fn read, void *read_arg, uint64_t size,
+    chstk_scan_fn fn, void *arg, struct chstk_error *err)
+{
+	return chstk_scan_stream_with(read, read_arg, size, NULL, fn, arg,
+	    err);
 }
 
 enum chstk_format

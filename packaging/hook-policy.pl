@@ -21,10 +21,14 @@
 #   tree     what the tree is called in a message ("the build root")
 #   refused  a sub given the number of refused images under fail: it says
 #            how to fix or allow them
-# and calls check(ROOT, POLICY, GLOBS...), which returns the exit status:
-# 0 nothing refused; 1 an image with an executable stack (under fail), or a
-# file that is not sound ELF or that chstk could not mark; 2 a file or
-# directory elfscan could not read. A tool that cannot run exits 2 at once.
+# and calls check(ROOT, POLICY, REQUIRE, GLOBS...), REQUIRE an array of
+# the defences required, words of elfscan --require ([GLOB=]PROPS, the
+# GLOB an installed path; none by default), which returns the exit status:
+# 0 nothing refused; 1 an image with an executable stack (under fail), an
+# image lacking a required defence (under fail and fix: chstk cannot add
+# it), or a file that is not sound ELF or that chstk could not mark; 2 a
+# file or directory elfscan could not read. A tool that cannot run exits 2
+# at once.
 package ChstkHook;
 use strict;
 use warnings;
@@ -35,9 +39,17 @@ use JSON::PP;
 our $ELFSCAN = $ENV{CHSTK_HOOK_ELFSCAN} || '@bindir@/elfscan';
 our $CHSTK = $ENV{CHSTK_HOOK_CHSTK} || '@bindir@/chstk';
 
+# The findings of elfscan --require: defences the compiler and linker
+# build in, which chstk cannot add. The properties that give them.
+my %HARDENING = map { $_ => 1 } qw(no-pie no-full-relro no-canary no-fortify
+    unsafe-rpath no-ibt no-shstk no-bti no-pac not-stripped);
+my %PROPS = map { $_ => 1 } qw(pie relro canary fortify rpath ibt shstk bti
+    pac stripped);
+
 # Findings that are not about the stack: chstk cannot change a W^X
-# segment, and a malformed file is reported as unreadable.
-my %OTHER = map { $_ => 1 } qw(wx-segment malformed);
+# segment, a malformed file is reported as unreadable, and the defences
+# required are reported on their own.
+my %OTHER = (map({ $_ => 1 } qw(wx-segment malformed)), %HARDENING);
 
 sub new {
 	my ($class, %h) = @_;
@@ -53,6 +65,17 @@ sub bad_policy {
 	return "unknown policy '$policy': want fail, fix or warn";
 }
 
+# The message for a word of REQUIRE that is not [GLOB=]PROPS, or undef.
+sub bad_require {
+	for my $word (@_) {
+		my $props = $word =~ /=([^=]*)$/ ? $1 : $word;
+		my @bad = grep { !$PROPS{$_} } split(/,/, $props, -1);
+		return "unknown defence '$bad[0]' in '$word': want " .
+		    join(', ', sort keys %PROPS) if @bad;
+	}
+	return undef;
+}
+
 # An operational error: nothing more can be checked.
 sub fatal {
 	my ($h, @msg) = @_;
@@ -61,11 +84,31 @@ sub fatal {
 	exit 2;
 }
 
+# The tree, its glob characters quoted, to put before an installed path.
+sub quoted {
+	my ($root) = @_;
+
+	return $root =~ s/([][*?\\])/\\$1/gr;
+}
+
+# elfscan's --require options for the words [GLOB=]PROPS, each GLOB an
+# installed path under the tree.
+sub require_options {
+	my ($root, @words) = @_;
+
+	return map {
+		my ($glob, $props) = /^(.*)=([^=]*)$/ ? ($1, $2) : (undef, $_);
+		('--require', defined $glob ?
+		    quoted($root) . '/' . ($glob =~ s{^/+}{}r) . "=$props" :
+		    $props);
+	} @words;
+}
+
 # The patterns elfscan --allow matches against the paths it prints: the
 # tree, its own glob characters quoted, before each installed path.
 sub allow_file {
 	my ($h, $root, @globs) = @_;
-	(my $quoted = $root) =~ s/([][*?\\])/\\$1/g;
+	my $quoted = quoted($root);
 	my ($fh, $file) = tempfile("$h->{name}.XXXXXX", TMPDIR => 1,
 	    UNLINK => 1);
 
@@ -80,7 +123,8 @@ sub allow_file {
 sub scan {
 	my ($h, $root, $allow) = @_;
 	my $json = JSON::PP->new;
-	my @args = ('--no-progress', '--format=json', '--allow', $allow);
+	my @args = ('--no-progress', '--format=json', '--allow', $allow,
+	    @{$h->{require_options} // []});
 	my @records;
 
 	$h->{verbose}->("$ELFSCAN @args $root") if $h->{verbose};
@@ -102,9 +146,10 @@ sub name_of {
 }
 
 # Sorts the records: images with an executable stack that is not allowed
-# (bad), allowed ones, ones with a W^X segment, and files not read as ELF.
+# (bad), allowed ones, ones with a W^X segment, ones lacking a required
+# defence (weak), and files not read as ELF.
 sub classify {
-	my %c = (bad => [], allowed => [], wx => [], unread => []);
+	my %c = (bad => [], allowed => [], wx => [], weak => [], unread => []);
 
 	for my $r (@_) {
 		my @findings = @{$r->{findings}};
@@ -113,6 +158,7 @@ sub classify {
 			next;
 		}
 		push @{$c{wx}}, $r if grep { $_ eq 'wx-segment' } @findings;
+		push @{$c{weak}}, $r if grep { $HARDENING{$_} } @findings;
 		if ($r->{allowed}) {
 			push @{$c{allowed}}, $r;
 		} elsif (grep { !$OTHER{$_} } @findings) {
@@ -165,10 +211,22 @@ sub fix {
 	return scalar(keys %left) + ($status >= 2);
 }
 
+# Names the images lacking a required defence: an error, but under warn.
+# Returns how many refuse the build.
+sub weak {
+	my ($h, $root, $policy, @weak) = @_;
+	my $say = $policy eq 'warn' ? $h->{warning} : $h->{error};
+
+	$say->($h->name_of($root, $_), ': lacks required hardening: ',
+	    join(', ', grep { $HARDENING{$_} } @{$_->{findings}})) for @weak;
+	return $policy eq 'warn' ? 0 : scalar @weak;
+}
+
 sub check {
-	my ($h, $root, $policy, @globs) = @_;
+	my ($h, $root, $policy, $require, @globs) = @_;
 
 	$root =~ s{/+$}{};
+	$h->{require_options} = [require_options($root, @$require)];
 	my $allow = $h->allow_file($root, @globs);
 	my ($status, @records) = $h->scan($root, $allow);
 	my $c = classify(@records);
@@ -180,9 +238,10 @@ sub check {
 		    $h->{tree});
 		return 2;
 	}
+	my $weak = $h->weak($root, $policy, @{$c->{weak}});
 	if ($policy eq 'fix') {
-		return (@bad ? $h->fix($root, $allow, @bad) : 0) || $unread ?
-		    1 : 0;
+		return (@bad ? $h->fix($root, $allow, @bad) : 0) || $unread ||
+		    $weak ? 1 : 0;
 	}
 	my $say = $policy eq 'warn' ? $h->{warning} : $h->{error};
 	$say->($h->name_of($root, $_), ': executable stack: ', detail($_))
@@ -191,7 +250,7 @@ sub check {
 		return $unread ? 1 : 0;
 	}
 	$h->{refused}->(scalar @bad) if @bad;
-	return @bad || $unread ? 1 : 0;
+	return @bad || $unread || $weak ? 1 : 0;
 }
 
 1;

@@ -24,7 +24,8 @@ chstk_shell_tests = \
 	tests/chstk/cross.sh
 
 # elfscan on trees and containers it builds, and on the machine's programs
-# judged against readelf.
+# judged against readelf; --hardening judged against checksec,
+# hardening-check and readelf.
 elfscan_shell_tests = \
 	tests/elfscan/tree.sh \
 	tests/elfscan/options.sh \
@@ -35,7 +36,8 @@ elfscan_shell_tests = \
 	tests/elfscan/sarif.sh \
 	tests/elfscan/images.sh \
 	tests/elfscan/lazy.sh \
-	tests/elfscan/reads.sh
+	tests/elfscan/reads.sh \
+	tests/elfscan/hardening.sh
 
 # The ASCII-armor linker script (ld/): real programs built at make check
 # time, judged by readelf, eu-elflint and the running kernel.
@@ -79,7 +81,8 @@ if FUZZING
 TESTS += tests/reliability/fuzz-short.sh
 endif
 EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
-	tests/elfscan/check_json.py \
+	tests/elfscan/check_json.py tests/elfscan/check_hardening.py \
+	tests/fixtures/hardening.c \
 	tests/armor/common.sh tests/armor/fixture.c tests/armor/fixture-cxx.cc \
 	tests/armor/selfmaps.c tests/armor/selfmaps.h \
 	tests/packaging/common.sh tests/packaging/hello-spec.sh \
@@ -129,7 +132,7 @@ tests_unit_check_verdict_CFLAGS = $(unit_cflags)
 tests_unit_check_verdict_LDADD = $(unit_ldadd)
 tests_unit_check_report_SOURCES = tests/unit/check_report.c \
 	src/elfscan/report.c src/elfscan/sarif.c src/elfscan/allow.c \
-	src/elfscan/verdict.c src/elfscan/xalloc.c
+	src/elfscan/verdict.c src/elfscan/hardening.c src/elfscan/xalloc.c
 tests_unit_check_report_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/elfscan
 tests_unit_check_report_CFLAGS = $(unit_cflags) $(PTHREAD_CFLAGS)
 tests_unit_check_report_LDADD = $(unit_ldadd) -lpthread

@@ -1,7 +1,10 @@
 /*
  * batch.c - what the reading stage hands to the judge: the images of a
  * file, or of one member of a container, collected while the library read
- * them, with what could not be read.
+ * them, with what could not be read. With --hardening the library hands
+ * over an image's symbols one at a time, before the image, and keeps
+ * none: what the rules will ask of them (hard_syms_add) is noted as they
+ * go by, for the judge.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,11 +29,52 @@ next(struct batch *b, enum found_kind kind, const char *member)
 	return f;
 }
 
+int
+batch_symbol(void *batch, const struct chstk_sym *sym)
+{
+	struct batch *b = batch;
+
+	hard_syms_add(&b->syms, sym);
+	return 0;
+}
+
+/* The image, with a copy of what the library lent of its hardening. */
 void
 batch_image(struct batch *b, const char *member,
     const struct chstk_info *info)
 {
-	next(b, FOUND_IMAGE, member)->info = *info;
+	struct found *f = next(b, FOUND_IMAGE, member);
+	struct chstk_hardening *h;
+
+	f->info = *info;
+	f->syms = b->syms;
+	hard_syms_clear(&b->syms);
+	if (info->hardening == NULL)
+		return;
+	h = xmalloc(sizeof(*h));
+	*h = *info->hardening;
+	h->rpath = xstrdup(h->rpath);
+	h->runpath = xstrdup(h->runpath);
+	f->info.hardening = h;
+}
+
+void
+batch_copy(struct batch *b, const char *member, const struct found *f)
+{
+	b->syms = f->syms;
+	batch_image(b, member, &f->info);
+}
+
+static void
+free_hardening(const struct chstk_info *info)
+{
+	struct chstk_hardening *h = (struct chstk_hardening *)info->hardening;
+
+	if (h == NULL)
+		return;
+	free((char *)h->rpath);
+	free((char *)h->runpath);
+	free(h);
 }
 
 void
@@ -41,6 +85,9 @@ batch_add(struct batch *b, enum found_kind kind, const char *member,
 	va_list ap;
 	char *p;
 	int n;
+
+	/* The symbols read belonged to an image that could not be read. */
+	hard_syms_clear(&b->syms);
 
 	va_start(ap, fmt);
 	n = vasprintf(&f->msg, fmt, ap);
@@ -64,8 +111,10 @@ batch_clear(struct batch *b)
 	for (i = 0; i < b->n; i++) {
 		free(b->v[i].member);
 		free(b->v[i].msg);
+		free_hardening(&b->v[i].info);
 	}
 	free(b->v);
 	b->v = NULL;
 	b->n = b->cap = 0;
+	hard_syms_clear(&b->syms);
 }

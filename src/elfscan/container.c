@@ -299,6 +299,15 @@ collect(void *arg, const char *member, const struct chstk_info *info,
 	return 0;
 }
 
+/* A symbol of the member being read, for its batch. */
+static int
+collect_symbol(void *arg, const struct chstk_sym *sym)
+{
+	struct level *l = arg;
+
+	return batch_symbol(&l->s->b, sym);
+}
+
 /* A member as the library reads it: the head already read, then the
    rest, when the member did not end within it. */
 struct member_stream {
@@ -330,6 +339,8 @@ scan_member(struct level *l, struct entry *e, const unsigned char *head,
     size_t n, bool ended, enum chstk_format format)
 {
 	struct member_stream m = { e, head, n, 0, ended };
+	struct chstk_scan_opts so = { .read = CHSTK_READ_HARDENING,
+	    .symbol = collect_symbol };
 	struct chstk_error err;
 	int r;
 
@@ -337,7 +348,8 @@ scan_member(struct level *l, struct entry *e, const unsigned char *head,
 	/* A member whose bytes lie in the file as they are has offsets
 	   there: the batch says so, for the SARIF regions. */
 	l->s->b.streamed = l->at == UINT64_MAX;
-	r = chstk_scan_stream(member_read, &m, e->size, collect, l, &err);
+	r = chstk_scan_stream_with(member_read, &m, e->size,
+	    l->s->out->hardening ? &so : NULL, collect, l, &err);
 	if (e->failed != 0)
 		return -1;
 	if (r == CHSTK_ERR_NOMEM || r == CHSTK_ERR_SYS)

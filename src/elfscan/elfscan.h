@@ -5,8 +5,9 @@
  *   walk.c     find the files: the roots, then their directories
  *   read.c     read each file's images, through the library (and
  *              container.c for packages), into a batch
- *   judge.c    judge each image once: the rules (verdict.c) and the
- *              allowlist (allow.c)
+ *   judge.c    judge each image once: the rules (verdict.c), with
+ *              --hardening the other defences and --require
+ *              (hardening.c), and the allowlist (allow.c)
  *   report.c   print it: text, JSON Lines, SARIF (sarif.c) or
  *              NUL-separated paths
  *
@@ -41,6 +42,13 @@ bool allow_match(const struct allow *a, const char *path);
 const char *allow_which(const struct allow *a, const char *path);
 void allow_free(struct allow *a);
 
+/* hardening.c: --require: a glob (NULL: every path) and the findings a
+   missing property gives there. */
+struct require {
+	char *glob;
+	unsigned findings;
+};
+
 struct opts {
 	enum format format;
 	bool quiet;		/* -q: only files with findings */
@@ -52,6 +60,9 @@ struct opts {
 	bool progress;		/* on a terminal, unless --no-progress */
 	unsigned jobs;
 	struct allow allow;
+	bool hardening;		/* --hardening, or any --require */
+	struct require *require;
+	size_t nrequire;
 };
 
 /* What a finding is: each a bit, each with a name (verdict.c). */
@@ -63,8 +74,23 @@ enum finding {
 	F_NO_NOTE = 1 << 4,		/* object without .note.GNU-stack */
 	F_WX_SEGMENT = 1 << 5,		/* writable and executable memory */
 	F_MALFORMED = 1 << 6,		/* an ELF file that does not parse */
+	/* --require'd hardening found missing (hardening.c). */
+	F_NO_PIE = 1 << 7,
+	F_NO_FULL_RELRO = 1 << 8,
+	F_NO_CANARY = 1 << 9,
+	F_NO_FORTIFY = 1 << 10,
+	F_UNSAFE_RPATH = 1 << 11,
+	F_NO_IBT = 1 << 12,
+	F_NO_SHSTK = 1 << 13,
+	F_NO_BTI = 1 << 14,
+	F_NO_PAC = 1 << 15,
+	F_NOT_STRIPPED = 1 << 16,
 };
-#define F_COUNT 7
+#define F_COUNT 17
+/* The findings --require gives. */
+#define F_HARDENING (F_NO_PIE | F_NO_FULL_RELRO | F_NO_CANARY | F_NO_FORTIFY | \
+    F_UNSAFE_RPATH | F_NO_IBT | F_NO_SHSTK | F_NO_BTI | F_NO_PAC | \
+    F_NOT_STRIPPED)
 const char *finding_name(unsigned bit_index);
 
 enum effective { EFF_NOEXEC, EFF_EXEC, EFF_UNKNOWN, EFF_NONE };
@@ -84,6 +110,50 @@ const char *effective_name(enum effective e);
 /* Print the rules table (for the man page and --rules). */
 void rules_print(FILE *f);
 
+/* hardening.c: the symbols of one image as they go by, then the judged
+   defences. */
+#define HARD_NFORT 79	/* the fortifiable functions' table */
+struct hard_syms {
+	bool canary;
+	/* Per fortifiable function: 1 referenced, 2 its __*_chk referenced,
+	   in the dynamic table; 4 and 8 the same in the static one. */
+	unsigned char fort[HARD_NFORT];
+};
+void hard_syms_clear(struct hard_syms *s);
+void hard_syms_add(struct hard_syms *s, const struct chstk_sym *sym);
+
+enum tri { T_NA, T_UNKNOWN, T_NO, T_YES };
+enum relro { RELRO_NA, RELRO_NONE, RELRO_PARTIAL, RELRO_FULL };
+enum pie { PIE_NA, PIE_NO, PIE_YES, PIE_STATIC };
+
+struct hard {
+	bool known;		/* read (--hardening) and a kind judged */
+	enum relro relro;
+	enum tri bind_now;
+	enum pie pie;
+	enum tri canary;
+	enum tri fortify;	/* T_NA: nothing fortifiable used */
+	unsigned char fortified[HARD_NFORT], unfortified[HARD_NFORT];
+	unsigned nfortified, nunfortified;
+	enum tri paths;		/* T_NA: none; T_NO: unsafe entries */
+	unsigned nunsafe;
+	char unsafe[512];	/* the unsafe entries, ':'-separated */
+	enum tri ibt, shstk, bti, pac;
+	enum tri symbols;	/* .symtab present */
+};
+void hardening_judge(const struct chstk_info *info, const struct hard_syms *s,
+    struct hard *out);
+const char *fortify_name(unsigned i);
+int require_parse(struct require *r, const char *arg, const char **bad);
+unsigned require_check(const struct require *req, size_t n, const char *path,
+    const struct hard *h);
+void require_free(struct require *r, size_t n);
+/* Why an image has the --require finding bit (one of F_HARDENING), in
+   one sentence, in buf. */
+const char *hard_why(unsigned bit, const struct hard *h, char *buf,
+    size_t len);
+
+
 /* The counters, updated by every worker. */
 struct stats {
 	atomic_ulong files;	/* regular files looked at */
@@ -94,6 +164,9 @@ struct stats {
 	atomic_ulong with_findings;
 	atomic_ulong allowed;
 	atomic_ulong errors;	/* files or directories not read */
+	/* --hardening: programs, and images by each defence. */
+	atomic_ulong programs, pie, relro[4], canary[4], fortify[4],
+	    unsafe_paths, cfi_x86, x86, cfi_arm, arm, stripped, linked;
 };
 
 /* What a record is about: a file, and what inside it. */
@@ -124,8 +197,10 @@ struct report {
 	struct sarif *sarif;	/* --format=sarif: the log being written */
 };
 void report_header(struct report *r);
+/* h: the image's defences judged, used with --hardening */
 void report_image(struct report *r, const struct where *w,
-    const struct chstk_info *info, const struct verdict *v);
+    const struct chstk_info *info, const struct verdict *v,
+    const struct hard *h);
 /* A file or member that could not be read: malformed, a finding (an ELF
    image that does not parse), or an error, which is counted. */
 void report_error(struct report *r, const struct where *w, bool malformed,
@@ -157,7 +232,8 @@ enum found_kind {
 struct found {
 	enum found_kind kind;
 	char *member;		/* NULL for the file itself; owned */
-	struct chstk_info info;
+	struct chstk_info info;	/* info.hardening and its strings owned */
+	struct hard_syms syms;	/* with --hardening: what its symbols say */
 	char *msg;		/* "what failed: why", but for images; owned */
 };
 struct batch {
@@ -168,9 +244,15 @@ struct batch {
 	bool streamed;
 	struct found *v;
 	size_t n, cap;
+	struct hard_syms syms;	/* of the image being read */
 };
+/* A symbol of the image being read: the library hands them over before
+   the image itself, and keeps none. */
+int batch_symbol(void *batch, const struct chstk_sym *sym);
 void batch_image(struct batch *b, const char *member,
     const struct chstk_info *info);
+/* An image found before (f, of another batch), again under member. */
+void batch_copy(struct batch *b, const char *member, const struct found *f);
 void batch_add(struct batch *b, enum found_kind kind, const char *member,
     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void batch_clear(struct batch *b);
@@ -205,6 +287,7 @@ struct container_out {
 	   whether to scan it (a regular file). */
 	bool (*entry)(void *arg, const char *name,
 	    struct archive_entry *ae);
+	bool hardening;		/* read the hardening too */
 };
 void container_scan(int fd, const char *path, enum container kind,
     const struct container_out *out);

@@ -32,6 +32,13 @@ usage(FILE *f)
 "      --summary          print counts at the end\n"
 "      --allow FILE       glob patterns, one a line, of paths allowed an\n"
 "                         executable stack\n"
+"      --hardening        also report RELRO, PIE, canary, FORTIFY_SOURCE,\n"
+"                         RPATH/RUNPATH, IBT/SHSTK, BTI/PAC, symbols\n"
+"      --require [GLOB=]PROPS\n"
+"                         a finding where one of PROPS (pie, relro, canary,\n"
+"                         fortify, rpath, ibt, shstk, bti, pac, stripped) is\n"
+"                         missing, in paths matching GLOB (default: all);\n"
+"                         implies --hardening\n"
 "  -L, --follow           follow symbolic links\n"
 "  -x, --one-file-system  stay on the file system of each PATH\n"
 "  -A, --archives         also look into the packages, wheels, tarballs and\n"
@@ -51,7 +58,27 @@ usage(FILE *f)
 "path, file, directory or member that could not be read (2 wins over 1).\n");
 }
 
-enum { OPT_FORMAT = 256, OPT_SUMMARY, OPT_ALLOW, OPT_NO_PROGRESS, OPT_RULES };
+enum {
+	OPT_FORMAT = 256, OPT_SUMMARY, OPT_ALLOW, OPT_NO_PROGRESS, OPT_RULES,
+	OPT_HARDENING, OPT_REQUIRE,
+};
+
+/* --require [GLOB=]PROPS, added to o. */
+static int
+add_require(struct opts *o, const char *arg)
+{
+	const char *bad;
+
+	o->require = xrealloc(o->require, (o->nrequire + 1) *
+	    sizeof(*o->require));
+	if (require_parse(&o->require[o->nrequire], arg, &bad) < 0) {
+		warnx("--require=%s: unknown property: %s", arg, bad);
+		return -1;
+	}
+	o->nrequire++;
+	o->hardening = true;
+	return 0;
+}
 
 static int
 parse(int argc, char **argv, struct opts *o)
@@ -62,6 +89,8 @@ parse(int argc, char **argv, struct opts *o)
 		{ "print0", no_argument, NULL, '0' },
 		{ "summary", no_argument, NULL, OPT_SUMMARY },
 		{ "allow", required_argument, NULL, OPT_ALLOW },
+		{ "hardening", no_argument, NULL, OPT_HARDENING },
+		{ "require", required_argument, NULL, OPT_REQUIRE },
 		{ "follow", no_argument, NULL, 'L' },
 		{ "one-file-system", no_argument, NULL, 'x' },
 		{ "archives", no_argument, NULL, 'A' },
@@ -108,6 +137,13 @@ parse(int argc, char **argv, struct opts *o)
 				warn("%s: cannot read the allowlist", optarg);
 				return -1;
 			}
+			break;
+		case OPT_HARDENING:
+			o->hardening = true;
+			break;
+		case OPT_REQUIRE:
+			if (add_require(o, optarg) < 0)
+				return -1;
 			break;
 		case 'L':
 			o->follow = true;
@@ -288,6 +324,7 @@ main(int argc, char **argv)
 		free(roots.v[k]);
 	free(roots.v);
 	allow_free(&o.allow);
+	require_free(o.require, o.nrequire);
 	if (failed || atomic_load(&st.errors) > 0)
 		return 2;
 	return atomic_load(&st.with_findings) > 0 ? 1 : 0;

@@ -608,7 +608,7 @@ on_layer_found(void *arg, const struct batch *b)
 
 	for (i = 0; i < b->n; i++)
 		if (b->v[i].kind == FOUND_IMAGE)
-			batch_image(&l->kept, b->v[i].member, &b->v[i].info);
+			batch_copy(&l->kept, b->v[i].member, &b->v[i]);
 		else
 			batch_add(&l->kept, b->v[i].kind, b->v[i].member, "%s",
 			    b->v[i].msg);
@@ -632,7 +632,7 @@ link_to(struct layer *l, const char *name, const char *target)
 			continue;
 		snprintf(member, sizeof(member), "%s%s", name, f->member + tl);
 		if (f->kind == FOUND_IMAGE)
-			batch_image(&b, member, &f->info);
+			batch_copy(&b, member, f);
 		else
 			batch_add(&b, f->kind, member, "%s", f->msg);
 	}
@@ -698,7 +698,7 @@ read_layer(void *arg, const struct source *s)
 {
 	struct layer *l = arg;
 	struct container_out out = { .found = on_layer_found, .arg = l,
-	    .entry = on_entry };
+	    .entry = on_entry, .hardening = l->src->out->hardening };
 
 	container_scan_stream(s->read, s->arg, s->size, l->src->path, "/",
 	    &out);

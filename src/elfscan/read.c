@@ -5,7 +5,8 @@
  * library whole, with the bytes already read; a package, wheel or tarball
  * goes to container.c, and a container image to oci.c, when it was named
  * on the command line, or with -A; anything else is passed over after that
- * one read.
+ * one read. With --hardening the library reads each image's other
+ * defences too, and hands over its symbols (batch.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,12 +31,16 @@ collect(void *arg, const char *member, const struct chstk_info *info,
 
 static void
 read_library(struct batch *b, int fd, const unsigned char *head, size_t n,
-    enum chstk_format format)
+    enum chstk_format format, bool hardening)
 {
+	struct chstk_scan_opts so = {
+		.read = hardening ? CHSTK_READ_HARDENING : 0,
+		.symbol = batch_symbol, .head = head, .head_len = n,
+	};
 	struct chstk_error err;
 	int r;
 
-	r = chstk_scan_fd_head(fd, head, n, collect, b, &err);
+	r = chstk_scan_fd_with(fd, &so, collect, b, &err);
 	if (r == CHSTK_ERR_SYS || r == CHSTK_ERR_NOMEM)
 		batch_add(b, FOUND_ERROR, NULL, "cannot read: %s",
 		    r == CHSTK_ERR_SYS ? strerror(err.sys_errno) : err.msg);
@@ -65,7 +70,8 @@ read_file(struct judge *j, int dirfd, const char *name, const char *path,
 {
 	struct batch b = { .path = path };
 	struct container_ctx c = { .j = j };
-	struct container_out out = { .found = judge_member, .arg = &c };
+	struct container_out out = { .found = judge_member, .arg = &c,
+	    .hardening = j->o->hardening };
 	/* Enough for the ELF header and program headers of nearly every
 	   ELF file (all of /usr's here), which the library then does not
 	   read again: one read tells what a file is and, most often, all the
@@ -97,7 +103,8 @@ read_file(struct judge *j, int dirfd, const char *name, const char *path,
 	format = n > 0 ? chstk_format(head, (size_t)n) : CHSTK_FORMAT_OTHER;
 	kind = n > 0 ? container_kind(head, (size_t)n) : CONTAINER_NONE;
 	if (format == CHSTK_FORMAT_ELF || format == CHSTK_FORMAT_AR)
-		read_library(&b, fd, head, (size_t)n, format);
+		read_library(&b, fd, head, (size_t)n, format,
+		    j->o->hardening);
 	else if (kind == CONTAINER_TAR && (named || j->o->archives) &&
 	    oci_is_archive(fd))
 		oci_scan(fd, false, path, &out);
@@ -113,7 +120,8 @@ void
 read_layout(struct judge *j, int fd, const char *path)
 {
 	struct container_ctx c = { .j = j };
-	struct container_out out = { .found = judge_member, .arg = &c };
+	struct container_out out = { .found = judge_member, .arg = &c,
+	    .hardening = j->o->hardening };
 
 	oci_scan(fd, true, path, &out);
 	judge_file(j, path, c.findings);

@@ -243,9 +243,156 @@ text_where(struct buf *b, const struct where *w)
 	}
 }
 
+static const char *
+relro_word(enum relro r)
+{
+	static const char *const w[] = {
+		[RELRO_NA] = "-", [RELRO_NONE] = "none",
+		[RELRO_PARTIAL] = "partial", [RELRO_FULL] = "full",
+	};
+
+	return w[r];
+}
+
+static const char *
+pie_word(enum pie p)
+{
+	static const char *const w[] = {
+		[PIE_NA] = "-", [PIE_NO] = "no", [PIE_YES] = "yes",
+		[PIE_STATIC] = "static",
+	};
+
+	return w[p];
+}
+
+static const char *
+tri_word(enum tri t)
+{
+	static const char *const w[] = {
+		[T_NA] = "-", [T_UNKNOWN] = "?", [T_NO] = "no", [T_YES] = "yes",
+	};
+
+	return w[t];
+}
+
+static const char *
+tri_json(enum tri t)
+{
+	return t == T_YES ? "true" : t == T_NO ? "false" : "null";
+}
+
+/* IBT+SHSTK, BTI+PAC: the protections the property note asks for. */
+static void
+cfi_text(struct buf *b, const struct hard *h)
+{
+	size_t start = b->len;
+
+	if (h->ibt == T_NA && h->bti == T_NA) {
+		buf_add(b, "-", 1);
+	} else if (h->ibt != T_NA) {
+		if (h->ibt == T_YES)
+			buf_add(b, "ibt", 3);
+		if (h->shstk == T_YES)
+			buf_addf(b, "%sshstk", h->ibt == T_YES ? "+" : "");
+	} else {
+		if (h->bti == T_YES)
+			buf_add(b, "bti", 3);
+		if (h->pac == T_YES)
+			buf_addf(b, "%spac", h->bti == T_YES ? "+" : "");
+	}
+	if (b->len == start)
+		buf_add(b, "no", 2);
+	while (b->len - start < 9)
+		buf_add(b, " ", 1);
+	buf_add(b, " ", 1);
+}
+
+static void
+hard_text(struct buf *b, const struct hard *h)
+{
+	char fort[16];
+
+	if (!h->known) {
+		buf_addf(b, "%-7s %-6s %-6s %-7s %-6s %-9s %-4s ", "-", "-", "-",
+		    "-", "-", "-", "-");
+		return;
+	}
+	if (h->fortify == T_UNKNOWN || h->fortify == T_NA)
+		snprintf(fort, sizeof(fort), "%s", tri_word(h->fortify));
+	else
+		snprintf(fort, sizeof(fort), "%u/%u", h->nfortified,
+		    h->nfortified + h->nunfortified);
+	buf_addf(b, "%-7s %-6s %-6s %-7s %-6s ", relro_word(h->relro),
+	    pie_word(h->pie), tri_word(h->canary), fort,
+	    h->paths == T_NA ? "-" : h->paths == T_YES ? "ok" :
+	    h->paths == T_NO ? "unsafe" : "?");
+	cfi_text(b, h);
+	buf_addf(b, "%-4s ", tri_word(h->symbols));
+}
+
+static void
+json_names(struct buf *b, const char *key, const unsigned char *idx,
+    unsigned n, bool known)
+{
+	unsigned i;
+
+	buf_addf(b, ",\"%s\":", key);
+	if (!known) {
+		buf_add(b, "null", 4);
+		return;
+	}
+	buf_add(b, "[", 1);
+	for (i = 0; i < n; i++)
+		buf_addf(b, "%s\"%s\"", i ? "," : "", fortify_name(idx[i]));
+	buf_add(b, "]", 1);
+}
+
+static void
+json_string_or_null(struct buf *b, const char *key, bool has, const char *s)
+{
+	buf_addf(b, ",\"%s\":", key);
+	if (has)
+		buf_json(b, s);
+	else
+		buf_add(b, "null", 4);
+}
+
+/* The --hardening members, after "findings" and "allowed". */
+static void
+hard_json(struct buf *b, const struct chstk_info *info, const struct hard *h)
+{
+	const struct chstk_hardening *hd = info->hardening;
+	bool fk = h->fortify != T_UNKNOWN;
+
+	if (!h->known)
+		return;
+	buf_addf(b, ",\"relro\":%s%s%s,\"bind_now\":%s,\"pie\":%s%s%s,"
+	    "\"canary\":%s,\"fortify\":%s", h->relro == RELRO_NA ? "" : "\"",
+	    h->relro == RELRO_NA ? "null" : relro_word(h->relro),
+	    h->relro == RELRO_NA ? "" : "\"", tri_json(h->bind_now),
+	    h->pie == PIE_NA ? "" : "\"",
+	    h->pie == PIE_NA ? "null" : pie_word(h->pie),
+	    h->pie == PIE_NA ? "" : "\"", tri_json(h->canary),
+	    tri_json(h->fortify));
+	json_names(b, "fortified", h->fortified, h->nfortified, fk);
+	json_names(b, "unfortified", h->unfortified, h->nunfortified, fk);
+	json_string_or_null(b, "rpath", hd->has_rpath, hd->rpath);
+	json_string_or_null(b, "runpath", hd->has_runpath, hd->runpath);
+	json_string_or_null(b, "unsafe_paths", h->paths != T_NA, h->unsafe);
+	buf_addf(b, ",\"ibt\":%s,\"shstk\":%s,\"bti\":%s,\"pac\":%s,"
+	    "\"symbols\":%s", tri_json(h->ibt), tri_json(h->shstk),
+	    tri_json(h->bti), tri_json(h->pac), tri_json(h->symbols));
+}
+
 /* The counters a summary gives, in its order. */
 enum { S_FILES, S_DIRS, S_IMAGES, S_EXEC, S_NOEXEC, S_ABSENT, S_EFF_EXEC,
     S_FINDINGS, S_ALLOWED, S_ERRORS, S_COUNT };
+/* And with --hardening: programs PIE, linked images by RELRO, images by
+   canary and fortification, unsafe search paths, control flow. */
+enum { H_PROGRAMS, H_PIE, H_LINKED, H_RELRO_FULL, H_RELRO_PARTIAL,
+    H_RELRO_NONE, H_CANARY, H_NO_CANARY, H_CANARY_UNKNOWN, H_FORTIFIED,
+    H_UNFORTIFIED, H_FORTIFY_UNKNOWN, H_UNSAFE_PATHS, H_X86, H_IBT_SHSTK,
+    H_ARM, H_BTI_PAC, H_STRIPPED, H_COUNT };
 
 /*
  * A format: each hook fills b with one record, which report.c writes to
@@ -253,33 +400,43 @@ enum { S_FILES, S_DIRS, S_IMAGES, S_EXEC, S_NOEXEC, S_ABSENT, S_EFF_EXEC,
  * what could not be read is a message on the standard error.
  */
 struct writer {
-	void (*header)(struct buf *b);
+	void (*header)(struct buf *b, bool hardening);
+	/* h: NULL without --hardening */
 	void (*image)(struct buf *b, const struct where *w,
-	    const struct chstk_info *info, const struct verdict *v);
+	    const struct chstk_info *info, const struct verdict *v,
+	    const struct hard *h);
 	void (*error)(struct buf *b, const struct where *w, bool malformed,
 	    const char *msg);
 	void (*finding_path)(struct buf *b, const char *path);
-	void (*summary)(struct buf *b, const unsigned long *v, double seconds);
+	/* hv: H_COUNT counters with --hardening, else NULL */
+	void (*summary)(struct buf *b, const unsigned long *v,
+	    const unsigned long *hv, double seconds);
 	bool summary_on_stderr;	/* standard output is for the records */
 	/* A format whose document is kept elsewhere (SARIF: sarif.c) writes
 	   its records itself, under the output lock, instead of image and
 	   error. */
 	void (*log_image)(struct report *r, const struct where *w,
-	    const struct chstk_info *info, const struct verdict *v);
+	    const struct chstk_info *info, const struct verdict *v,
+	    const struct hard *h);
 	void (*log_error)(struct report *r, const struct where *w,
 	    bool malformed, const char *msg);
 };
 
 static void
-text_header(struct buf *b)
+text_header(struct buf *b, bool hardening)
 {
-	buf_addf(b, "%-7s %-7s %-6s %-2s %-9s %-5s %-30s %s\n", "STACK",
-	    "EFFECT", "TYPE", "BI", "MACHINE", "ARMOR", "FINDINGS", "FILE");
+	buf_addf(b, "%-7s %-7s %-6s %-2s %-9s %-5s ", "STACK", "EFFECT",
+	    "TYPE", "BI", "MACHINE", "ARMOR");
+	if (hardening)
+		buf_addf(b, "%-7s %-6s %-6s %-7s %-6s %-9s %-4s ", "RELRO",
+		    "PIE", "CANARY", "FORTIFY", "RPATH", "CFI", "SYMS");
+	buf_addf(b, "%-30s %s\n", "FINDINGS", "FILE");
 }
 
 static void
 text_image(struct buf *b, const struct where *w,
-    const struct chstk_info *info, const struct verdict *v)
+    const struct chstk_info *info, const struct verdict *v,
+    const struct hard *h)
 {
 	const char *armor = armor_word(info);
 	char mbuf[16];
@@ -290,6 +447,8 @@ text_image(struct buf *b, const struct where *w,
 	    info->elf_class == ELFCLASS64 ? 64 : 32,
 	    machine_name(info->machine, mbuf, sizeof(mbuf)),
 	    armor ? armor : "-");
+	if (h != NULL)
+		hard_text(b, h);
 	start = b->len;
 	findings_list(b, v->findings, false);
 	if (v->allowed)
@@ -302,17 +461,28 @@ text_image(struct buf *b, const struct where *w,
 }
 
 static void
-text_summary(struct buf *b, const unsigned long *v, double seconds)
+text_summary(struct buf *b, const unsigned long *v, const unsigned long *hv,
+    double seconds)
 {
 	buf_addf(b, "%lu files in %lu directories, %lu ELF images: %lu exec, %lu noexec, %lu absent; %lu with an executable stack, %lu with findings, %lu allowed, %lu errors; %.2f s\n",
 	    v[S_FILES], v[S_DIRS], v[S_IMAGES], v[S_EXEC], v[S_NOEXEC],
 	    v[S_ABSENT], v[S_EFF_EXEC], v[S_FINDINGS], v[S_ALLOWED],
 	    v[S_ERRORS], seconds);
+	if (hv == NULL)
+		return;
+	buf_addf(b, "hardening: %lu of %lu programs PIE; of %lu programs and libraries, %lu full RELRO, %lu partial, %lu none; canary %lu yes, %lu no, %lu unknown; fortified %lu yes, %lu no, %lu unknown; %lu unsafe search paths; %lu of %lu x86 IBT+SHSTK, %lu of %lu aarch64 BTI+PAC; %lu stripped\n",
+	    hv[H_PIE], hv[H_PROGRAMS], hv[H_LINKED], hv[H_RELRO_FULL],
+	    hv[H_RELRO_PARTIAL], hv[H_RELRO_NONE], hv[H_CANARY],
+	    hv[H_NO_CANARY], hv[H_CANARY_UNKNOWN], hv[H_FORTIFIED],
+	    hv[H_UNFORTIFIED], hv[H_FORTIFY_UNKNOWN], hv[H_UNSAFE_PATHS],
+	    hv[H_IBT_SHSTK], hv[H_X86], hv[H_BTI_PAC], hv[H_ARM],
+	    hv[H_STRIPPED]);
 }
 
 static void
 json_image(struct buf *b, const struct where *w,
-    const struct chstk_info *info, const struct verdict *v)
+    const struct chstk_info *info, const struct verdict *v,
+    const struct hard *h)
 {
 	const char *armor = armor_word(info);
 	char mbuf[16];
@@ -333,7 +503,10 @@ json_image(struct buf *b, const struct where *w,
 	buf_addf(b, "\"armor\":%s,\"findings\":[", armor == NULL ? "null" :
 	    strcmp(armor, "in") == 0 ? "true" : "false");
 	findings_list(b, v->findings, true);
-	buf_addf(b, "],\"allowed\":%s}\n", v->allowed ? "true" : "false");
+	buf_addf(b, "],\"allowed\":%s", v->allowed ? "true" : "false");
+	if (h != NULL)
+		hard_json(b, info, h);
+	buf_add(b, "}\n", 2);
 }
 
 static void
@@ -348,12 +521,22 @@ json_error(struct buf *b, const struct where *w, bool malformed,
 }
 
 static void
-json_summary(struct buf *b, const unsigned long *v, double seconds)
+json_summary(struct buf *b, const unsigned long *v, const unsigned long *hv,
+    double seconds)
 {
-	buf_addf(b, "{\"summary\":{\"files\":%lu,\"directories\":%lu,\"images\":%lu,\"exec\":%lu,\"noexec\":%lu,\"absent\":%lu,\"effective_exec\":%lu,\"with_findings\":%lu,\"allowed\":%lu,\"errors\":%lu,\"seconds\":%.3f}}\n",
+	buf_addf(b, "{\"summary\":{\"files\":%lu,\"directories\":%lu,\"images\":%lu,\"exec\":%lu,\"noexec\":%lu,\"absent\":%lu,\"effective_exec\":%lu,\"with_findings\":%lu,\"allowed\":%lu,\"errors\":%lu,",
 	    v[S_FILES], v[S_DIRS], v[S_IMAGES], v[S_EXEC], v[S_NOEXEC],
 	    v[S_ABSENT], v[S_EFF_EXEC], v[S_FINDINGS], v[S_ALLOWED],
-	    v[S_ERRORS], seconds);
+	    v[S_ERRORS]);
+	if (hv != NULL)
+		buf_addf(b, "\"hardening\":{\"programs\":%lu,\"pie\":%lu,\"linked\":%lu,\"relro_full\":%lu,\"relro_partial\":%lu,\"relro_none\":%lu,\"canary\":%lu,\"no_canary\":%lu,\"canary_unknown\":%lu,\"fortified\":%lu,\"unfortified\":%lu,\"fortify_unknown\":%lu,\"unsafe_paths\":%lu,\"x86\":%lu,\"ibt_shstk\":%lu,\"aarch64\":%lu,\"bti_pac\":%lu,\"stripped\":%lu},",
+		    hv[H_PROGRAMS], hv[H_PIE], hv[H_LINKED], hv[H_RELRO_FULL],
+		    hv[H_RELRO_PARTIAL], hv[H_RELRO_NONE], hv[H_CANARY],
+		    hv[H_NO_CANARY], hv[H_CANARY_UNKNOWN], hv[H_FORTIFIED],
+		    hv[H_UNFORTIFIED], hv[H_FORTIFY_UNKNOWN],
+		    hv[H_UNSAFE_PATHS], hv[H_X86], hv[H_IBT_SHSTK], hv[H_ARM],
+		    hv[H_BTI_PAC], hv[H_STRIPPED]);
+	buf_addf(b, "\"seconds\":%.3f}}\n", seconds);
 }
 
 /* -0: the path of a file with findings, once. */
@@ -379,10 +562,11 @@ sarif_where_of(const struct where *w)
    suppressed results, the pattern their justification. */
 static void
 sarif_image(struct report *r, const struct where *where,
-    const struct chstk_info *info, const struct verdict *v)
+    const struct chstk_info *info, const struct verdict *v,
+    const struct hard *h)
 {
 	struct sarif_where w = sarif_where_of(where);
-	char just[512], wx[64], *full = NULL;
+	char just[512], wx[64], lack[600], *full = NULL;
 	const char *pat, *why;
 	struct verdict raw;
 	unsigned i, waived = 0;
@@ -413,8 +597,14 @@ sarif_image(struct report *r, const struct where *where,
 		    info->mark_offset;
 		w.length = 1u << i == F_WX_SEGMENT ? info->wx_size :
 		    info->mark_size;
+		/* What --require found missing is no byte range's. */
+		if (1u << i & F_HARDENING) {
+			why = hard_why(1u << i, h, lack, sizeof(lack));
+			w.has_region = false;
+		}
 		sarif_result(r->sarif, i, &w, why, waived & 1u << i ? just :
 		    NULL);
+		w.has_region = !where->streamed;
 	}
 }
 
@@ -468,13 +658,14 @@ report_header(struct report *r)
 	if (writer(r)->header == NULL || r->o->quiet)
 		return;
 	BUF_INIT(b, space);
-	writer(r)->header(&b);
+	writer(r)->header(&b, r->o->hardening);
 	emit(r, &b);
 }
 
 void
 report_image(struct report *r, const struct where *w,
-    const struct chstk_info *info, const struct verdict *v)
+    const struct chstk_info *info, const struct verdict *v,
+    const struct hard *h)
 {
 	char space[1024];
 	struct buf b;
@@ -482,14 +673,14 @@ report_image(struct report *r, const struct where *w,
 	if (writer(r)->log_image != NULL) {
 		pthread_mutex_lock(&r->lock);
 		clear_line(r);
-		writer(r)->log_image(r, w, info, v);
+		writer(r)->log_image(r, w, info, v, h);
 		pthread_mutex_unlock(&r->lock);
 		return;
 	}
 	if (writer(r)->image == NULL || (r->o->quiet && v->findings == 0))
 		return;
 	BUF_INIT(b, space);
-	writer(r)->image(&b, w, info, v);
+	writer(r)->image(&b, w, info, v, r->o->hardening ? h : NULL);
 	emit(r, &b);
 }
 
@@ -550,11 +741,31 @@ report_summary(struct report *r, double seconds)
 		[S_ALLOWED] = atomic_load(&s->allowed),
 		[S_ERRORS] = atomic_load(&s->errors),
 	};
+	unsigned long hv[H_COUNT] = {
+		[H_PROGRAMS] = atomic_load(&s->programs),
+		[H_PIE] = atomic_load(&s->pie),
+		[H_LINKED] = atomic_load(&s->linked),
+		[H_RELRO_FULL] = atomic_load(&s->relro[RELRO_FULL]),
+		[H_RELRO_PARTIAL] = atomic_load(&s->relro[RELRO_PARTIAL]),
+		[H_RELRO_NONE] = atomic_load(&s->relro[RELRO_NONE]),
+		[H_CANARY] = atomic_load(&s->canary[T_YES]),
+		[H_NO_CANARY] = atomic_load(&s->canary[T_NO]),
+		[H_CANARY_UNKNOWN] = atomic_load(&s->canary[T_UNKNOWN]),
+		[H_FORTIFIED] = atomic_load(&s->fortify[T_YES]),
+		[H_UNFORTIFIED] = atomic_load(&s->fortify[T_NO]),
+		[H_FORTIFY_UNKNOWN] = atomic_load(&s->fortify[T_UNKNOWN]),
+		[H_UNSAFE_PATHS] = atomic_load(&s->unsafe_paths),
+		[H_X86] = atomic_load(&s->x86),
+		[H_IBT_SHSTK] = atomic_load(&s->cfi_x86),
+		[H_ARM] = atomic_load(&s->arm),
+		[H_BTI_PAC] = atomic_load(&s->cfi_arm),
+		[H_STRIPPED] = atomic_load(&s->stripped),
+	};
 	char space[1024];
 	struct buf b;
 
 	BUF_INIT(b, space);
-	writer(r)->summary(&b, v, seconds);
+	writer(r)->summary(&b, v, r->o->hardening ? hv : NULL, seconds);
 	if (writer(r)->summary_on_stderr)
 		to_stderr(r, &b);
 	else

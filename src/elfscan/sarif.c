@@ -2,8 +2,8 @@
  * sarif.c - SARIF 2.1.0 output (see sarif.h for the contract).
  *
  * Each kind of finding is a rule (the table below, in the order of enum
- * finding) with the texts and the security-severity code scanning sorts
- * by. A result names its file by a URI relative to the root it was found
+ * finding: the stack's, then the defences --require asks for) with the
+ * texts and the security-severity code scanning sorts by. A result names its file by a URI relative to the root it was found
  * under, with that root's uriBaseId (SCANROOT, or SCANROOT1... for several
  * roots) defined once in originalUriBaseIds; the member and, in an image,
  * the image's reference and layer, go in the location's logical location
@@ -87,6 +87,85 @@ static const struct rule {
 	  "loader can read it.",
 	  "Rebuild the file, or remove it when it is not meant to be an ELF "
 	  "program, library or object." },
+	/* What --require found missing (hardening.c; elfscan(1),
+	   HARDENING, gives the rule behind each). */
+	{ "NotPositionIndependent", "warning", "5.0",
+	  "The program is not position-independent.",
+	  "A program linked as ET_EXEC is loaded at the address it was "
+	  "linked for: address space layout randomization cannot move its "
+	  "code and data, so an attacker knows where they lie.",
+	  "Compile with '-fPIE' and link with '-pie' (the default of GCC on "
+	  "Debian and Fedora); a static program with '-static-pie'." },
+	{ "NoFullRelro", "warning", "5.0",
+	  "The image lacks full RELRO.",
+	  "Without a GNU_RELRO segment the relocated data (GOT, dynamic "
+	  "section) stays writable; with one but without immediate binding "
+	  "(partial RELRO) the lazily bound part of the GOT stays writable: "
+	  "an overwrite there redirects a call.",
+	  "Link with '-Wl,-z,relro,-z,now'." },
+	{ "NoStackProtector", "warning", "5.5",
+	  "The image references no stack protector symbol.",
+	  "None of the stack protector's symbols (__stack_chk_fail and the "
+	  "others elfscan(1) lists) is in the image's symbol tables: no "
+	  "function checks a canary before it returns, so a stack buffer "
+	  "overflow can overwrite a return address unnoticed. (An image "
+	  "without any array on a stack needs none.)",
+	  "Compile with '-fstack-protector-strong'." },
+	{ "NotFortified", "warning", "4.0",
+	  "Fortifiable functions are called without their checks.",
+	  "The image calls functions of glibc that _FORTIFY_SOURCE replaces "
+	  "with checking variants (memcpy by __memcpy_chk and the like) and "
+	  "calls none of those variants: it was built without "
+	  "_FORTIFY_SOURCE, or without optimization.",
+	  "Compile with '-O2 -D_FORTIFY_SOURCE=3' (or =2)." },
+	{ "UnsafeSearchPath", "error", "7.0",
+	  "The library search path has an unsafe entry.",
+	  "An RPATH or RUNPATH entry that is empty or relative (searched "
+	  "from the current directory, not the image's) or under a "
+	  "directory anyone can write to (/tmp, /var/tmp, /dev/shm) lets "
+	  "someone else supply the libraries the image loads.",
+	  "Drop the entry, or make it absolute to a directory only root "
+	  "writes to, or relative to $ORIGIN; 'patchelf --remove-rpath "
+	  "FILE' removes the search path from a built file." },
+	{ "NoIndirectBranchTracking", "note", "3.0",
+	  "The image is not marked for x86 IBT.",
+	  "Its GNU property note does not mark the image compatible with "
+	  "indirect branch tracking (Intel CET IBT): a process that loads "
+	  "it runs without it, and an indirect jump may land on any "
+	  "instruction.",
+	  "Compile and link every object with '-fcf-protection=full' (or "
+	  "'branch'); one object without the marking removes it from the "
+	  "whole image." },
+	{ "NoShadowStack", "note", "3.0",
+	  "The image is not marked for x86 shadow stacks.",
+	  "Its GNU property note does not mark the image compatible with "
+	  "shadow stacks (Intel CET SHSTK): a process that loads it runs "
+	  "without one, and a return address overwritten on the stack is "
+	  "not caught.",
+	  "Compile and link every object with '-fcf-protection=full' (or "
+	  "'return')." },
+	{ "NoBranchTargetIdentification", "note", "3.0",
+	  "The image is not marked for AArch64 BTI.",
+	  "Its GNU property note does not mark the image compatible with "
+	  "branch target identification: its pages are not guarded, and an "
+	  "indirect branch may land on any instruction.",
+	  "Compile and link every object with "
+	  "'-mbranch-protection=standard' (or 'bti')." },
+	{ "NoPointerAuthentication", "note", "3.0",
+	  "The image is not marked for AArch64 PAC.",
+	  "Its GNU property note does not say that the image signs its "
+	  "return addresses (pointer authentication): an overwritten return "
+	  "address is used as it is.",
+	  "Compile every object with '-mbranch-protection=standard' (or "
+	  "'pac-ret')." },
+	{ "NotStripped", "note", "1.0",
+	  "The image keeps its symbol table.",
+	  "A .symtab section is left in the image: it names every function "
+	  "and object with its address, a map for whoever studies the file, "
+	  "and takes space.",
+	  "Strip the file ('strip --strip-unneeded FILE'; packages: the "
+	  "distribution's strip step, which keeps the debugging symbols in "
+	  "a separate package)." },
 };
 
 /* A scanned root: how paths under it become relative URIs. */

@@ -145,7 +145,9 @@ finding_name(unsigned i)
 	static const char *const names[F_COUNT] = {
 		"exec-stack", "read-implies-exec", "dlopen-refused",
 		"unknown-default", "no-gnu-stack-note", "wx-segment",
-		"malformed",
+		"malformed", "no-pie", "no-full-relro", "no-canary",
+		"no-fortify", "unsafe-rpath", "no-ibt", "no-shstk", "no-bti",
+		"no-pac", "not-stripped",
 	};
 
 	return i < F_COUNT ? names[i] : "?";

@@ -1,7 +1,7 @@
 #!/bin/sh
 # What elfscan asks of the kernel for each file, as strace sees it: one
 # read of the head tells what a file is and holds the ELF header and
-# program headers, which the library takes from it (chstk_scan_fd_head);
+# program headers, which the library takes from it (chstk_scan_fd_with, its head);
 # a shared object or PIE adds one read for its dynamic section; an object
 # and an archive are served by the library's blocks, one read per block at
 # most for a small one; a text file costs its one read. Counts of system calls,

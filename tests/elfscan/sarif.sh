@@ -113,7 +113,9 @@ def check(root, jsonl, sarif, allowed):
     for r in rules:
         if r not in ("exec-stack", "read-implies-exec", "dlopen-refused",
                      "unknown-default", "no-gnu-stack-note", "wx-segment",
-                     "malformed"):
+                     "malformed", "no-pie", "no-full-relro", "no-canary",
+                     "no-fortify", "unsafe-rpath", "no-ibt", "no-shstk",
+                     "no-bti", "no-pac", "not-stripped"):
             fail("unknown rule " + r)
     got = set()
     fps = {}

@@ -8,7 +8,9 @@
 # kernel; under warn it builds, says so and keeps the executable stack; a
 # program allowed by --allow, or by a glob in debian/PACKAGE.chstk-allow,
 # is packaged byte for byte as without the hook; a file that is not sound
-# ELF stops the build even under warn; a bad policy is refused.
+# ELF stops the build even under warn; a bad policy is refused. --require:
+# a defence the program lacks (by readelf) stops the build under fix and
+# is named under warn, one it has passes, an unknown one is refused.
 . "$top_srcdir/tests/packaging/common.sh"
 need dpkg-buildpackage dh dpkg-deb gcc readelf perl
 PATH=$HOOKS/debhelper:$PATH
@@ -123,6 +125,30 @@ output_has "allowed by --allow: says so" "$T/allow.log" \
 expect "allowed by --allow: hello-exec keeps RWE" "$(readelf_stack "$T/allow/$B/hello-exec")" RWE
 same_bytes "allowed by --allow: hello-exec byte for byte as without the hook" \
     "$T/allow/$B/hello-exec" "$T/off/$B/hello-exec"
+
+# --require: a defence the program lacks (full RELRO: readelf shows no
+# BIND_NOW) fails the build under fix, which cannot add it; one it has
+# (PIE: readelf shows DYN) passes.
+expect "hello: no BIND_NOW, by readelf" "$(readelf -dW "$T/off/$B/hello" | grep -c BIND_NOW)" 0
+expect "hello: a PIE, by readelf" "$(readelf -hW "$T/off/$B/hello" | awk '/Type:/ { print $2 }')" DYN
+write_rules "--policy=fix --require=/usr/bin/hello=relro"
+build require-relro
+expect_match "--require=relro: the build fails" "$?" "[1-9]*"
+output_has "--require=relro: names hello and what it lacks" "$T/require-relro.log" \
+    "dh_chstk: error: debian/chstk-hello/usr/bin/hello: lacks required hardening: no-full-relro"
+write_rules "--policy=fix --require=pie"
+build require-pie
+expect "--require=pie: builds" "$?" 0
+write_rules "--policy=warn --require=relro"
+build require-warn
+expect "--require under warn: builds" "$?" 0
+output_has "--require under warn: names hello and what it lacks" "$T/require-warn.log" \
+    "dh_chstk: warning: debian/chstk-hello/usr/bin/hello: lacks required hardening: no-full-relro"
+write_rules "--require=pie,nx"
+build require-bogus
+expect_match "--require with an unknown defence: the build fails" "$?" "[1-9]*"
+output_has "--require with an unknown defence: said" "$T/require-bogus.log" \
+    "dh_chstk: error: unknown defence 'nx' in 'pie,nx': want bti, canary, fortify, ibt, pac, pie, relro, rpath, shstk, stripped"
 
 # Allowed by a glob without a leading slash in debian/PACKAGE.chstk-allow,
 # under fail.

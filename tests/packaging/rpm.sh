@@ -10,7 +10,9 @@
 # slash, or by a glob) is packaged byte for byte as without the hook; a
 # policy set in the spec file is obeyed; a file that is not sound ELF stops
 # the build even under warn; brp-chstk runs after rpm's brp-strip; and
-# %global __brp_chstk %{nil} turns it off.
+# %global __brp_chstk %{nil} turns it off. %chstk_require: a defence the
+# program lacks (by readelf) stops the build under fix and is named under
+# warn, one it has passes, an unknown one is refused.
 . "$top_srcdir/tests/packaging/common.sh"
 need rpmbuild rpm2cpio cpio gcc readelf
 
@@ -110,6 +112,23 @@ expect "allowed by a glob: builds under fail" "$?" 0
 same_bytes "allowed by a glob: hello-exec untouched" \
     "$T/allow-glob/$B/hello-exec" "$T/off/$B/hello-exec"
 
+# %chstk_require: a defence the program lacks (full RELRO: readelf shows
+# no BIND_NOW) stops the build under fix, which cannot add it; one it has
+# (PIE: readelf shows DYN) passes; under warn it is named.
+expect "hello: no BIND_NOW, by readelf" "$(readelf -dW "$T/off/$B/hello" | grep -c BIND_NOW)" 0
+expect "hello: a PIE, by readelf" "$(readelf -hW "$T/off/$B/hello" | awk '/Type:/ { print $2 }')" DYN
+build require-relro load --define 'chstk_policy fix' \
+    --define 'chstk_require /usr/bin/hello*=relro'
+expect "require relro: the build fails" "$?" 1
+output_has "require relro: names hello and what it lacks" "$T/require-relro.log" \
+    "brp-chstk: /usr/bin/hello: lacks required hardening: no-full-relro"
+build require-pie load --define 'chstk_policy fix' --define 'chstk_require pie'
+expect "require pie: builds" "$?" 0
+build require-warn load --define 'chstk_policy warn' --define 'chstk_require relro'
+expect "require under warn: builds" "$?" 0
+output_has "require under warn: warns" "$T/require-warn.log" \
+    "brp-chstk: warning: /usr/bin/hello: lacks required hardening: no-full-relro"
+
 # A file that is not sound ELF stops the build even under warn.
 write_spec "$TOP/SPECS/hello.spec" '' 'printf "\177ELF\2\1\1" >%{buildroot}%{_bindir}/broken'
 build broken installed --define 'chstk_policy warn'
@@ -121,4 +140,8 @@ write_spec "$TOP/SPECS/hello.spec"
 build bogus installed --define 'chstk_policy maybe'
 expect "a bad policy: the build fails" "$?" 1
 output_has "a bad policy: said" "$T/bogus.log" "brp-chstk: unknown policy 'maybe': want fail, fix or warn"
+build require-bogus installed --define 'chstk_require pie,nx'
+expect "an unknown defence in %chstk_require: the build fails" "$?" 1
+output_has "an unknown defence in %chstk_require: said" "$T/require-bogus.log" \
+    "brp-chstk: unknown defence 'nx' in 'pie,nx': want bti, canary, fortify, ibt, pac, pie, relro, rpath, shstk, stripped"
 finish

@@ -1,6 +1,6 @@
 /*
  * check_source.c - files read through the block cache (lib/source.c):
- * chstk_scan_fd() and chstk_scan_fd_head() must report what
+ * chstk_scan_fd() and chstk_scan_fd_with() given a head must report what
  * chstk_scan_mem(), which reads no file, reports for the same bytes,
  * wherever the headers lie against the cache's blocks and however much of
  * the head the caller lends; and the head lent is what is read.
@@ -54,8 +54,8 @@ same_as_memory(const unsigned char *buf, size_t size, size_t head)
 	ck_assert_ptr_nonnull(f);
 	rm = chstk_scan_mem(buf, size, record, m, &err);
 	fd = gen_memfd(buf, size);
-	rf = chstk_scan_fd_head(fd, buf, head < size ? head : size, record, f,
-	    &err);
+	rf = chstk_scan_fd_with(fd, &(struct chstk_scan_opts){ .head = buf,
+	    .head_len = head < size ? head : size }, record, f, &err);
 	close(fd);
 	ck_assert_int_eq(rf, rm);
 	ck_assert_str_eq(f->names, m->names);
@@ -191,14 +191,14 @@ START_TEST(takes_the_head_it_is_lent)
 	memcpy(head, file, sizeof(head));
 	program_at(&le64, head, sizeof(head), 64, PF_R | PF_W | PF_X);
 	fd = gen_memfd(file, sizeof(file));
-	ck_assert_int_eq(chstk_scan_fd_head(fd, head, sizeof(head), record, s,
-	    &err), 0);
+	ck_assert_int_eq(chstk_scan_fd_with(fd, &(struct chstk_scan_opts){
+	    .head = head, .head_len = sizeof(head) }, record, s, &err), 0);
 	ck_assert_int_eq(s->info[0].state, CHSTK_EXEC);
 	memset(s, 0, sizeof(*s));
 	ck_assert_int_eq(chstk_scan_fd(fd, record, s, &err), 0);
 	ck_assert_int_eq(s->info[0].state, CHSTK_NOEXEC);
-	ck_assert_int_eq(chstk_scan_fd_head(fd, NULL, 8, record, s, &err),
-	    CHSTK_ERR_INVAL);
+	ck_assert_int_eq(chstk_scan_fd_with(fd, &(struct chstk_scan_opts){
+	    .head_len = 8 }, record, s, &err), CHSTK_ERR_INVAL);
 	close(fd);
 	free(s);
 }
