@@ -290,6 +290,8 @@ main(int argc, char **argv)
 	memset(&st, 0, sizeof(st));
 	if (parse(argc, argv, &o) < 0) {
 		usage(stderr);
+		allow_free(&o.allow);
+		require_free(o.require, o.nrequire);
 		return 2;
 	}
 	for (i = optind; i < argc; i++)
