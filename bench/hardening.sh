@@ -13,16 +13,7 @@ set -eu
 rounds=${1:-5}
 [ $# -gt 0 ] && shift
 [ $# -gt 0 ] || set -- /usr/bin /usr
-build=${BUILDDIR:-$(pwd)}
-if [ -x "$build/src/elfscan/.libs/elfscan" ]; then
-	elfscan=$build/src/elfscan/.libs/elfscan
-	export LD_LIBRARY_PATH="$build/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-elif [ -x "$build/src/elfscan/elfscan" ]; then
-	elfscan=$build/src/elfscan/elfscan
-else
-	echo "bench: build elfscan first (make)" >&2
-	exit 2
-fi
+. "$(cd "$(dirname "$0")" && pwd)/elfscan.sh"
 command -v checksec >/dev/null || { echo "bench: checksec missing: ./bootstrap deps" >&2; exit 2; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

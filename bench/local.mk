@@ -2,7 +2,8 @@
 # `make bench` compares elfscan with the floor (bench/floor.c: list every
 # directory and read 64 bytes of every file) and with scanelf on /usr; see
 # bench/run.sh.
-EXTRA_DIST += bench/run.sh bench/gentree.sh bench/README.md bench/hardening.sh
+EXTRA_DIST += bench/run.sh bench/gentree.sh bench/README.md bench/hardening.sh \
+	bench/elfscan.sh
 EXTRA_PROGRAMS = bench/floor
 bench_floor_SOURCES = bench/floor.c
 bench_floor_LDADD = -lpthread

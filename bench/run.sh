@@ -26,18 +26,7 @@ set -eu
 tree=${1:-/usr}
 rounds=${2:-7}
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILDDIR:-$(pwd)}
-
-# The real binary, not libtool's wrapper script (whose shell would be timed).
-if [ -x "$build/src/elfscan/.libs/elfscan" ]; then
-	elfscan=$build/src/elfscan/.libs/elfscan
-	export LD_LIBRARY_PATH="$build/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-elif [ -x "$build/src/elfscan/elfscan" ]; then
-	elfscan=$build/src/elfscan/elfscan
-else
-	echo "bench: build elfscan first (make)" >&2
-	exit 2
-fi
+. "$top/bench/elfscan.sh"
 floor=$build/bench/floor
 before=
 if [ -n "${BENCH_BEFORE:-}" ]; then
