@@ -282,10 +282,28 @@ initramfs() {
 	cpio=$workdir/initramfs.cpio
 }
 
+# The file offset of SYMBOL in PROG, which a uprobe in tracefs's
+# uprobe_events names: its address (readelf -s) less the address of the
+# PT_LOAD segment that holds it, plus that segment's offset (readelf -l).
+uprobe_offset() {
+	prog=$1 sym=$2
+	addr=$(readelf -sW "$prog" | awk -v s="$sym" '$8 == s { print $2 }')
+	[ -n "$addr" ] || die "$prog: no symbol $sym"
+	off=$(readelf -lW "$prog" | awk '$1 == "LOAD" { print $2, $3, $5 }' |
+		while read -r o va sz; do
+			if [ $((0x$addr >= va && 0x$addr < va + sz)) = 1 ]; then
+				printf '0x%x\n' $((0x$addr - va + o))
+			fi
+		done)
+	[ -n "$off" ] || die "$prog: $sym at 0x$addr is in no PT_LOAD segment"
+	echo "$off"
+}
+
 # The i386 initramfs: a 32-bit static /init (test/cslimit-init.c) and the
 # probe (test/cslimit.c) static at 0x08048000 (cs), static below 16 MiB
 # with ld/elf_i386_small.x (cssmall) and a dynamic PIE (cspie), and the
-# trampoline program (test/tramp.c), each marked exec and noexec.
+# trampoline program (test/tramp.c), each marked exec and noexec; beside
+# each probe, /bin/NAME.uprobe, the file offset where /init puts a uprobe.
 initramfs_i386() {
 	cpio_arch=$arch
 	t=$workdir/test-i386 root=$workdir/root-i386
@@ -305,6 +323,9 @@ initramfs_i386() {
 	check_type "$t/cspie" DYN
 	for v in cs cssmall cspie tramp; do
 		mark3 "$t/$v" "$root/bin" "$v"
+	done
+	for v in cs cssmall cspie; do
+		uprobe_offset "$t/$v" uprobe_target >"$root/bin/$v.uprobe"
 	done
 	copy_libs "$t/cspie" "$root" 32
 	(cd "$root" && find . | sort | cpio -o -H newc -R 0:0 --quiet) \

@@ -4,7 +4,8 @@
  *
  * The kernel command line says what to do:
  *   chstk.test=cslimit  run the probes (cslimit.c) at the level given by
- *                       exec-shield=N and judge what they report
+ *                       exec-shield=N, also under a uprobe (tracefs),
+ *                       and judge what they report
  *   chstk.test=bench    time pipe round trips and mmap()/munmap() in a
  *                       protected (noexec) and a flat (exec) program
  *
@@ -485,6 +486,124 @@ static void trampoline(const char *mark)
 	free(out);
 }
 
+/* ---- uprobes ---- */
+
+#define TRACEFS "/tracing"
+#define UPROBE_HITS 100
+
+/* Write s to a tracefs file; false (and a FAIL) if the kernel refused. */
+static bool tracefs_write(const char *file, const char *s, int flags)
+{
+	char path[160], err[64], line[256];
+	FILE *f;
+	int fd;
+	ssize_t n = -1;
+
+	snprintf(path, sizeof(path), TRACEFS "/%s", file);
+	fd = open(path, O_WRONLY | flags);
+	if (fd >= 0) {
+		n = write(fd, s, strlen(s));
+		close(fd);
+	}
+	if (n == (ssize_t)strlen(s))
+		return true;
+	snprintf(err, sizeof(err), "%s", strerror(errno));
+	check(false, file, "tracefs-write", "ok", err);
+	/* What the kernel's parser said, and what it was given. */
+	printf("NOTE %s: wrote %s", file, s);
+	f = fopen(TRACEFS "/error_log", "r");
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+		printf("NOTE error_log: %s", line);
+	if (f != NULL)
+		fclose(f);
+	return false;
+}
+
+/*
+ * The hits of EVENT on PROG: the last field of its uprobe_profile line,
+ * "  PROG EVENT HITS"; -1 if there is none.
+ */
+static long uprobe_hits(const char *prog, const char *event)
+{
+	char line[512], name[160];
+	FILE *f = fopen(TRACEFS "/uprobe_profile", "r");
+	long hits = -1;
+
+	snprintf(name, sizeof(name), " %s %s ", prog, event);
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+		if (strstr(line, name) != NULL)
+			hits = atol(strrchr(line, ' ') + 1);
+	if (f != NULL)
+		fclose(f);
+	return hits;
+}
+
+/*
+ * One program under a uprobe on its uprobe_target() (cslimit.c): the
+ * probe fires, the program computes what it would without it, and its
+ * "[uprobes]" page, executable, sits in the armor, so that the limit, the
+ * heap jump and the rest of the copies are judged as without the probe.
+ */
+static void uprobe_one(const struct kind *k, const char *mark)
+{
+	enum mode m = mode_of(mark);
+	char prog[64], event[64], def[256], file[128], subject[64], got[64];
+	char off[32], want[16];
+	unsigned long xs = 0, xe = 0;
+	long before, after;
+	char *out;
+	FILE *f;
+
+	snprintf(prog, sizeof(prog), "/bin/%s-%s", k->name, mark);
+	snprintf(event, sizeof(event), "%s_%s", k->name, mark);
+	snprintf(subject, sizeof(subject), "%s-%s-uprobe", k->name, mark);
+	snprintf(file, sizeof(file), "/bin/%s.uprobe", k->name);
+	f = fopen(file, "r");
+	if (f == NULL || fgets(off, sizeof(off), f) == NULL)
+		snprintf(off, sizeof(off), "missing");
+	if (f != NULL)
+		fclose(f);
+	off[strcspn(off, "\n")] = '\0';
+	snprintf(def, sizeof(def), "p:cslimit/%s %s:%s\n", event, prog, off);
+	if (!tracefs_write("uprobe_events", def, O_APPEND))
+		return;
+	snprintf(file, sizeof(file), "events/cslimit/%s/enable", event);
+	if (!tracefs_write(file, "1", 0))
+		return;
+	before = uprobe_hits(prog, event);
+	snprintf(want, sizeof(want), "%d", UPROBE_HITS);
+	out = run(prog, "uprobe", want, NULL);
+	after = uprobe_hits(prog, event);
+	snprintf(got, sizeof(got), "%ld", before < 0 ? -1 : after - before);
+	check_eq(subject, "uprobe:hits", want, got);
+	check_eq(subject, "uprobe:result", field(out, "uprobe-want"),
+		 field(out, "uprobe-sum"));
+	sscanf(field(out, "xol"), "%lx-%lx", &xs, &xe);
+	check(xe != 0, subject, "uprobe:xol-mapped", "yes", field(out, "xol"));
+	if (m == LIMIT)
+		check(xe != 0 && xe <= ARMOR_END, subject, "uprobe:xol<16MiB",
+		      "yes", field(out, "xol"));
+	judge_copies(subject, mark, k, out);
+	free(out);
+	tracefs_write(file, "0", 0);
+	snprintf(def, sizeof(def), "-:cslimit/%s\n", event);
+	tracefs_write("uprobe_events", def, O_APPEND);
+}
+
+static void uprobes(void)
+{
+	size_t i, j;
+
+	mkdir(TRACEFS, 0555);
+	if (mount("nodev", TRACEFS, "tracefs", 0, NULL) != 0) {
+		check(false, "kernel", "tracefs", "mounted", strerror(errno));
+		return;
+	}
+	for (i = 0; i < NKINDS; i++)
+		for (j = 0; j < 2; j++)
+			uprobe_one(&kinds[i], marks[j]);
+}
+
 /* The boot log names the mechanism in use. */
 static void boot_log(void)
 {
@@ -586,6 +705,7 @@ int main(void)
 	} else {
 		boot_log();
 		copies();
+		uprobes();
 		for (i = 0; i < 2; i++) {
 			mprotect_steps(marks[i]);
 			smp(marks[i]);

@@ -18,6 +18,9 @@
  *   cslimit signal        handlers run and return (sigreturn)
  *   cslimit bench N       time pipe round trips and mmap()/munmap()
  *   cslimit maps          /proc/self/maps, and the limit
+ *   cslimit uprobe N      call uprobe_target() N times, where the booted
+ *                         test has put a uprobe, then report where the
+ *                         "[uprobes]" page went, and copies
  *
  * Every line is "key value ..."; the probe judges nothing itself. It is
  * built static (-m32) and marked exec and noexec by chstk.
@@ -445,6 +448,46 @@ static int signals(void)
 	return 0;
 }
 
+/*
+ * The function the booted test probes (cslimit-init.c; check-kernel.sh
+ * finds its file offset with readelf). Its first instruction, a load,
+ * is one that uprobes cannot emulate: each hit runs it out of line, in the
+ * "[uprobes]" page, which the kernel maps executable at the first hit.
+ */
+__asm__(".text\n"
+	".globl uprobe_target\n"
+	".type uprobe_target, @function\n"
+	"uprobe_target:\n"
+	"\tmovl 4(%esp), %eax\n"
+	"\taddl $1, %eax\n"
+	"\tret\n"
+	".size uprobe_target, .-uprobe_target\n");
+int uprobe_target(int x);
+
+static int uprobe(long n)
+{
+	char line[512];
+	unsigned long start, end, xol_start = 0, xol_end = 0;
+	long i, sum = 0;
+	FILE *f;
+
+	for (i = 0; i < n; i++)
+		sum += uprobe_target((int)i);
+	printf("uprobe-sum %ld\n", sum);
+	printf("uprobe-want %ld\n", n * (n + 1) / 2);
+	f = fopen("/proc/self/maps", "r");
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+		if (strstr(line, "[uprobes]") != NULL &&
+		    sscanf(line, "%lx-%lx", &start, &end) == 2) {
+			xol_start = start;
+			xol_end = end;
+		}
+	if (f != NULL)
+		fclose(f);
+	printf("xol 0x%08lx-0x%08lx\n", xol_start, xol_end);
+	return copies();
+}
+
 static int bench(long n)
 {
 	long i;
@@ -495,6 +538,8 @@ int main(int argc, char **argv)
 		r = signals();
 	else if (strcmp(cmd, "bench") == 0 && argc > 2)
 		r = bench(atol(argv[2]));
+	else if (strcmp(cmd, "uprobe") == 0 && argc > 2)
+		r = uprobe(atol(argv[2]));
 	else if (strcmp(cmd, "maps") == 0) {
 		FILE *f = fopen("/proc/self/maps", "r");
 		char line[512];
