@@ -7,7 +7,8 @@
  *                       exec-shield=N, also under a uprobe (tracefs),
  *                       and judge what they report
  *   chstk.test=bench    time pipe round trips and mmap()/munmap() in a
- *                       protected (noexec) and a flat (exec) program
+ *                       protected (noexec) and a flat (exec) program,
+ *                       five rounds, and print each measure's median
  *
  * Each check prints one line
  *   RESULT PASS|FAIL <scenario> <level> <subject> <aspect> <want> <got>
@@ -652,25 +653,55 @@ static void picture(void)
 	free(out);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Five rounds, each running the protected and the flat program in turn,
+ * so that drift in the emulator hits both alike; each measure's median,
+ * with the extremes to show the spread.
+ */
 static void bench(void)
 {
-	static const char *const progs[] = { "/bin/cs-noexec", "/bin/cs-exec" };
-	size_t i;
+	enum { ROUNDS = 5, PROGS = 2, MEASURES = 4 };
+	static const char *const progs[PROGS] = {
+		"/bin/cs-noexec", "/bin/cs-exec"
+	};
+	static const char *const measures[MEASURES] = {
+		"pingpong-us", "mmap-rw-us", "mmap-x-us",
+		"mprotect-x-munmap-us"
+	};
+	double r[PROGS][MEASURES][ROUNDS];
+	int round, i, k;
 
-	for (i = 0; i < 2; i++) {
-		char *out = run(progs[i], "bench", "20000", NULL);
-		char *p, *nl;
+	for (round = 0; round < ROUNDS; round++)
+		for (i = 0; i < PROGS; i++) {
+			char *out = run(progs[i], "bench", "20000", NULL);
+			char key[32];
 
-		for (p = out; p != NULL && *p != '\0'; p = nl) {
-			nl = strchr(p, '\n');
-			if (nl != NULL)
-				*nl++ = '\0';
-			if (strncmp(p, "bench ", 6) == 0)
-				printf("BENCH %s nx=%d %s\n", progs[i] + 5, nx,
-				       p + 6);
+			for (k = 0; k < MEASURES; k++) {
+				snprintf(key, sizeof(key), "bench %s",
+					 measures[k]);
+				/* A run that did not report: -1, visibly. */
+				r[i][k][round] = strcmp(field(out, key),
+							"missing") == 0 ?
+					-1 : atof(field(out, key));
+			}
+			free(out);
 		}
-		free(out);
-	}
+	for (i = 0; i < PROGS; i++)
+		for (k = 0; k < MEASURES; k++) {
+			double *v = r[i][k];
+
+			qsort(v, ROUNDS, sizeof(double), cmp_double);
+			printf("BENCH %s nx=%d %s %.2f min %.2f max %.2f rounds %d\n",
+			       progs[i] + 5, nx, measures[k], v[ROUNDS / 2],
+			       v[0], v[ROUNDS - 1], ROUNDS);
+		}
 }
 
 int main(void)
