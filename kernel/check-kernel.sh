@@ -1,9 +1,10 @@
 #!/bin/sh
 # check-kernel.sh: build each kernel of kernel/*/kernel.conf (Linux 6.1 and
-# 6.12 for x86-64, 6.12 for native i386) with its exec-shield series and
-# boot it under qemu: an x86-64 kernel once per level and once switching
-# levels at run time; the i386 kernel, whose code segment limit stands in
-# for NX, on a CPU without NX at levels 2 and 0 and on one with NX.
+# 6.12 for x86-64, 6.12 for native i386 with and without PAE) with its
+# exec-shield series and boot it under qemu: an x86-64 kernel once per
+# level and once switching levels at run time; an i386 kernel, whose code
+# segment limit stands in for NX, on a CPU without NX at levels 2 and 0
+# and on one with NX (kernel.conf's cpu_nonx and cpu_nx).
 #
 #   check-kernel.sh check        the whole matrix; exit 1 if a check fails
 #   check-kernel.sh bench        exec and mmap latency at levels 0 and 2
@@ -15,7 +16,8 @@
 #                  assembled and the boot logs kept (workdir/VERSION/)
 #   CHSTK          the chstk that marks the test programs
 #   KERNEL_VERSIONS  the kernels, by directory under kernel/ (default: every
-#                  one with a kernel.conf, "6.1 6.12 6.12-i386")
+#                  one with a kernel.conf, "6.1 6.12 6.12-i386
+#                  6.12-i386-nopae")
 #   LINUX_TARBALL  the source instead of kernel.conf's (one version only)
 #   KERNEL_SERIES  "none" builds the kernel without the series, to show
 #                  which checks the stock kernel fails; a number N, with
@@ -144,8 +146,18 @@ kernel() {
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
 		$frags >>"$log" 2>&1 || die "merge_config.sh: failed"
 	kmake olddefconfig
+	# The fragments' last word on each option (a later fragment overrides
+	# an earlier one, as in merge_config.sh) must survive olddefconfig.
 	# shellcheck disable=SC2086
-	sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=y$/\1/p' $frags | while read -r o; do
+	awk '/^CONFIG_[A-Z0-9_]*=y$/ { sub(/=y$/, ""); v[$0] = "y"; next }
+	     /^# CONFIG_[A-Z0-9_]* is not set$/ { v[$2] = "n" }
+	     END { for (o in v) print o, v[o] }' $frags | sort |
+	while read -r o want; do
+		if [ "$want" = n ]; then
+			grep -q "^$o=" "$obj/.config" &&
+				die "$version: $o is set after olddefconfig, a fragment turns it off"
+			continue
+		fi
 		grep -qx "$o=y" "$obj/.config" && continue
 		# A partial series may lack the options of the patches left out.
 		case $KERNEL_SERIES/$o in
@@ -367,17 +379,23 @@ boots_levels() {
 }
 
 # kernel.conf's cpu_nonx is a CPU model without NX (the code segment limit
-# works), cpu_nx one with NX (the page tables do).
+# works), cpu_nx one with NX (the page tables do, if the kernel has PAE);
+# an empty one is not booted.
 boots_i386() {
-	[ -n "$cpu_nonx" ] && [ -n "$cpu_nx" ] ||
-		die "$conf: cpu_nonx and cpu_nx are needed for ARCH=i386"
-	cpu=$cpu_nonx
-	boot nonx-L2 "exec-shield=2 chstk.test=cslimit"
-	boot nonx-L0 "exec-shield=0 chstk.test=cslimit"
-	cpu=$cpu_nx
-	boot nx-L2 "exec-shield=2 chstk.test=cslimit"
+	[ -n "$cpu_nonx" ] || [ -n "$cpu_nx" ] ||
+		die "$conf: cpu_nonx or cpu_nx is needed for ARCH=i386"
+	if [ -n "$cpu_nonx" ]; then
+		cpu=$cpu_nonx
+		boot nonx-L2 "exec-shield=2 chstk.test=cslimit"
+		boot nonx-L0 "exec-shield=0 chstk.test=cslimit"
+		sed -n 's/^PICTURE //p' "$vdir/nonx-L2.txt" \
+			>"$vdir/picture-cspie-noexec.txt"
+	fi
+	if [ -n "$cpu_nx" ]; then
+		cpu=$cpu_nx
+		boot nx-L2 "exec-shield=2 chstk.test=cslimit"
+	fi
 	cpu=
-	sed -n 's/^PICTURE //p' "$vdir/nonx-L2.txt" >"$vdir/picture-cspie-noexec.txt"
 }
 
 # Each version's matrix in $vdir/matrix.txt; fails if any version failed.
@@ -412,11 +430,13 @@ bench() {
 		initramfs
 		benches="bench bench-norandmaps"
 		if [ "$arch" = i386 ]; then
-			benches="bench-nonx bench-nx"
-			cpu=$cpu_nonx
-			boot bench-nonx "chstk.test=bench"
-			cpu=$cpu_nx
-			boot bench-nx "chstk.test=bench"
+			benches=
+			for b in nonx nx; do
+				eval "cpu=\$cpu_$b"
+				[ -n "$cpu" ] || continue
+				boot "bench-$b" "chstk.test=bench"
+				benches="$benches bench-$b"
+			done
 			cpu=
 		else
 			boot bench "chstk.test=bench"

@@ -14,8 +14,10 @@
  *   RESULT PASS|FAIL <scenario> <level> <subject> <aspect> <want> <got>
  * and the run ends with "DONE <scenario>", then reboot(): qemu -no-reboot
  * exits. What a check wants comes from the rules in "The policy" below;
- * whether the CPU has NX is read from /proc/cpuinfo, which reports what
- * CPUID says, independently of the emulation.
+ * whether NX is in use from two facts the emulation does not touch: the
+ * CPU has it (/proc/cpuinfo reports what CPUID says) and the kernel's
+ * page tables are PAE's, the only 32-bit ones with an NX bit
+ * (/proc/meminfo).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -636,6 +638,29 @@ static bool cpu_has_nx(void)
 	return found;
 }
 
+/*
+ * Whether the kernel's page tables are PAE's: /proc/meminfo counts the
+ * direct map's large pages as "DirectMap2M" with PAE and "DirectMap4M"
+ * without (arch_report_meminfo(), arch/x86/mm/pat/set_memory.c). -1 if it
+ * says neither.
+ */
+static int kernel_pae(void)
+{
+	char line[256];
+	FILE *f = fopen("/proc/meminfo", "r");
+	int pae = -1;
+
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "DirectMap2M:", 12) == 0)
+			pae = 1;
+		else if (strncmp(line, "DirectMap4M:", 12) == 0)
+			pae = 0;
+	}
+	if (f != NULL)
+		fclose(f);
+	return pae;
+}
+
 static void picture(void)
 {
 	char *out = run("/bin/cspie-noexec", "maps", NULL, NULL);
@@ -708,7 +733,8 @@ int main(void)
 {
 	char cmdline[1024] = "", *p;
 	const char *test = "cslimit";
-	int fd;
+	bool cpu_nx;
+	int fd, pae;
 	size_t i;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -728,12 +754,17 @@ int main(void)
 	}
 	if (strstr(cmdline, "chstk.test=bench"))
 		test = "bench";
-	nx = cpu_has_nx();
-	printf("cslimit-init: level %d, nx %d\n", level, nx);
+	cpu_nx = cpu_has_nx();
+	pae = kernel_pae();
+	nx = cpu_nx && pae == 1;
+	printf("cslimit-init: level %d, nx %d (cpu nx %d, pae %d)\n", level,
+	       nx, cpu_nx, pae);
 
 	if (strcmp(test, "bench") == 0) {
 		bench();
 	} else {
+		check(pae >= 0, "kernel", "meminfo:page-tables", "known",
+		      pae == 1 ? "pae" : pae == 0 ? "2-level" : "unknown");
 		boot_log();
 		copies();
 		uprobes();
