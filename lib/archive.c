@@ -168,6 +168,8 @@ chstk__ar_next(struct chstk_ar *ar, struct chstk_ar_member *m,
 
 	memset(m, 0, sizeof(*m));
 	m->hdr = ar->next;
+	/* Most members are small: one read brings several. */
+	chstk__src_ahead(ar->src, m->hdr, AR_HDR);
 	r = chstk__src_read_upto(ar->src, m->hdr, h, AR_HDR, &got,
 	    "archive member header", err);
 	if (r < 0 || got == 0)
@@ -184,6 +186,7 @@ chstk__ar_next(struct chstk_ar *ar, struct chstk_ar_member *m,
 		return chstk__error(err, CHSTK_ERR_TRUNCATED,
 		    "member at offset %ju runs past the end of the file",
 		    (uintmax_t)m->hdr);
+	chstk__src_ahead(ar->src, m->hdr, AR_HDR + m->size);
 	ar->next = m->data + m->size + (m->size & 1);
 	if (h[0] == '/' && h[1] >= '0' && h[1] <= '9')
 		r = long_name(ar, m, h, err);

@@ -67,12 +67,29 @@ chstk__src_cache(struct chstk_src *src, struct chstk_cache *cache,
 	if (n > src->size)
 		n = (size_t)src->size;
 	if (head != NULL && n > 0 && src->base == 0) {
-		memcpy(cache->block[0].buf, head, n);
+		memcpy(cache->mem, head, n);
 		cache->block[0].off = 0;
 		cache->block[0].len = n;
 		cache->next = 1;
 	}
 	src->cache = cache;
+}
+
+/* The cached bytes [at, at + len) of the file, or NULL. */
+static const unsigned char *
+cached(const struct chstk_cache *c, uint64_t at, size_t len)
+{
+	unsigned i;
+
+	for (i = 0; i < CHSTK_CACHE_BLOCKS; i++) {
+		uint64_t off = c->block[i].off;
+		size_t have = c->block[i].len;
+
+		if (have > 0 && at >= off && at - off <= have &&
+		    len <= have - (at - off))
+			return c->mem + i * CHSTK_CACHE_BLOCK + (at - off);
+	}
+	return NULL;
 }
 
 /* Read up to len bytes of the file fd at off: *got is fewer only at its
@@ -104,30 +121,24 @@ shrank(const char *what, struct chstk_error *err)
 }
 
 /*
- * [at, at + len) of the file, len at most a block, from the block that
- * holds it, or from a block read now: the aligned one, unless the bytes
- * straddle its end. Never past the file's size as it was opened, so that
- * a small file costs one read, not a second that finds its end.
+ * [at, at + len) of the file, len at most a block, from a block read now:
+ * the aligned one, unless the bytes straddle its end. Never past the
+ * file's size as it was opened, so that a small file costs one read, not
+ * a second that finds its end.
  */
 static int
-read_cached(const struct chstk_src *src, uint64_t at, unsigned char *buf,
+read_block(const struct chstk_src *src, uint64_t at, unsigned char *buf,
     size_t len, const char *what, struct chstk_error *err)
 {
 	struct chstk_cache *c = src->cache;
+	unsigned char *p;
 	uint64_t start, want;
 	unsigned i;
 	int r;
 
-	for (i = 0; i < CHSTK_CACHE_BLOCKS; i++) {
-		uint64_t off = c->block[i].off;
-		size_t have = c->block[i].len;
-
-		if (have > 0 && at >= off && at - off <= have &&
-		    len <= have - (at - off)) {
-			memcpy(buf, c->block[i].buf + (at - off), len);
-			return 0;
-		}
-	}
+	/* A run held in block 0 gives the other blocks their memory back. */
+	if (c->block[0].len > CHSTK_CACHE_BLOCK)
+		c->block[0].len = CHSTK_CACHE_BLOCK;
 	start = at & ~(uint64_t)(CHSTK_CACHE_BLOCK - 1);
 	if (at - start + len > CHSTK_CACHE_BLOCK)
 		start = at;
@@ -138,8 +149,9 @@ read_cached(const struct chstk_src *src, uint64_t at, unsigned char *buf,
 		want = at - start + len;
 	i = c->next;
 	c->next = (i + 1) % CHSTK_CACHE_BLOCKS;
-	r = read_fd(src->fd, c->block[i].buf, (size_t)want, start,
-	    &c->block[i].len, what, err);
+	p = c->mem + i * CHSTK_CACHE_BLOCK;
+	r = read_fd(src->fd, p, (size_t)want, start, &c->block[i].len, what,
+	    err);
 	if (r < 0) {
 		c->block[i].len = 0;
 		return r;
@@ -147,8 +159,33 @@ read_cached(const struct chstk_src *src, uint64_t at, unsigned char *buf,
 	c->block[i].off = start;
 	if (c->block[i].len < at - start + len)
 		return shrank(what, err);
-	memcpy(buf, c->block[i].buf + (at - start), len);
+	memcpy(buf, p + (at - start), len);
 	return 0;
+}
+
+void
+chstk__src_ahead(const struct chstk_src *src, uint64_t off, uint64_t len)
+{
+	struct chstk_cache *c = src->cache;
+	uint64_t at = src->base + off, want;
+	struct chstk_error err;
+	unsigned i;
+
+	if (c == NULL || src->fd < 0 || len > sizeof(c->mem) ||
+	    cached(c, at, (size_t)len) != NULL)
+		return;
+	want = c->file_size > at ? c->file_size - at : 0;
+	if (want > sizeof(c->mem))
+		want = sizeof(c->mem);
+	if (want < len)
+		return;
+	for (i = 1; i < CHSTK_CACHE_BLOCKS; i++)
+		c->block[i].len = 0;
+	c->next = 1;
+	c->block[0].off = at;
+	if (read_fd(src->fd, c->mem, (size_t)want, at, &c->block[0].len,
+	    "archive member", &err) < 0)
+		c->block[0].len = 0;
 }
 
 int
@@ -173,8 +210,18 @@ chstk__src_read(const struct chstk_src *src, uint64_t off, void *buf,
 		memcpy(buf, src->mem + src->base + off, len);
 		return 0;
 	}
-	if (src->cache != NULL && len <= CHSTK_CACHE_BLOCK)
-		return read_cached(src, src->base + off, buf, len, what, err);
+	if (src->cache != NULL) {
+		const unsigned char *p = cached(src->cache, src->base + off,
+		    len);
+
+		if (p != NULL) {
+			memcpy(buf, p, len);
+			return 0;
+		}
+		if (len <= CHSTK_CACHE_BLOCK)
+			return read_block(src, src->base + off, buf, len, what,
+			    err);
+	}
 	r = read_fd(src->fd, buf, len, src->base + off, &got, what, err);
 	return r == 0 && got < len ? shrank(what, err) : r;
 }

@@ -147,15 +147,18 @@ ar_add(unsigned char *a, size_t *len, const char *name, const void *data,
 
 /*
  * Forty objects with notes of each state, some padded with text members
- * of odd sizes so that headers and section tables fall across block ends:
+ * of odd sizes so that headers and section tables fall across block ends,
+ * and one larger than the run of small members the cache reads at once:
  * more blocks than the cache keeps, read front to back and back again for
- * each member's names.
+ * each member's names. Cut off inside a member, the same error as in
+ * memory.
  */
 START_TEST(reads_every_member_of_a_long_archive)
 {
 	static const struct gen obj = { 64, 0, ET_REL, EM_X86_64 };
 	static const struct gen obj32 = { 32, 1, ET_REL, EM_PPC };
-	unsigned char *a = malloc(131072), o[1024], pad[3000];
+	unsigned char *a = malloc(131072), o[1024];
+	static unsigned char pad[20000];
 	size_t len = 8, n;
 	char name[17];
 	int i;
@@ -170,9 +173,12 @@ START_TEST(reads_every_member_of_a_long_archive)
 		ar_add(a, &len, name, o, n);
 		if (i % 5 == _i)
 			ar_add(a, &len, "pad/", pad, 1000 + 333 * (size_t)i % 2000);
+		if (i == 20 + _i)
+			ar_add(a, &len, "big/", pad, 16000 + 1001 * (size_t)_i);
 	}
 	ck_assert_uint_lt(len, 131072);
 	ck_assert_int_eq(same_as_memory(a, len, heads[_i % 4]), 40);
+	same_as_memory(a, len - 333, heads[_i % 4]);
 	free(a);
 }
 END_TEST
