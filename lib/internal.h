@@ -133,6 +133,10 @@ int chstk__src_file(struct chstk_src *src, int fd, struct chstk_error *err);
  */
 void chstk__src_cache(struct chstk_src *src, struct chstk_cache *cache,
     const void *head, size_t n);
+/* The file fd, which the caller vouches is a regular file: its size is
+   asked (fstat) only when a check needs it, and a read past its end
+   fails as one. */
+void chstk__src_regular(struct chstk_src *src, int fd);
 void chstk__src_mem(struct chstk_src *src, const void *buf, size_t size);
 void chstk__src_stream(struct chstk_src *src, struct chstk_stream *st,
     uint64_t size);
@@ -146,6 +150,10 @@ uint64_t chstk__src_size(const struct chstk_src *src);
  * the bytes to report.
  */
 void chstk__src_ahead(const struct chstk_src *src, uint64_t off,
+    uint64_t len);
+/* Does src hold the len bytes at off? Asks a file's size only when the
+   cache does not hold them. */
+bool chstk__src_holds(const struct chstk_src *src, uint64_t off,
     uint64_t len);
 /* Read exactly len bytes at off; what names them in the error message. */
 int chstk__src_read(const struct chstk_src *src, uint64_t off, void *buf,
@@ -307,6 +315,8 @@ struct chstk_ar {
 	uint64_t next;		/* offset of the next header */
 	uint64_t names;		/* the long-name table: where it is, */
 	uint64_t names_size;	/* and how long */
+	bool names_read;	/* a small table: in names_buf */
+	char names_buf[4096];
 	char name[4097];	/* the member's name, cut at 4096 bytes */
 };
 

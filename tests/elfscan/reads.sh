@@ -71,6 +71,10 @@ expect "many.a: small members in runs, one read per four blocks and the head, $n
     "$(echo "$n" | awk -v b="$(blocks many.a)" '$1 > 0 && $1 <= (b + 3) / 4 + 2 { print "yes" }')" yes
 expect "many.a: read once or so, not byte by byte" \
     "$(bytes many.a | awk -v s="$(stat -c %s "$D/many.a")" '$1 <= 2 * s + 8192 { print "yes" }')" yes
-expect "one fstat per ELF file or archive, none for text" \
-    "$(($(calls pie newfstatat) + $(calls nopie newfstatat) + $(calls text newfstatat)))" 2
+# elfscan vouches that what it lists is a regular file: the library asks
+# a file's size only for a check that the bytes it read cannot answer.
+for f in pie nopie static lib.so text; do
+	expect "$f: no fstat" "$(calls "$f" newfstatat)" 0
+done
+expect "many.a: one fstat, its members are checked against its size" "$(calls many.a newfstatat)" 1
 finish
