@@ -12,8 +12,9 @@ holds fails the test too. Prints one line per check; exits 1 on a failure.
 import json
 import os
 import re
-import subprocess
 import sys
+
+from elfview import readelf, run
 
 # (fixture glob, tool, field): why elfscan and the tool differ there. Each
 # is a case where the tool's rule, read in its script, is the one that is
@@ -51,19 +52,14 @@ def explained(fixture, tool, field):
     return None
 
 
-def run(argv):
-    return subprocess.run(argv, capture_output=True, text=True,
-                          env=dict(os.environ, LC_ALL="C")).stdout
-
-
 def checksec(path):
-    out = run(["checksec", "--output=json", "--file=" + path])
+    out = run(["checksec", "--output=json", "--file=" + path])[1]
     return json.loads(out)[path]
 
 
 def hardening_check(path):
     """The answers of hardening-check, by field, for the lines it gives."""
-    out = run(["hardening-check", path])
+    out = run(["hardening-check", path])[1]
     got = {}
     for line in out.splitlines():
         m = re.match(r"\s+(.*?): (.*)", line)
@@ -74,7 +70,7 @@ def hardening_check(path):
 
 def notes(path):
     """(ibt, shstk, bti, pac) from readelf -n."""
-    out = run(["readelf", "-nW", path])
+    out = readelf("-n", path)
     x86 = re.search(r"x86 feature: (.*)", out)
     arm = re.search(r"AArch64 feature: (.*)", out)
     xf = x86.group(1) if x86 else ""
