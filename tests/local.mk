@@ -40,7 +40,8 @@ elfscan_shell_tests = \
 	tests/elfscan/images.sh \
 	tests/elfscan/lazy.sh \
 	tests/elfscan/reads.sh \
-	tests/elfscan/hardening.sh
+	tests/elfscan/hardening.sh \
+	tests/elfscan/hardening-names.sh
 
 # The ASCII-armor linker script (ld/): real programs built at make check
 # time, judged by readelf, eu-elflint and the running kernel.
@@ -85,7 +86,7 @@ TESTS += tests/reliability/fuzz-short.sh
 endif
 EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/elfscan/check_json.py tests/elfscan/check_hardening.py \
-	tests/elfscan/elfview.py \
+	tests/elfscan/check_names.py tests/elfscan/elfview.py \
 	tests/fixtures/hardening.c \
 	tests/armor/common.sh tests/armor/fixture.c tests/armor/fixture-cxx.cc \
 	tests/armor/selfmaps.c tests/armor/selfmaps.h \
