@@ -83,38 +83,19 @@ on_hard_image(void *arg, const char *member, const struct chstk_info *info,
 	return 0;
 }
 
-/* The input as a stream, 1000 bytes a read. */
-struct pieces {
-	const uint8_t *p;
-	size_t left;
-};
-
-static ssize_t
-read_piece(void *arg, void *buf, size_t len)
-{
-	struct pieces *c = arg;
-	size_t n = len < 1000 ? len : 1000;
-
-	if (n > c->left)
-		n = c->left;
-	memcpy(buf, c->p, n);
-	c->p += n;
-	c->left -= n;
-	return (ssize_t)n;
-}
-
 /* in: a file descriptor, -1 for memory, -2 for a stream of known size. */
 static void
 hard_scan(const uint8_t *data, size_t size, int in, struct hard_scan *h)
 {
 	struct chstk_scan_opts o = { .read = CHSTK_READ_HARDENING,
 	    .symbol = on_symbol };
-	struct pieces c = { data, size };
+	/* A stream of known size, 1000 bytes a read. */
+	struct fuzz_pieces c = fuzz_pieces(data, size, 1000);
 	struct chstk_error err;
 
 	memset(h, 0, sizeof(*h));
 	if (in == -2)
-		h->r = chstk_scan_stream_with(read_piece, &c, size, &o,
+		h->r = chstk_scan_stream_with(fuzz_read_piece, &c, size, &o,
 		    on_hard_image, h, &err);
 	else if (in == -1)
 		h->r = chstk_scan_mem_with(data, size, &o, on_hard_image, h,
