@@ -82,12 +82,13 @@ set_name(struct chstk_ar *ar, struct chstk_ar_member *m, const char *s,
 }
 
 /* The name is read alone from the long-name table, which is never read
-   whole: a sparse archive can make it gigabytes. */
+   whole unless it is small (most are: a read for each name would cost
+   more): a sparse archive can make it gigabytes. */
 static int
 long_name(struct chstk_ar *ar, struct chstk_ar_member *m, const char *field,
     struct chstk_error *err)
 {
-	char buf[sizeof(ar->name)];
+	char own[sizeof(ar->name)], *buf = own;
 	uint64_t off;
 	size_t len, end;
 	int r;
@@ -96,11 +97,19 @@ long_name(struct chstk_ar *ar, struct chstk_ar_member *m, const char *field,
 		return chstk__error(err, CHSTK_ERR_CORRUPT,
 		    "member at offset %ju: bad long name reference",
 		    (uintmax_t)m->hdr);
-	len = ar->names_size - off < sizeof(buf) ?
-	    (size_t)(ar->names_size - off) : sizeof(buf);
-	r = chstk__src_read(ar->src, ar->names + off, buf, len,
-	    "long member name", err);
-	if (r < 0)
+	len = ar->names_size - off < sizeof(own) ?
+	    (size_t)(ar->names_size - off) : sizeof(own);
+	if (ar->names_size <= sizeof(ar->names_buf)) {
+		if (!ar->names_read) {
+			r = chstk__src_read(ar->src, ar->names, ar->names_buf,
+			    (size_t)ar->names_size, "long member name", err);
+			if (r < 0)
+				return r;
+			ar->names_read = true;
+		}
+		buf = ar->names_buf + off;
+	} else if ((r = chstk__src_read(ar->src, ar->names + off, buf, len,
+	    "long member name", err)) < 0)
 		return r;
 	for (end = 0; end < len; end++)
 		if (buf[end] == '\n' || buf[end] == '\0')
@@ -168,6 +177,8 @@ chstk__ar_next(struct chstk_ar *ar, struct chstk_ar_member *m,
 
 	memset(m, 0, sizeof(*m));
 	m->hdr = ar->next;
+	/* Most members are small: one read brings several. */
+	chstk__src_ahead(ar->src, m->hdr, AR_HDR);
 	r = chstk__src_read_upto(ar->src, m->hdr, h, AR_HDR, &got,
 	    "archive member header", err);
 	if (r < 0 || got == 0)
@@ -184,6 +195,7 @@ chstk__ar_next(struct chstk_ar *ar, struct chstk_ar_member *m,
 		return chstk__error(err, CHSTK_ERR_TRUNCATED,
 		    "member at offset %ju runs past the end of the file",
 		    (uintmax_t)m->hdr);
+	chstk__src_ahead(ar->src, m->hdr, AR_HDR + m->size);
 	ar->next = m->data + m->size + (m->size & 1);
 	if (h[0] == '/' && h[1] >= '0' && h[1] <= '9')
 		r = long_name(ar, m, h, err);
@@ -194,6 +206,7 @@ chstk__ar_next(struct chstk_ar *ar, struct chstk_ar_member *m,
 	if (r == 0 && m->kind == CHSTK_AR_NAMES) {
 		ar->names = m->data;
 		ar->names_size = m->size;
+		ar->names_read = false;
 		/* read after the members that follow it */
 		r = chstk__src_pin(ar->src, m->data, m->size, err);
 	}

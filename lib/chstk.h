@@ -188,6 +188,11 @@ struct chstk_scan_opts {
 	   of nearly every ELF file. */
 	const void *head;
 	size_t head_len;
+	/* chstk_scan_fd_with() only: the caller vouches that fd is a
+	   regular file (it listed one and opened it so). The library then
+	   asks its size (fstat) only for a check the bytes it holds cannot
+	   answer, and a read past its end fails as a range check would. */
+	bool regular;
 };
 
 /* "exec", "noexec" or "default". Never NULL. */

@@ -164,8 +164,6 @@ check_table(const struct chstk_image *im, uint64_t off, uint64_t n,
     struct chstk_error *err)
 {
 	size_t want = chstk__fsize(im, type);
-	uint64_t size = chstk__src_size(im->src);
-
 	if (n == 0)
 		return 0;
 	if (entsize != want)
@@ -177,7 +175,7 @@ check_table(const struct chstk_image *im, uint64_t off, uint64_t n,
 		    "%ju %s, more than the %ju this library reads", (uintmax_t)n,
 		    type == ELF_T_PHDR ? "program headers" : "sections",
 		    (uintmax_t)MAX_ENTRIES);
-	if (off > size || n > (size - off) / entsize)
+	if (!chstk__src_holds(im->src, off, n * entsize))
 		return chstk__error(err, CHSTK_ERR_TRUNCATED,
 		    "%s runs past the end of the file", what);
 	return 0;
@@ -493,8 +491,11 @@ dyn_kind(const struct chstk_image *im, const struct chstk_info *info)
 	for (i = 0; i < im->phnum && ph == NULL; i++)
 		if (im->phdr[i].p_type == PT_DYNAMIC)
 			ph = &im->phdr[i];
-	n = ph != NULL && chstk__in_range(ph->p_offset, ph->p_filesz,
-	    chstk__src_size(im->src)) ? (size_t)(ph->p_filesz / es) : 0;
+	/* A section read at once is range-checked by that read, which
+	   fails whole: the file's size need not be asked first. */
+	n = ph != NULL && (ph->p_filesz <= CHUNK * es ||
+	    chstk__src_holds(im->src, ph->p_offset, ph->p_filesz)) ?
+	    (size_t)(ph->p_filesz / es) : 0;
 	/* The last thing read of an image: a stream may skip to it. */
 	chstk__src_forward(im->src);
 	for (i = 0; i < n; i += c) {

@@ -106,9 +106,12 @@ struct chstk_src {
  * A few blocks of a file kept while it is read, so that the headers a
  * reader asks for piece by piece cost one read of the block that holds
  * them: the ELF header and program headers nearly always lie in the first
- * block, an archive's small members in the blocks their headers lie in.
- * Reads longer than a block go to the file. The blocks are the cache's
- * whole memory, whatever the size of the file.
+ * block. Block i's bytes are mem[i * CHSTK_CACHE_BLOCK...]. An archive's
+ * small members, one after another, are read as a run instead: block 0
+ * then holds up to all of mem, and the other blocks are empty until a
+ * read misses, which cuts the run back to its first block. Reads longer
+ * than a block that the cache does not hold go to the file. mem is the
+ * cache's whole memory, whatever the size of the file.
  */
 #define CHSTK_CACHE_BLOCK 4096
 #define CHSTK_CACHE_BLOCKS 4
@@ -118,8 +121,8 @@ struct chstk_cache {
 	struct {
 		uint64_t off;
 		size_t len;	/* 0: empty */
-		unsigned char buf[CHSTK_CACHE_BLOCK];
 	} block[CHSTK_CACHE_BLOCKS];
+	unsigned char mem[CHSTK_CACHE_BLOCKS * CHSTK_CACHE_BLOCK];
 };
 
 int chstk__src_file(struct chstk_src *src, int fd, struct chstk_error *err);
@@ -130,11 +133,28 @@ int chstk__src_file(struct chstk_src *src, int fd, struct chstk_error *err);
  */
 void chstk__src_cache(struct chstk_src *src, struct chstk_cache *cache,
     const void *head, size_t n);
+/* The file fd, which the caller vouches is a regular file: its size is
+   asked (fstat) only when a check needs it, and a read past its end
+   fails as one. */
+void chstk__src_regular(struct chstk_src *src, int fd);
 void chstk__src_mem(struct chstk_src *src, const void *buf, size_t size);
 void chstk__src_stream(struct chstk_src *src, struct chstk_stream *st,
     uint64_t size);
 /* The size as far as known: UINT64_MAX for a stream that has not said. */
 uint64_t chstk__src_size(const struct chstk_src *src);
+/*
+ * The len bytes at off will be read piece by piece (an archive member):
+ * when the cache does not hold them and they fit it, read them and what
+ * follows, as much as the cache holds, in one read. Does nothing for a
+ * source without a cache. A failed read is left to the read that needs
+ * the bytes to report.
+ */
+void chstk__src_ahead(const struct chstk_src *src, uint64_t off,
+    uint64_t len);
+/* Does src hold the len bytes at off? Asks a file's size only when the
+   cache does not hold them. */
+bool chstk__src_holds(const struct chstk_src *src, uint64_t off,
+    uint64_t len);
 /* Read exactly len bytes at off; what names them in the error message. */
 int chstk__src_read(const struct chstk_src *src, uint64_t off, void *buf,
     size_t len, const char *what, struct chstk_error *err);
@@ -306,6 +326,8 @@ struct chstk_ar {
 	uint64_t next;		/* offset of the next header */
 	uint64_t names;		/* the long-name table: where it is, */
 	uint64_t names_size;	/* and how long */
+	bool names_read;	/* a small table: in names_buf */
+	char names_buf[4096];
 	char name[4097];	/* the member's name, cut at 4096 bytes */
 };
 

@@ -132,8 +132,9 @@ chstk_scan_fd_with(int fd, const struct chstk_scan_opts *o, chstk_scan_fn fn,
 	chstk__clear_error(err);
 	if (o != NULL && o->head == NULL && o->head_len > 0)
 		return chstk__error(err, CHSTK_ERR_INVAL, "no head to read");
-	r = chstk__src_file(&src, fd, err);
-	if (r < 0)
+	if (o != NULL && o->regular)
+		chstk__src_regular(&src, fd);
+	else if ((r = chstk__src_file(&src, fd, err)) < 0)
 		return r;
 	chstk__src_cache(&src, &cache, o != NULL ? o->head : NULL,
 	    o != NULL ? o->head_len : 0);

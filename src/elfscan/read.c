@@ -36,6 +36,7 @@ read_library(struct batch *b, int fd, const unsigned char *head, size_t n,
 	struct chstk_scan_opts so = {
 		.read = hardening ? CHSTK_READ_HARDENING : 0,
 		.symbol = batch_symbol, .head = head, .head_len = n,
+		.regular = true,
 	};
 	struct chstk_error err;
 	int r;

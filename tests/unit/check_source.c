@@ -41,10 +41,12 @@ record(void *arg, const char *member, const struct chstk_info *info,
 	return 0;
 }
 
-/* Scan buf from memory, then from a file lent head bytes of it: both must
+/* Scan buf from memory, then from a file lent head bytes of it, whose
+   size the library asks first or, regular, only when it must: all must
    return and report alike. Returns how many images were reported. */
 static int
-same_as_memory(const unsigned char *buf, size_t size, size_t head)
+same_as_memory_as(const unsigned char *buf, size_t size, size_t head,
+    bool regular)
 {
 	struct seen *m = calloc(1, sizeof(*m)), *f = calloc(1, sizeof(*f));
 	struct chstk_error err;
@@ -55,7 +57,8 @@ same_as_memory(const unsigned char *buf, size_t size, size_t head)
 	rm = chstk_scan_mem(buf, size, record, m, &err);
 	fd = gen_memfd(buf, size);
 	rf = chstk_scan_fd_with(fd, &(struct chstk_scan_opts){ .head = buf,
-	    .head_len = head < size ? head : size }, record, f, &err);
+	    .head_len = head < size ? head : size, .regular = regular },
+	    record, f, &err);
 	close(fd);
 	ck_assert_int_eq(rf, rm);
 	ck_assert_str_eq(f->names, m->names);
@@ -71,6 +74,15 @@ same_as_memory(const unsigned char *buf, size_t size, size_t head)
 	free(m);
 	free(f);
 	return i;
+}
+
+static int
+same_as_memory(const unsigned char *buf, size_t size, size_t head)
+{
+	int n = same_as_memory_as(buf, size, head, false);
+
+	ck_assert_int_eq(same_as_memory_as(buf, size, head, true), n);
+	return n;
 }
 
 static const struct gen le64 = { 64, 0, ET_DYN, EM_X86_64 };
@@ -125,6 +137,9 @@ START_TEST(reads_program_headers_wherever_they_lie)
 	ck_assert_int_eq(same_as_memory(buf, size, h), 1);
 	/* Cut off inside the program headers: the same error as in memory. */
 	ck_assert_int_eq(same_as_memory(buf, (size_t)phoff + 20, h), 0);
+	/* Cut off inside the dynamic section: the same kind as in memory. */
+	if (phoff + 3 * gen_phentsize(g) <= 0x1000)
+		ck_assert_int_eq(same_as_memory(buf, 0x1000 + 8, h), 1);
 	free(buf);
 }
 END_TEST
@@ -147,15 +162,18 @@ ar_add(unsigned char *a, size_t *len, const char *name, const void *data,
 
 /*
  * Forty objects with notes of each state, some padded with text members
- * of odd sizes so that headers and section tables fall across block ends:
+ * of odd sizes so that headers and section tables fall across block ends,
+ * and one larger than the run of small members the cache reads at once:
  * more blocks than the cache keeps, read front to back and back again for
- * each member's names.
+ * each member's names. Cut off inside a member, the same error as in
+ * memory.
  */
 START_TEST(reads_every_member_of_a_long_archive)
 {
 	static const struct gen obj = { 64, 0, ET_REL, EM_X86_64 };
 	static const struct gen obj32 = { 32, 1, ET_REL, EM_PPC };
-	unsigned char *a = malloc(131072), o[1024], pad[3000];
+	unsigned char *a = malloc(131072), o[1024];
+	static unsigned char pad[20000];
 	size_t len = 8, n;
 	char name[17];
 	int i;
@@ -170,9 +188,56 @@ START_TEST(reads_every_member_of_a_long_archive)
 		ar_add(a, &len, name, o, n);
 		if (i % 5 == _i)
 			ar_add(a, &len, "pad/", pad, 1000 + 333 * (size_t)i % 2000);
+		if (i == 20 + _i)
+			ar_add(a, &len, "big/", pad, 16000 + 1001 * (size_t)_i);
 	}
 	ck_assert_uint_lt(len, 131072);
 	ck_assert_int_eq(same_as_memory(a, len, heads[_i % 4]), 40);
+	same_as_memory(a, len - 333, heads[_i % 4]);
+	free(a);
+}
+END_TEST
+
+/*
+ * Members named from the long-name table, one small enough to be read
+ * whole once (_i 0) and one that is not (_i 1), the names at its start
+ * and its end: the same names as in memory.
+ */
+START_TEST(reads_long_names_from_either_table)
+{
+	static const struct gen obj = { 64, 0, ET_REL, EM_X86_64 };
+	size_t tsize = _i ? 5000 : 3000, len = 8, n;
+	unsigned char *a = malloc(65536), o[1024];
+	char *table = malloc(tsize), ref[17];
+	size_t at[2] = { 0, tsize - 40 };
+	struct seen *seen = calloc(1, sizeof(*seen));
+	struct chstk_error err;
+	int i, fd;
+
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(table);
+	memcpy(a, "!<arch>\n", 8);
+	memset(table, '\n', tsize);
+	for (i = 0; i < 2; i++)
+		memcpy(table + at[i], i ? "the_last_long_member_name.o/" :
+		    "the_first_long_member_name.o/", 28 + (i == 0));
+	ar_add(a, &len, "//", table, tsize);
+	for (i = 0; i < 4; i++) {
+		n = gen_object(&obj, o, true, 0);
+		snprintf(ref, sizeof(ref), "/%zu", at[i % 2]);
+		ar_add(a, &len, ref, o, n);
+	}
+	ck_assert_int_eq(same_as_memory(a, len, 4096), 4);
+	fd = gen_memfd(a, len);
+	ck_assert_int_eq(chstk_scan_fd_with(fd, &(struct chstk_scan_opts){
+	    .regular = true }, record, seen, &err), 0);
+	close(fd);
+	ck_assert_str_eq(seen->names, "the_first_long_member_name.o:noexec;"
+	    "the_last_long_member_name.o:noexec;"
+	    "the_first_long_member_name.o:noexec;"
+	    "the_last_long_member_name.o:noexec;");
+	free(seen);
+	free(table);
 	free(a);
 }
 END_TEST
@@ -213,6 +278,7 @@ main(void)
 	tcase_add_loop_test(tc, reads_program_headers_wherever_they_lie, 0,
 	    40);
 	tcase_add_loop_test(tc, reads_every_member_of_a_long_archive, 0, 5);
+	tcase_add_loop_test(tc, reads_long_names_from_either_table, 0, 2);
 	tcase_add_test(tc, takes_the_head_it_is_lent);
 	suite_add_tcase(s, tc);
 	return gen_run(s);
