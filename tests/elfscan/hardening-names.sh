@@ -32,9 +32,9 @@ cc -o "$T/names1.o" "$T/names1.c"
 cc -O2 -DLIB -fstack-protector-strong -D_FORTIFY_SOURCE=2 -o "$T/work.o" \
     "$FIX/hardening.c"
 # The references between the two halves: far into the string tables.
-objs="$T/names0.o $T/work.o $T/names1.o"
-ld -r -o "$D/obj/names.o" $objs || fail "ld -r"
-gcc -shared -o "$D/lib/libnames.so" $objs || fail "link the library"
+set -- "$T/names0.o" "$T/work.o" "$T/names1.o"
+ld -r -o "$D/obj/names.o" "$@" || fail "ld -r"
+gcc -shared -o "$D/lib/libnames.so" "$@" || fail "link the library"
 strip -o "$D/lib/libnames-stripped.so" "$D/lib/libnames.so" || fail "strip"
 echo "note: fixtures: $(cd "$D" && du -k obj/names.o lib/*.so | tr '\t\n' '  ')(KiB)"
 
