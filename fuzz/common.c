@@ -97,21 +97,24 @@ fuzz_scan_fd(int fd, struct fuzz_scan *s)
 	finish_scan(s);
 }
 
-/* The bytes in pieces of changing sizes, as a decompressor gives them. */
-struct chunks {
-	const unsigned char *p;
-	size_t left;
-	uint32_t seed;
-};
-
-static ssize_t
-read_chunk(void *arg, void *buf, size_t len)
+struct fuzz_pieces
+fuzz_pieces(const void *data, size_t size, size_t piece)
 {
-	struct chunks *c = arg;
-	size_t n;
+	struct fuzz_pieces c = { data, size, piece, (uint32_t)size };
 
-	c->seed = c->seed * 1103515245u + 12345u;
-	n = 1 + (c->seed >> 16) % 4099;
+	return c;
+}
+
+ssize_t
+fuzz_read_piece(void *arg, void *buf, size_t len)
+{
+	struct fuzz_pieces *c = arg;
+	size_t n = c->piece;
+
+	if (n == 0) {
+		c->seed = c->seed * 1103515245u + 12345u;
+		n = 1 + (c->seed >> 16) % 4099;
+	}
 	if (n > len)
 		n = len;
 	if (n > c->left)
@@ -126,10 +129,10 @@ void
 fuzz_scan_stream(const void *data, size_t size, bool sized,
     struct fuzz_scan *s)
 {
-	struct chunks c = { data, size, (uint32_t)size };
+	struct fuzz_pieces c = fuzz_pieces(data, size, 0);
 
 	memset(s, 0, sizeof(*s));
-	s->r = chstk_scan_stream(read_chunk, &c, sized ? size : UINT64_MAX,
+	s->r = chstk_scan_stream(fuzz_read_piece, &c, sized ? size : UINT64_MAX,
 	    on_image, s, &s->err);
 	finish_scan(s);
 }

@@ -42,6 +42,17 @@ void fuzz_scan_stream(const void *data, size_t size, bool sized,
     struct fuzz_scan *s);
 /* The same through a file descriptor. */
 void fuzz_scan_fd(int fd, struct fuzz_scan *s);
+/* size bytes at data read as a stream (a chstk_read_fn, with a struct
+   fuzz_pieces from fuzz_pieces() as its argument): in pieces of piece
+   bytes each, or, when piece is 0, of changing sizes (1 to 4099 bytes,
+   from a generator seeded with size), as a decompressor gives them. */
+struct fuzz_pieces {
+	const unsigned char *p;
+	size_t left, piece;
+	uint32_t seed;
+};
+struct fuzz_pieces fuzz_pieces(const void *data, size_t size, size_t piece);
+ssize_t fuzz_read_piece(void *arg, void *buf, size_t len);
 /* Is err a well-formed error for the negative return r? */
 void fuzz_check_error(int r, const struct chstk_error *err);
 /* A memfd holding size bytes of data; aborts when it cannot. */

@@ -8,12 +8,17 @@
  * (chstk_scan_stream, fed in pieces of changing sizes), which keeps only
  * what it will read again; of unknown size it must keep the promises.
  * With CHSTK_READ_HARDENING, memory, file and stream must agree on the
- * images and the symbols handed over. A callback that asks to stop must stop the scan.
+ * images and the symbols handed over, and so must a scan with the sizes
+ * lib/hardening.c reads symbol tables by made small (chstk__symread_sizes),
+ * which reads the names of these small inputs through a window as it does
+ * those of string tables over 16 MiB: the same symbols, none missed, none
+ * read wrong. A callback that asks to stop must stop the scan.
  */
 #include <string.h>
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "internal.h"
 
 static struct fuzz_scan mem, fd, stream, unsized;
 
@@ -21,7 +26,27 @@ static struct fuzz_scan mem, fd, stream, unsized;
 struct hard_scan {
 	int r;
 	unsigned images, symbols;
+	uint64_t digest;	/* of the symbols, in any order */
 };
+
+/* FNV-1a of what the callback sees of sym: a sum of these is the same
+   whatever order the symbols come in (a window takes them in the order of
+   their names), and differs when one is missed or read wrong. */
+static uint64_t
+symbol_hash(const struct chstk_sym *sym)
+{
+	unsigned char what[4] = { sym->cut, sym->dynamic, sym->undefined,
+	    (unsigned char)(sym->type << 4 | sym->bind) };
+	uint64_t h = UINT64_C(14695981039346656037);
+	const char *p;
+	size_t i;
+
+	for (p = sym->name; *p != '\0'; p++)
+		h = (h ^ (unsigned char)*p) * UINT64_C(1099511628211);
+	for (i = 0; i < sizeof(what); i++)
+		h = (h ^ what[i]) * UINT64_C(1099511628211);
+	return h;
+}
 
 static int
 on_symbol(void *arg, const struct chstk_sym *sym)
@@ -31,6 +56,7 @@ on_symbol(void *arg, const struct chstk_sym *sym)
 	must(sym->name != NULL && strlen(sym->name) <= 1024);
 	must(sym->type <= 15 && sym->bind <= 15);
 	h->symbols++;
+	h->digest += symbol_hash(sym);
 	return 0;
 }
 
@@ -57,38 +83,19 @@ on_hard_image(void *arg, const char *member, const struct chstk_info *info,
 	return 0;
 }
 
-/* The input as a stream, 1000 bytes a read. */
-struct pieces {
-	const uint8_t *p;
-	size_t left;
-};
-
-static ssize_t
-read_piece(void *arg, void *buf, size_t len)
-{
-	struct pieces *c = arg;
-	size_t n = len < 1000 ? len : 1000;
-
-	if (n > c->left)
-		n = c->left;
-	memcpy(buf, c->p, n);
-	c->p += n;
-	c->left -= n;
-	return (ssize_t)n;
-}
-
 /* in: a file descriptor, -1 for memory, -2 for a stream of known size. */
 static void
 hard_scan(const uint8_t *data, size_t size, int in, struct hard_scan *h)
 {
 	struct chstk_scan_opts o = { .read = CHSTK_READ_HARDENING,
 	    .symbol = on_symbol };
-	struct pieces c = { data, size };
+	/* A stream of known size, 1000 bytes a read. */
+	struct fuzz_pieces c = fuzz_pieces(data, size, 1000);
 	struct chstk_error err;
 
 	memset(h, 0, sizeof(*h));
 	if (in == -2)
-		h->r = chstk_scan_stream_with(read_piece, &c, size, &o,
+		h->r = chstk_scan_stream_with(fuzz_read_piece, &c, size, &o,
 		    on_hard_image, h, &err);
 	else if (in == -1)
 		h->r = chstk_scan_mem_with(data, size, &o, on_hard_image, h,
@@ -115,7 +122,8 @@ stop_at_first(void *arg, const char *member, const struct chstk_info *info,
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct hard_scan hm, hf, hs;
+	struct chstk__symread_sizes sizes = chstk__symread_sizes;
+	struct hard_scan hm, hf, hs, hw;
 	struct chstk_error err;
 	unsigned calls = 0;
 	int in, r;
@@ -127,12 +135,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	hard_scan(data, size, in, &hf);
 	hard_scan(data, size, -2, &hs);
 	close(in);
+	/* Every string table through a window of 1024 bytes (the least, the
+	   longest name handed over), 170 64-bit symbols at a time. */
+	chstk__symread_sizes.names_whole = 0;
+	chstk__symread_sizes.names_win = 1024;
+	chstk__symread_sizes.block = 4096;
+	hard_scan(data, size, -1, &hw);
+	chstk__symread_sizes = sizes;
 
 	must(hm.r == hf.r && hm.images == hf.images &&
-	    hm.symbols == hf.symbols);
+	    hm.symbols == hf.symbols && hm.digest == hf.digest);
 	/* A stream kept whole reads as memory does. */
 	must(hm.r == hs.r && hm.images == hs.images &&
-	    hm.symbols == hs.symbols);
+	    hm.symbols == hs.symbols && hm.digest == hs.digest);
+	must(hm.r == hw.r && hm.images == hw.images &&
+	    hm.symbols == hw.symbols && hm.digest == hw.digest);
 	must(hm.images == mem.images || (hm.r < 0 && hm.images == 0 &&
 	    mem.images == 1 && !fuzz_is_archive(data, size)));
 

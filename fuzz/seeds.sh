@@ -5,7 +5,8 @@
 # other foreign programs and objects from the cross binutils, archives
 # (GNU with a symbol index and long names, BSD, thin, mixed byte orders),
 # the byte-by-byte images of gen-seeds, and packages and tarballs of them.
-# Programs are stripped: small seeds mutate faster.
+# Programs are stripped: small seeds mutate faster (names.o and names.so
+# keep their symbol tables, which are their point).
 set -eu
 out=$1 gen=$2
 fix=$(cd "$(dirname "$0")/../tests/fixtures" && pwd)
@@ -27,6 +28,16 @@ gcc -c -o "$out/lib.o" "$fix/lib.c"
 gcc -c -Wa,--execstack -o "$out/lib-exec.o" "$fix/lib.c"
 gcc -m32 -c -o "$out/lib32.o" "$fix/lib.c"
 printf '\t.text\n\tret\n' | as -o "$out/nonote.o"
+# Variables (no code: small seeds) with names of many lengths, in hash
+# order in .dynsym, and a .symtab (not stripped): some 12 KiB of names and
+# 360 symbols a table, which fuzz/scan.c also reads through a window of
+# 1 KiB, 170 symbols at a time.
+awk 'BEGIN { for (i = 0; i < 360; i++) {
+	n = sprintf("v%03d_", i)
+	for (j = 0; j < i * 37 % 60; j++) n = n "x"
+	printf "int %s_%03d = %d;\n", n, i, i } }' >"$w/names.c"
+gcc -c -o "$out/names.o" "$w/names.c"
+gcc -shared -fPIC -o "$out/names.so" "$w/names.c"
 nasm -f bin -o "$out/tiny64" "$fix/tiny64.asm"
 nasm -f bin -o "$out/tiny32" "$fix/tiny32.asm"
 nasm -f bin -DPFLAGS=7 -o "$out/tiny64-wx" "$fix/tiny64.asm"

@@ -293,11 +293,16 @@ read_property(const struct chstk_image *im, uint64_t off, uint64_t size,
  * the order of their offsets, so that the window only goes forward:
  * symbols come in hash order, their names in any, and a window moved to
  * each name in turn is read again for nearly every symbol (node's 75,000
- * dynamic symbols cost 81,000 reads that way).
+ * dynamic symbols cost 81,000 reads that way). The fuzz targets set the
+ * three sizes small through chstk__symread_sizes.
  */
 #define BLOCK 65536
 #define NAMES_WHOLE (16u << 20)
 #define NAMES_WIN 65536
+
+struct chstk__symread_sizes chstk__symread_sizes = {
+	NAMES_WHOLE, NAMES_WIN, BLOCK
+};
 
 /* A named symbol of the block: its name's offset, its index. */
 struct pending {
@@ -308,9 +313,11 @@ struct pending {
 /* A symbol table and its string table being read. */
 struct symread {
 	uint64_t off, size;	/* the string table in the file */
+	bool whole;		/* read whole, else through the window */
+	size_t winsz;		/* the window's size */
 	uint64_t win;		/* the window's start in the table */
 	size_t len;		/* bytes in names, from win */
-	char *names;		/* NAMES_WHOLE or NAMES_WIN bytes */
+	char *names;		/* size or winsz bytes */
 	unsigned char block[BLOCK];
 	struct pending pend[BLOCK / sizeof(Elf32_Sym)];
 	char cutname[NAME_MAX_LEN + 1];
@@ -334,10 +341,9 @@ name_at(const struct chstk_image *im, struct symread *w, uint64_t name,
 	want = w->size - name < NAME_MAX_LEN ? (size_t)(w->size - name) :
 	    NAME_MAX_LEN;
 	if (name < w->win || name - w->win + want > w->len) {
-		w->win = w->size <= NAMES_WHOLE ? 0 : name;
-		w->len = w->size - w->win < NAMES_WIN ||
-		    w->size <= NAMES_WHOLE ? (size_t)(w->size - w->win) :
-		    NAMES_WIN;
+		w->win = w->whole ? 0 : name;
+		w->len = w->whole || w->size - w->win < w->winsz ?
+		    (size_t)(w->size - w->win) : w->winsz;
 		*r = chstk__src_read(im->src, w->off + w->win, w->names, w->len,
 		    "symbol string table", err);
 		if (*r < 0) {
@@ -399,7 +405,7 @@ symbol_block(const struct chstk_image *im, struct symread *w, size_t c,
 	size_t es = chstk__fsize(im, ELF_T_SYM), k, n = 0;
 	int msb = is_msb(im), r = 0;
 
-	if (w->size <= NAMES_WHOLE) {
+	if (w->whole) {
 		for (k = 0; r == 0 && k < c; k++)
 			r = one_symbol(im, w, w->block + k * es, dynamic, fn,
 			    arg, err);
@@ -423,7 +429,10 @@ read_symbols(const struct chstk_image *im, const GElf_Shdr *tab,
     const GElf_Shdr *str, bool dynamic, chstk_sym_fn fn, void *arg,
     struct chstk_error *err)
 {
-	size_t es = chstk__fsize(im, ELF_T_SYM), per = BLOCK / es, c;
+	const struct chstk__symread_sizes *sz = &chstk__symread_sizes;
+	size_t es = chstk__fsize(im, ELF_T_SYM), c;
+	size_t per = sz->block < es ? 1 : sz->block < BLOCK ?
+	    sz->block / es : BLOCK / es;
 	struct symread *w;
 	uint64_t i, n, size = chstk__src_size(im->src);
 	int r = 0;
@@ -445,14 +454,17 @@ read_symbols(const struct chstk_image *im, const GElf_Shdr *tab,
 		return chstk__error(err, CHSTK_ERR_CORRUPT,
 		    "symbol table of %ju entries, more than the %ju this "
 		    "library reads", (uintmax_t)n, (uintmax_t)SYM_MAX);
-	if ((w = calloc(1, sizeof(*w))) == NULL || (w->names =
-	    malloc(str->sh_size <= NAMES_WHOLE && str->sh_size > 0 ?
-	    (size_t)str->sh_size : NAMES_WIN)) == NULL) {
+	if ((w = calloc(1, sizeof(*w))) == NULL)
+		return chstk__syserror(err, "cannot read symbols");
+	w->off = str->sh_offset;
+	w->size = str->sh_size;
+	w->whole = w->size <= sz->names_whole;
+	w->winsz = sz->names_win > NAME_MAX_LEN ? sz->names_win : NAME_MAX_LEN;
+	if ((w->names = malloc(w->whole && w->size > 0 ? (size_t)w->size :
+	    w->winsz)) == NULL) {
 		free(w);
 		return chstk__syserror(err, "cannot read symbols");
 	}
-	w->off = str->sh_offset;
-	w->size = str->sh_size;
 	/* Entry 0 is the undefined symbol, nameless. */
 	for (i = 1; r == 0 && i < n; i += c) {
 		c = n - i < per ? (size_t)(n - i) : per;

@@ -281,6 +281,17 @@ struct chstk_hardening_buf {
 int chstk__hardening_read(const struct chstk_image *im,
     const struct chstk_scan_opts *o, void *arg, struct chstk_hardening_buf *b,
     struct chstk_error *err);
+/* The sizes hardening.c reads a symbol table by (see there). A variable
+   only so that the fuzz targets can make them small between two scans,
+   and small inputs take the paths of big tables; the library never
+   writes it. */
+struct chstk__symread_sizes {
+	size_t names_whole;	/* a string table read whole up to this */
+	size_t names_win;	/* else a window of this (at least 1024) */
+	size_t block;		/* symbols read this many bytes at a time
+				   (at most 65536, at least one symbol) */
+};
+extern struct chstk__symread_sizes chstk__symread_sizes;
 
 /* phdr.c: the edit that gives an executable or shared object state want. */
 int chstk__phdr_edit(const struct chstk_image *im, enum chstk_state want,

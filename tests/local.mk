@@ -2,15 +2,18 @@
 # tests that build real fixtures and check chstk's work with independent
 # tools (readelf, eu-elflint, the running kernel). Every test is registered
 # here and nowhere else, and every shell test uses tests/lib.sh; the rules
-# that build what the tests need stay with the code they concern.
+# that build what the tests need stay with the code they concern. The
+# Python checkers import tests/elfscan/elfview.py from the source tree,
+# which must stay as it is (read-only under distcheck): no bytecode there.
 TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = $(SHELL)
 AM_TESTS_ENVIRONMENT = \
 	top_srcdir='$(abs_top_srcdir)'; \
 	top_builddir='$(abs_top_builddir)'; \
 	CHSTK='$(abs_top_builddir)/src/chstk/chstk'; \
+	PYTHONDONTWRITEBYTECODE=1; \
 	ELFSCAN='$(abs_top_builddir)/src/elfscan/elfscan'; \
-	export top_srcdir top_builddir CHSTK ELFSCAN;
+	export top_srcdir top_builddir CHSTK ELFSCAN PYTHONDONTWRITEBYTECODE;
 
 # chstk on programs, objects and archives it builds.
 chstk_shell_tests = \
@@ -37,7 +40,8 @@ elfscan_shell_tests = \
 	tests/elfscan/images.sh \
 	tests/elfscan/lazy.sh \
 	tests/elfscan/reads.sh \
-	tests/elfscan/hardening.sh
+	tests/elfscan/hardening.sh \
+	tests/elfscan/hardening-names.sh
 
 # The ASCII-armor linker script (ld/): real programs built at make check
 # time, judged by readelf, eu-elflint and the running kernel.
@@ -82,6 +86,7 @@ TESTS += tests/reliability/fuzz-short.sh
 endif
 EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/elfscan/check_json.py tests/elfscan/check_hardening.py \
+	tests/elfscan/check_names.py tests/elfscan/elfview.py \
 	tests/fixtures/hardening.c \
 	tests/armor/common.sh tests/armor/fixture.c tests/armor/fixture-cxx.cc \
 	tests/armor/selfmaps.c tests/armor/selfmaps.h \

@@ -16,6 +16,8 @@ import subprocess
 import sys
 import tempfile
 
+from elfview import readable, readelf
+
 # readelf's machine names, and the rules of elfscan(1) for the machines the
 # test tree holds: the kernel's default for an unmarked program's stack
 # (exec/noexec/unknown), and glibc's for shared objects and thread stacks.
@@ -40,18 +42,6 @@ def check(what, got, want):
     else:
         failures += 1
         print(f"FAIL: {what}: got {got!r}, want {want!r}")
-
-
-def readelf(*args):
-    return subprocess.run(["readelf", "-W", *args], capture_output=True,
-                           text=True, env={"LC_ALL": "C", "PATH": os.environ["PATH"]}).stdout
-
-
-def readable(path):
-    """Does readelf read the headers without an error?"""
-    p = subprocess.run(["readelf", "-W", "-h", "-l", path], capture_output=True,
-                       text=True, env={"LC_ALL": "C", "PATH": os.environ["PATH"]})
-    return p.returncode == 0 and "Error" not in p.stderr
 
 
 def header(path):
