@@ -92,8 +92,15 @@ fuzz_scan_mem(const void *data, size_t size, struct fuzz_scan *s)
 void
 fuzz_scan_fd(int fd, struct fuzz_scan *s)
 {
+	fuzz_scan_fd_with(fd, NULL, s);
+}
+
+void
+fuzz_scan_fd_with(int fd, const struct chstk_scan_opts *o,
+    struct fuzz_scan *s)
+{
 	memset(s, 0, sizeof(*s));
-	s->r = chstk_scan_fd(fd, on_image, s, &s->err);
+	s->r = chstk_scan_fd_with(fd, o, on_image, s, &s->err);
 	finish_scan(s);
 }
 

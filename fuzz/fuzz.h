@@ -42,6 +42,9 @@ void fuzz_scan_stream(const void *data, size_t size, bool sized,
     struct fuzz_scan *s);
 /* The same through a file descriptor. */
 void fuzz_scan_fd(int fd, struct fuzz_scan *s);
+/* The same with options: a head lent, a size not asked (elfscan's way). */
+void fuzz_scan_fd_with(int fd, const struct chstk_scan_opts *o,
+    struct fuzz_scan *s);
 /* size bytes at data read as a stream (a chstk_read_fn, with a struct
    fuzz_pieces from fuzz_pieces() as its argument): in pieces of piece
    bytes each, or, when piece is 0, of changing sizes (1 to 4099 bytes,

@@ -1,9 +1,10 @@
 /*
  * scan.c - fuzz target for the read path. Any bytes are scanned from
  * memory (chstk_scan_mem) and from a file (chstk_scan_fd on a memfd, where
- * libelf reads archive members in place): neither may crash, hang, leak or
+ * libelf reads archive members in place; and once more as elfscan reads a
+ * file, its head lent and its size not asked): none may crash, hang, leak or
  * touch memory it does not own (the sanitizers see to that), every report
- * must be possible (common.c), and the two must agree: the same images in
+ * must be possible (common.c), and they must agree: the same images in
  * the same states. So must a scan of the bytes as a stream of known size
  * (chstk_scan_stream, fed in pieces of changing sizes), which keeps only
  * what it will read again; of unknown size it must keep the promises.
@@ -20,7 +21,7 @@
 #include "fuzz.h"
 #include "internal.h"
 
-static struct fuzz_scan mem, fd, stream, unsized;
+static struct fuzz_scan mem, fd, lent, stream, unsized;
 
 /* What a scan with CHSTK_READ_HARDENING saw. */
 struct hard_scan {
@@ -131,6 +132,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_scan_mem(data, size, &mem);
 	in = fuzz_memfd(data, size);
 	fuzz_scan_fd(in, &fd);
+	/* As elfscan reads a file it listed: its first 1 KiB lent, its size
+	   asked only when a check needs it. */
+	fuzz_scan_fd_with(in, &(struct chstk_scan_opts){ .head = data,
+	    .head_len = size < 1024 ? size : 1024, .regular = true }, &lent);
 	hard_scan(data, size, -1, &hm);
 	hard_scan(data, size, in, &hf);
 	hard_scan(data, size, -2, &hs);
@@ -158,6 +163,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	must(mem.images == fd.images);
 	must(memcmp(mem.state, fd.state, mem.images < FUZZ_MAX_IMAGES ?
 	    mem.images : FUZZ_MAX_IMAGES) == 0);
+	must(lent.r == fd.r && lent.images == fd.images);
+	must(memcmp(lent.state, fd.state, fd.images < FUZZ_MAX_IMAGES ?
+	    fd.images : FUZZ_MAX_IMAGES) == 0);
 
 	fuzz_scan_stream(data, size, true, &stream);
 	must(stream.r == mem.r);
