@@ -173,7 +173,7 @@ START_TEST(reads_every_member_of_a_long_archive)
 	static const struct gen obj = { 64, 0, ET_REL, EM_X86_64 };
 	static const struct gen obj32 = { 32, 1, ET_REL, EM_PPC };
 	unsigned char *a = malloc(131072), o[1024];
-	static unsigned char pad[20000];
+	static unsigned char pad[21000];
 	size_t len = 8, n;
 	char name[17];
 	int i;
