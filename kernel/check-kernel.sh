@@ -31,6 +31,11 @@
 #   ARMOR_LDSCRIPT the ASCII-armor linker script (ld/elf_i386_small.x)
 #   CC             the compiler for the test programs
 #   QEMU           the emulator and its options instead of kernel.conf's
+#   BOCHS          the Bochs that boots kernel.conf's bochs_cpu (default
+#                  bochs; "none" leaves that boot out, and the matrix shows
+#                  the near calls as notes)
+#   ISOLINUX       the directory of isolinux.bin, for Bochs's boot CD
+#   SYSLINUX_MODULES  the directory of ldlinux.c32
 set -eu
 
 : "${top_srcdir:?}" "${workdir:?}" "${CHSTK:?}"
@@ -43,6 +48,9 @@ set -eu
 : "${ARMOR_LDSCRIPT:=$top_srcdir/ld/elf_i386_small.x}"
 : "${CC:=gcc}"
 : "${QEMU:=}"
+: "${BOCHS:=bochs}"
+: "${ISOLINUX:=/usr/lib/ISOLINUX}"
+: "${SYSLINUX_MODULES:=/usr/lib/syslinux/modules/bios}"
 export LC_ALL=C
 
 kdir=$top_srcdir/kernel
@@ -69,6 +77,7 @@ load_version() {
 	tarball= arch=x86_64 image=arch/x86/boot/bzImage base_config=tinyconfig
 	series=$version fragments=$version/exec-shield.config
 	qemu="qemu-system-x86_64 -m 512M" console=ttyS0 cpu_nonx= cpu_nx=
+	bochs_cpu=
 	. "$conf"
 	[ -n "$LINUX_TARBALL" ] && tarball=$LINUX_TARBALL
 	[ -n "$QEMU" ] && qemu=$QEMU
@@ -358,13 +367,76 @@ boot() {
 		-kernel "$kimage" -initrd "$cpio" \
 		-append "console=$console panic=-1 quiet no_timer_check $*" \
 		</dev/null >"$vdir/$name.log" 2>&1 || true
-	tr -d '\r' <"$vdir/$name.log" >"$vdir/$name.txt"
+	results "$name" "$vdir/$name.log"
+}
+
+# A boot's serial console LOG: its text in $vdir/NAME.txt, its RESULT lines
+# added to $vdir/results, and a failure if it did not reach DONE.
+results() {
+	name=$1 log=$2
+	tr -d '\r' <"$log" >"$vdir/$name.txt"
 	if ! grep -q '^DONE ' "$vdir/$name.txt"; then
 		echo "RESULT $name FAIL $name - $name finished DONE missing" \
 			>>"$vdir/results"
 	fi
 	sed -n "s/^RESULT /RESULT $name /p" "$vdir/$name.txt" \
 		>>"$vdir/results"
+}
+
+# Boot once under Bochs on the CPU model $bochs_cpu, two CPUs, for what
+# qemu's TCG cannot show: Bochs checks the code segment limit on every
+# near call, jump and fetch, as a processor does. Bochs has no -kernel, so
+# the kernel and the initramfs go on an isolinux CD; reboot=t ends in a
+# triple fault, at which Bochs stops (reset_on_triple_fault=0). The
+# display is VNC's (rfb), which Bochs serves without waiting for a
+# viewer: Debian builds no display-less one.
+boot_bochs() {
+	name=$1
+	shift
+	b=$vdir/$name.bochs
+	echo "$me: $version: boot $name: Bochs $bochs_cpu: $*" >&2
+	rm -rf "$b"
+	mkdir -p "$b/cd/isolinux"
+	for f in "$ISOLINUX/isolinux.bin" "$SYSLINUX_MODULES/ldlinux.c32"; do
+		cp "$f" "$b/cd/isolinux/" || die "$f: missing, Bochs boots from it"
+	done
+	cp "$kimage" "$b/cd/kernel"
+	cp "$cpio" "$b/cd/initrd"
+	cat >"$b/cd/isolinux/isolinux.cfg" <<-EOF
+	default linux
+	prompt 0
+	label linux
+	  kernel /kernel
+	  initrd /initrd
+	  append console=ttyS0 panic=-1 quiet no_timer_check reboot=t $*
+	EOF
+	xorriso -as mkisofs -quiet -o "$b/cd.iso" -b isolinux/isolinux.bin \
+		-c isolinux/boot.cat -no-emul-boot -boot-load-size 4 \
+		-boot-info-table "$b/cd" >"$b/xorriso.log" 2>&1 ||
+		die "$b/cd.iso: xorriso failed, see $b/xorriso.log"
+	cat >"$b/bochsrc" <<-EOF
+	megs: 512
+	cpu: model=$bochs_cpu, count=2, ips=50000000, reset_on_triple_fault=0
+	romimage: file=/usr/share/bochs/BIOS-bochs-latest
+	vgaromimage: file=/usr/share/vgabios/vgabios.bin
+	ata0-master: type=cdrom, path=$b/cd.iso, status=inserted
+	boot: cdrom
+	com1: enabled=1, mode=file, dev=$b/serial.log
+	display_library: rfb, options="timeout=0"
+	speaker: enabled=0
+	sound: waveoutdrv=dummy, waveindrv=dummy, midioutdrv=dummy
+	clock: sync=none
+	log: $b/bochs.log
+	panic: action=fatal
+	error: action=report
+	info: action=ignore
+	EOF
+	# Bochs is built with its debugger: "c" runs, "quit" if it stops.
+	printf 'c\nquit\n' >"$b/commands"
+	: >"$b/serial.log"
+	timeout 1200 $BOCHS -q -f "$b/bochsrc" -rc "$b/commands" \
+		</dev/null >"$b/stdout" 2>&1 || true
+	results "$name" "$b/serial.log"
 }
 
 boots_levels() {
@@ -396,6 +468,10 @@ boots_i386() {
 		boot nx-L2 "exec-shield=2 chstk.test=cslimit"
 	fi
 	cpu=
+	if [ -n "$bochs_cpu" ] && [ "$BOCHS" != none ]; then
+		boot_bochs bochs-L2 \
+			"exec-shield=2 chstk.test=cslimit chstk.near=checked"
+	fi
 }
 
 # Each version's matrix in $vdir/matrix.txt; fails if any version failed.

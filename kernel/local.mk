@@ -4,7 +4,8 @@
 # linux-source-6.12 (kernel/6.1/, kernel/6.12/; kernel/6.12-i386/ adds the
 # code segment limit of native i386 kernels on top of kernel/6.12/, and
 # kernel/6.12-i386-nopae/ builds that kernel without PAE), and the
-# harness that proves them by booting each patched kernel under qemu. None of it is part of
+# harness that proves them by booting each patched kernel under qemu (and
+# the i386 one under Bochs too). None of it is part of
 # `make check`: building a kernel takes minutes.
 #
 #   make check-kernel       build (or reuse) each kernel, boot it once per
@@ -22,9 +23,10 @@
 # KERNEL_IMAGE=bzImage boots a kernel built elsewhere (one version);
 # KERNEL_CACHE=dir keeps built kernels elsewhere than
 # $XDG_CACHE_HOME/chstk/kernel; LINUX_TARBALL (one version), CHSTK,
-# KERNEL_JOBS, QEMU (instead of kernel.conf's), ARMOR_LDSCRIPT (the script
-# that links the d32small test program below 16 MiB; without it that
-# program is skipped).
+# KERNEL_JOBS, QEMU (instead of kernel.conf's), BOCHS (the Bochs of the
+# i386 kernel's near-call boot; BOCHS=none leaves it out), ARMOR_LDSCRIPT
+# (the script that links the d32small test program below 16 MiB; without
+# it that program is skipped).
 
 kernel_patches = \
 	kernel/6.1/0001-exec-add-exec-shield-a-system-wide-policy-for-execut.patch \
@@ -67,6 +69,7 @@ KERNEL_IMAGE =
 KERNEL_CACHE =
 KERNEL_JOBS = 2
 QEMU =
+BOCHS = bochs
 ARMOR_LDSCRIPT = $(abs_top_srcdir)/ld/elf_i386_small.x
 
 # Everything the harness writes goes to kernel/work in the build tree.
@@ -82,7 +85,8 @@ kernel_env = \
 	KERNEL_JOBS='$(KERNEL_JOBS)' \
 	ARMOR_LDSCRIPT='$(ARMOR_LDSCRIPT)' \
 	CC='$(CC)' \
-	QEMU='$(QEMU)'
+	QEMU='$(QEMU)' \
+	BOCHS='$(BOCHS)'
 
 check-kernel: src/chstk/chstk$(EXEEXT)
 	$(kernel_env) $(SHELL) $(srcdir)/kernel/check-kernel.sh check
