@@ -322,7 +322,8 @@ uprobe_offset() {
 	echo "$off"
 }
 
-# The i386 initramfs: a 32-bit static /init (test/cslimit-init.c) and the
+# The i386 initramfs: a 32-bit static /init (test/cslimit-init.c with
+# test/initlib.c, the plumbing it shares with test/init.c) and the
 # probe (test/cslimit.c) static at 0x08048000 (cs), static below 16 MiB
 # with ld/elf_i386_small.x (cssmall) and a dynamic PIE (cspie), and the
 # trampoline program (test/tramp.c), each marked exec and noexec; beside
@@ -335,7 +336,8 @@ initramfs_i386() {
 	cflags="-O2 -Wall -Wextra -Werror -z noexecstack -m32"
 	[ -f "$ARMOR_LDSCRIPT" ] ||
 		die "$ARMOR_LDSCRIPT: missing, the i386 matrix needs it"
-	$CC $cflags -static -o "$root/init" "$kdir/test/cslimit-init.c"
+	$CC $cflags -static -o "$root/init" "$kdir/test/cslimit-init.c" \
+		"$kdir/test/initlib.c"
 	$CC $cflags -static -o "$t/cs" "$kdir/test/cslimit.c"
 	$CC $cflags -static -fno-pie -no-pie -Wl,-T,"$ARMOR_LDSCRIPT" \
 		-o "$t/cssmall" "$kdir/test/cslimit.c"
