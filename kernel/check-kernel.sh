@@ -254,7 +254,8 @@ check_type() {
 	[ "$got" = "$2" ] || die "$1: ELF type $got, want $2"
 }
 
-# The initramfs: /init, the probes in every marking, their libraries.
+# The initramfs: /init (test/init.c with test/initlib.c), the probes in
+# every marking, their libraries.
 # Built once per run and arch (x86_64: a 64-bit /init and 64- and 32-bit
 # probes; i386: initramfs_i386); sets cpio.
 initramfs() {
@@ -269,7 +270,8 @@ initramfs() {
 	rm -rf "$t" "$root"
 	mkdir -p "$t" "$root/bin" "$root/lib" "$root/proc"
 	cflags="-O2 -Wall -Wextra -Werror -z noexecstack"
-	$CC $cflags -static -o "$root/init" "$kdir/test/init.c"
+	$CC $cflags -static -o "$root/init" "$kdir/test/init.c" \
+		"$kdir/test/initlib.c"
 	$CC $cflags -static -o "$t/s64" "$kdir/test/probe.c"
 	$CC $cflags -m32 -static -o "$t/s32" "$kdir/test/probe.c"
 	$CC $cflags -DPROBE_DLOPEN -fPIE -pie -o "$t/d64" "$kdir/test/probe.c"
@@ -320,7 +322,8 @@ uprobe_offset() {
 	echo "$off"
 }
 
-# The i386 initramfs: a 32-bit static /init (test/cslimit-init.c) and the
+# The i386 initramfs: a 32-bit static /init (test/cslimit-init.c with
+# test/initlib.c, the plumbing it shares with test/init.c) and the
 # probe (test/cslimit.c) static at 0x08048000 (cs), static below 16 MiB
 # with ld/elf_i386_small.x (cssmall) and a dynamic PIE (cspie), and the
 # trampoline program (test/tramp.c), each marked exec and noexec; beside
@@ -333,7 +336,8 @@ initramfs_i386() {
 	cflags="-O2 -Wall -Wextra -Werror -z noexecstack -m32"
 	[ -f "$ARMOR_LDSCRIPT" ] ||
 		die "$ARMOR_LDSCRIPT: missing, the i386 matrix needs it"
-	$CC $cflags -static -o "$root/init" "$kdir/test/cslimit-init.c"
+	$CC $cflags -static -o "$root/init" "$kdir/test/cslimit-init.c" \
+		"$kdir/test/initlib.c"
 	$CC $cflags -static -o "$t/cs" "$kdir/test/cslimit.c"
 	$CC $cflags -static -fno-pie -no-pie -Wl,-T,"$ARMOR_LDSCRIPT" \
 		-o "$t/cssmall" "$kdir/test/cslimit.c"

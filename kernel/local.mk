@@ -57,6 +57,8 @@ EXTRA_DIST += \
 	kernel/test/cslimit-init.c \
 	kernel/test/cslimit.c \
 	kernel/test/init.c \
+	kernel/test/initlib.c \
+	kernel/test/initlib.h \
 	kernel/test/probe.c \
 	kernel/test/tramp.c \
 	kernel/test/xstack.c

@@ -28,18 +28,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/klog.h>
 #include <sys/mount.h>
-#include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <termios.h>
 #include <unistd.h>
+
+#include "initlib.h"
 
 #define ARMOR_END 0x01000000UL
 #define FLAT 0xffffffffUL
@@ -60,7 +58,7 @@ static const char *const marks[] = { "exec", "noexec" };
 
 static int level = 2;
 static bool nx;
-static int pass, fail;
+static struct tally tally;
 
 /* ---- The policy ---- */
 
@@ -95,94 +93,9 @@ static bool want_run(enum mode m, bool page_exec, bool covered)
 
 /* ---- Reporting ---- */
 
-static void check(bool ok, const char *subject, const char *aspect,
-		  const char *want, const char *got)
-{
-	char g[160];
-	size_t i;
-
-	snprintf(g, sizeof(g), "%s", got[0] != '\0' ? got : "empty");
-	for (i = 0; g[i] != '\0'; i++)
-		if (g[i] == ' ' || g[i] == '\n')
-			g[i] = '_';
-	printf("RESULT %s cslimit %d %s %s %s %s\n", ok ? "PASS" : "FAIL",
-	       level, subject, aspect, want, g);
-	if (ok)
-		pass++;
-	else
-		fail++;
-}
-
-static void check_eq(const char *subject, const char *aspect,
-		     const char *want, const char *got)
-{
-	check(strcmp(want, got) == 0, subject, aspect, want, got);
-}
-
 static const char *runs(bool run)
 {
 	return run ? "run" : "segv";
-}
-
-/* ---- Running a probe ---- */
-
-static char *run(const char *prog, const char *a1, const char *a2,
-		 int *status)
-{
-	char *argv[] = { (char *)prog, (char *)a1, (char *)a2, NULL };
-	size_t len = 0, cap = 65536;
-	char *buf = malloc(cap + 1);
-	int out[2], st;
-	ssize_t n;
-	pid_t pid;
-
-	if (buf == NULL || pipe(out) != 0)
-		exit(1);
-	pid = fork();
-	if (pid == 0) {
-		dup2(out[1], 1);
-		dup2(out[1], 2);
-		close(out[0]);
-		close(out[1]);
-		execv(prog, argv);
-		printf("error exec %s: %s\n", prog, strerror(errno));
-		_exit(127);
-	}
-	close(out[1]);
-	while ((n = read(out[0], buf + len, cap - len)) > 0) {
-		len += (size_t)n;
-		if (len == cap && (buf = realloc(buf, (cap *= 2) + 1)) == NULL)
-			exit(1);
-	}
-	close(out[0]);
-	waitpid(pid, &st, 0);
-	if (status != NULL)
-		*status = st;
-	buf[len] = '\0';
-	return buf;
-}
-
-/* The rest of the first line that starts with "key ". */
-static const char *field(const char *out, const char *key)
-{
-	static char val[8][160];
-	static int slot;
-	size_t k = strlen(key);
-	const char *p;
-	char *v = val[slot++ % 8];
-
-	for (p = out; p != NULL && *p != '\0';) {
-		if (strncmp(p, key, k) == 0 && p[k] == ' ') {
-			size_t n = strcspn(p + k + 1, "\n");
-
-			snprintf(v, sizeof(val[0]), "%.*s", (int)n, p + k + 1);
-			return v;
-		}
-		p = strchr(p, '\n');
-		if (p != NULL)
-			p++;
-	}
-	return "missing";
 }
 
 static unsigned long hex(const char *s)
@@ -244,7 +157,8 @@ static void near_check(const char *subject, const char *where, enum mode m,
 		       "near calls\n", subject, key, got);
 		return;
 	}
-	check_eq(subject, key, runs(want_run(m, page_exec, covered)), got);
+	check_eq(&tally, level, subject, key,
+		 runs(want_run(m, page_exec, covered)), got);
 }
 
 /* The four copies of `ret', and the limit, in what `copies' printed. */
@@ -270,25 +184,29 @@ static void judge_copies(const char *subject, const char *mark,
 		bool covered = i == 3 && hex(field(out, "data")) < limit;
 
 		snprintf(key, sizeof(key), "copy-%s", where[i]);
-		check_eq(subject, key, runs(want_run(m, page_exec, covered)),
+		check_eq(&tally, level, subject, key,
+			 runs(want_run(m, page_exec, covered)),
 			 field(out, key));
 		near_check(subject, where[i], m, page_exec, covered, out);
 	}
 	if (m == LIMIT) {
 		/* The limit is the end of the highest executable mapping. */
 		snprintf(want, sizeof(want), "0x%08lx", end - 1);
-		check_eq(subject, "limit=exec-end", want, field(out, "limit"));
+		check_eq(&tally, level, subject, "limit=exec-end", want,
+			 field(out, "limit"));
 		snprintf(got, sizeof(got), "0x%08lx", limit);
 		if (k->low)
-			check(limit < ARMOR_END, subject, "limit<16MiB",
-			      "yes", got);
+			check(&tally, limit < ARMOR_END, level, subject,
+			      "limit<16MiB", "yes", got);
 		else
-			check(limit < 0x08048000UL + 0x00200000UL, subject,
-			      "limit<text+2MiB", "yes", got);
+			check(&tally, limit < 0x08048000UL + 0x00200000UL,
+			      level, subject, "limit<text+2MiB", "yes", got);
 		snprintf(got, sizeof(got), "%s", field(out, "heap"));
-		check(hex(got) > limit, subject, "heap>limit", "yes", got);
+		check(&tally, hex(got) > limit, level, subject, "heap>limit",
+		      "yes", got);
 	} else {
-		check_eq(subject, "limit", "0xffffffff", field(out, "limit"));
+		check_eq(&tally, level, subject, "limit", "0xffffffff",
+			 field(out, "limit"));
 	}
 }
 
@@ -305,7 +223,7 @@ static void copies(void)
 				 kinds[i].name, marks[j]);
 			snprintf(subject, sizeof(subject), "%s-%s",
 				 kinds[i].name, marks[j]);
-			out = run(prog, "copies", NULL, NULL);
+			out = run(prog, "copies", NULL);
 			judge_copies(subject, marks[j], &kinds[i], out);
 			free(out);
 		}
@@ -343,7 +261,7 @@ static void mprotect_steps(const char *mark)
 
 	snprintf(prog, sizeof(prog), "/bin/cs-%s", mark);
 	snprintf(subject, sizeof(subject), "cs-%s", mark);
-	out = run(prog, "mprotect", NULL, NULL);
+	out = run(prog, "mprotect", NULL);
 	base = hex(field(out, "base"));
 	sscanf(field(out, "pages"), "heap %*x a %lx b %*x c %lx", &a, &c);
 	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
@@ -351,7 +269,7 @@ static void mprotect_steps(const char *mark)
 			 steps[i].key, steps[i].name);
 		step(out, steps[i].key, steps[i].name, &limit, outcome,
 		     sizeof(outcome));
-		check_eq(subject, aspect,
+		check_eq(&tally, level, subject, aspect,
 			 runs(want_run(m, steps[i].page_exec,
 				       steps[i].covered)), outcome);
 	}
@@ -359,15 +277,15 @@ static void mprotect_steps(const char *mark)
 	step(out, "a-x", "a", &limit, outcome, sizeof(outcome));
 	snprintf(want, sizeof(want), "0x%08lx", m == LIMIT ? a + PAGE - 1 : FLAT);
 	snprintf(got, sizeof(got), "0x%08lx", limit);
-	check_eq(subject, "mprotect:a-x:limit", want, got);
+	check_eq(&tally, level, subject, "mprotect:a-x:limit", want, got);
 	step(out, "a-unmapped", "b", &limit, outcome, sizeof(outcome));
 	snprintf(want, sizeof(want), "0x%08lx", m == LIMIT ? base : FLAT);
 	snprintf(got, sizeof(got), "0x%08lx", limit);
-	check_eq(subject, "munmap:limit", want, got);
+	check_eq(&tally, level, subject, "munmap:limit", want, got);
 	step(out, "a-moved", "c", &limit, outcome, sizeof(outcome));
 	snprintf(want, sizeof(want), "0x%08lx", m == LIMIT ? c + PAGE - 1 : FLAT);
 	snprintf(got, sizeof(got), "0x%08lx", limit);
-	check_eq(subject, "mremap:limit", want, got);
+	check_eq(&tally, level, subject, "mremap:limit", want, got);
 	free(out);
 }
 
@@ -380,18 +298,23 @@ static void smp(const char *mark)
 
 	snprintf(prog, sizeof(prog), "/bin/cs-%s", mark);
 	snprintf(subject, sizeof(subject), "cs-%s", mark);
-	out = run(prog, "smp", NULL, NULL);
-	check_eq(subject, "smp:main-cpu", "0", field(out, "main-cpu"));
+	out = run(prog, "smp", NULL);
+	check_eq(&tally, level, subject, "smp:main-cpu", "0",
+		 field(out, "main-cpu"));
 	snprintf(want, sizeof(want), "thread-cpu 1 %s", "");
-	check(strncmp(field(out, "start"), "thread-cpu 1 ", 13) == 0, subject,
-	      "smp:thread-cpu", "1", field(out, "start"));
-	check_eq(subject, "smp:start:b", runs(want_run(m, false, false)),
+	check(&tally, strncmp(field(out, "start"), "thread-cpu 1 ", 13) == 0,
+	      level, subject, "smp:thread-cpu", "1", field(out, "start"));
+	check_eq(&tally, level, subject, "smp:start:b",
+		 runs(want_run(m, false, false)),
 		 strrchr(field(out, "start"), ' ') + 1);
-	check_eq(subject, "smp:raised:b", runs(want_run(m, false, true)),
+	check_eq(&tally, level, subject, "smp:raised:b",
+		 runs(want_run(m, false, true)),
 		 strrchr(field(out, "raised"), ' ') + 1);
-	check_eq(subject, "smp:lowered:b", runs(want_run(m, false, false)),
+	check_eq(&tally, level, subject, "smp:lowered:b",
+		 runs(want_run(m, false, false)),
 		 strrchr(field(out, "lowered"), ' ') + 1);
-	check_eq(subject, "smp:iret-handler", "1", field(out, "iret handled"));
+	check_eq(&tally, level, subject, "smp:iret-handler", "1",
+		 field(out, "iret handled"));
 	free(out);
 }
 
@@ -404,13 +327,14 @@ static void fork_exec(const char *mark)
 
 	snprintf(prog, sizeof(prog), "/bin/cs-%s", mark);
 	snprintf(subject, sizeof(subject), "cs-%s", mark);
-	out = run(prog, "fork", NULL, NULL);
+	out = run(prog, "fork", NULL);
 	/* The child reports like a process of its own: the same rules. */
 	snprintf(subject, sizeof(subject), "cs-%s-child", mark);
 	judge_copies(subject, mark, k, out);
-	check_eq(subject, "fork:limit=parent's", field(out, "parent-limit"),
-		 field(out, "limit"));
-	check_eq(subject, "fork:status", "0", field(out, "child-status"));
+	check_eq(&tally, level, subject, "fork:limit=parent's",
+		 field(out, "parent-limit"), field(out, "limit"));
+	check_eq(&tally, level, subject, "fork:status", "0",
+		 field(out, "child-status"));
 	free(out);
 	(void)m;
 
@@ -435,15 +359,16 @@ static void pingpong(const char *mark)
 	snprintf(prog, sizeof(prog), "/bin/cs-%s", mark);
 	snprintf(subject, sizeof(subject), "cs-%s", mark);
 	out = run(prog, "pingpong", "2000", NULL);
-	check_eq(subject, "pingpong:parent-bad", "0",
+	check_eq(&tally, level, subject, "pingpong:parent-bad", "0",
 		 field(out, "pingpong parent-bad"));
-	check_eq(subject, "pingpong:child-bad", "0",
+	check_eq(&tally, level, subject, "pingpong:child-bad", "0",
 		 field(out, "pingpong child-bad"));
 	if (sscanf(field(out, "pingpong"), "parent-limit %lx child-limit %lx",
 		   &pl, &cl) != 2)
 		pl = cl = 0;
-	check((m == LIMIT) == (pl != cl), subject, "pingpong:limits-differ",
-	      m == LIMIT ? "yes" : "no", field(out, "pingpong"));
+	check(&tally, (m == LIMIT) == (pl != cl), level, subject,
+	      "pingpong:limits-differ", m == LIMIT ? "yes" : "no",
+	      field(out, "pingpong"));
 	free(out);
 }
 
@@ -454,9 +379,9 @@ static void signals(const char *mark)
 
 	snprintf(prog, sizeof(prog), "/bin/cs-%s", mark);
 	snprintf(subject, sizeof(subject), "cs-%s", mark);
-	out = run(prog, "signal", NULL, NULL);
+	out = run(prog, "signal", NULL);
 	sscanf(field(out, "signal"), "caught %63s", got);
-	check_eq(subject, "signal:caught", "3", got);
+	check_eq(&tally, level, subject, "signal:caught", "3", got);
 	free(out);
 }
 
@@ -471,7 +396,7 @@ static void trampoline(const char *mark)
 
 	snprintf(prog, sizeof(prog), "/bin/tramp-%s", mark);
 	snprintf(subject, sizeof(subject), "tramp-%s", mark);
-	out = run(prog, NULL, NULL, &status);
+	out = run_status(&status, prog, NULL);
 	if (WIFSIGNALED(status))
 		snprintf(got, sizeof(got), "signal-%d", WTERMSIG(status));
 	else
@@ -481,8 +406,8 @@ static void trampoline(const char *mark)
 		unsigned long at = 0, lim = 0;
 
 		sscanf(field(out, "tramp-at"), "%lx limit %lx", &at, &lim);
-		check(at > lim && lim != 0, subject, "trampoline>limit", "yes",
-		      field(out, "tramp-at"));
+		check(&tally, at > lim && lim != 0, level, subject,
+		      "trampoline>limit", "yes", field(out, "tramp-at"));
 	}
 	if (m == LIMIT && near_enforced != 1) {
 		/* The trampoline is called near: see near_check(). */
@@ -491,7 +416,8 @@ static void trampoline(const char *mark)
 		free(out);
 		return;
 	}
-	check_eq(subject, "trampoline", want ? "42" : "signal-11", got);
+	check_eq(&tally, level, subject, "trampoline",
+		 want ? "42" : "signal-11", got);
 	free(out);
 }
 
@@ -517,7 +443,7 @@ static bool tracefs_write(const char *file, const char *s, int flags)
 	if (n == (ssize_t)strlen(s))
 		return true;
 	snprintf(err, sizeof(err), "%s", strerror(errno));
-	check(false, file, "tracefs-write", "ok", err);
+	check(&tally, false, level, file, "tracefs-write", "ok", err);
 	/* What the kernel's parser said, and what it was given. */
 	printf("NOTE %s: wrote %s", file, s);
 	f = fopen(TRACEFS "/error_log", "r");
@@ -584,14 +510,15 @@ static void uprobe_one(const struct kind *k, const char *mark)
 	out = run(prog, "uprobe", want, NULL);
 	after = uprobe_hits(prog, event);
 	snprintf(got, sizeof(got), "%ld", before < 0 ? -1 : after - before);
-	check_eq(subject, "uprobe:hits", want, got);
-	check_eq(subject, "uprobe:result", field(out, "uprobe-want"),
-		 field(out, "uprobe-sum"));
+	check_eq(&tally, level, subject, "uprobe:hits", want, got);
+	check_eq(&tally, level, subject, "uprobe:result",
+		 field(out, "uprobe-want"), field(out, "uprobe-sum"));
 	sscanf(field(out, "xol"), "%lx-%lx", &xs, &xe);
-	check(xe != 0, subject, "uprobe:xol-mapped", "yes", field(out, "xol"));
+	check(&tally, xe != 0, level, subject, "uprobe:xol-mapped", "yes",
+	      field(out, "xol"));
 	if (m == LIMIT)
-		check(xe != 0 && xe <= ARMOR_END, subject, "uprobe:xol<16MiB",
-		      "yes", field(out, "xol"));
+		check(&tally, xe != 0 && xe <= ARMOR_END, level, subject,
+		      "uprobe:xol<16MiB", "yes", field(out, "xol"));
 	judge_copies(subject, mark, k, out);
 	free(out);
 	tracefs_write(file, "0", 0);
@@ -605,7 +532,8 @@ static void uprobes(void)
 
 	mkdir(TRACEFS, 0555);
 	if (mount("nodev", TRACEFS, "tracefs", 0, NULL) != 0) {
-		check(false, "kernel", "tracefs", "mounted", strerror(errno));
+		check(&tally, false, level, "kernel", "tracefs", "mounted",
+		      strerror(errno));
 		return;
 	}
 	for (i = 0; i < NKINDS; i++)
@@ -616,17 +544,16 @@ static void uprobes(void)
 /* The boot log names the mechanism in use. */
 static void boot_log(void)
 {
-	static char log[1 << 17];
-	int n = klogctl(3, log, sizeof(log) - 1);
+	char *log = klog();
 	bool emu, nxmsg;
 
-	log[n > 0 ? n : 0] = '\0';
 	emu = strstr(log, "using the code segment limit to approximate NX");
 	nxmsg = strstr(log, "NX protection in use");
-	check_eq("kernel", "log:emulation", nx ? "no" : "yes",
+	check_eq(&tally, level, "kernel", "log:emulation", nx ? "no" : "yes",
 		 emu ? "yes" : "no");
-	check_eq("kernel", "log:nx-in-use", nx ? "yes" : "no",
+	check_eq(&tally, level, "kernel", "log:nx-in-use", nx ? "yes" : "no",
 		 nxmsg ? "yes" : "no");
+	free(log);
 }
 
 static bool cpu_has_nx(void)
@@ -669,7 +596,7 @@ static int kernel_pae(void)
 
 static void picture(void)
 {
-	char *out = run("/bin/cspie-noexec", "maps", NULL, NULL);
+	char *out = run("/bin/cspie-noexec", "maps", NULL);
 	char *p, *nl;
 
 	for (p = out; p != NULL && *p != '\0'; p = nl) {
@@ -682,13 +609,6 @@ static void picture(void)
 			printf("PICTURE %s\n", p);
 	}
 	free(out);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 /*
@@ -728,7 +648,7 @@ static void bench(void)
 		for (k = 0; k < MEASURES; k++) {
 			double *v = r[i][k];
 
-			qsort(v, ROUNDS, sizeof(double), cmp_double);
+			sort_doubles(v, ROUNDS);
 			printf("BENCH %s nx=%d %s %.2f min %.2f max %.2f rounds %d\n",
 			       progs[i] + 5, nx, measures[k], v[ROUNDS / 2],
 			       v[0], v[ROUNDS - 1], ROUNDS);
@@ -737,29 +657,19 @@ static void bench(void)
 
 int main(void)
 {
-	char cmdline[1024] = "", *p;
-	const char *test = "cslimit";
+	char cmdline[1024], *p;
 	bool cpu_nx;
-	int fd, pae;
+	int pae;
 	size_t i;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	mkdir("/proc", 0555);
-	mount("proc", "/proc", "proc", 0, NULL);
-	fd = open("/proc/cmdline", O_RDONLY);
-	if (fd >= 0) {
-		ssize_t n = read(fd, cmdline, sizeof(cmdline) - 1);
-
-		cmdline[n > 0 ? n : 0] = '\0';
-		close(fd);
-	}
+	boot_begin(cmdline, sizeof(cmdline));
 	if ((p = strstr(cmdline, "exec-shield=")) != NULL) {
 		level = atoi(p + 12);
 		if (level < 0 || level > 3)
 			level = 2;
 	}
-	if (strstr(cmdline, "chstk.test=bench"))
-		test = "bench";
+	tally.scenario = strstr(cmdline, "chstk.test=bench") ? "bench" :
+		"cslimit";
 	if (strstr(cmdline, "chstk.near=checked"))
 		near_enforced = 1;
 	cpu_nx = cpu_has_nx();
@@ -768,10 +678,11 @@ int main(void)
 	printf("cslimit-init: level %d, nx %d (cpu nx %d, pae %d)\n", level,
 	       nx, cpu_nx, pae);
 
-	if (strcmp(test, "bench") == 0) {
+	if (strcmp(tally.scenario, "bench") == 0) {
 		bench();
 	} else {
-		check(pae >= 0, "kernel", "meminfo:page-tables", "known",
+		check(&tally, pae >= 0, level, "kernel", "meminfo:page-tables",
+		      "known",
 		      pae == 1 ? "pae" : pae == 0 ? "2-level" : "unknown");
 		boot_log();
 		copies();
@@ -787,10 +698,5 @@ int main(void)
 		if (level == 2 && !nx)
 			picture();
 	}
-	printf("DONE %s pass=%d fail=%d\n", test, pass, fail);
-	/* A slow serial port (Bochs) would lose the tail at reboot. */
-	tcdrain(STDOUT_FILENO);
-	sync();
-	reboot(RB_AUTOBOOT);
-	return 0;
+	boot_end(&tally);
 }

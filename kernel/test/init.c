@@ -18,19 +18,16 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/klog.h>
-#include <sys/mount.h>
 #include <sys/personality.h>
-#include <sys/reboot.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "initlib.h"
 
 #define ARMOR_START 0x00110000UL /* 1 MiB + 64 KiB */
 #define ARMOR_END   0x01000000UL /* 16 MiB */
@@ -66,8 +63,7 @@ static const struct variant variants[] = {
 #define NVARIANTS (sizeof(variants) / sizeof(variants[0]))
 
 struct ctx {
-	const char *scenario;
-	int pass, fail, skip;
+	struct tally tally;
 	bool level3_seen;	/* a level-3 exec of the exec programs ran */
 };
 
@@ -115,142 +111,12 @@ static bool want_mprotect_ok(int level)
 	return level != 3;
 }
 
-/* ---- Reporting ---- */
-
-static void report(struct ctx *c, const char *status, int level,
-		   const char *subject, const char *aspect, const char *want,
-		   const char *got)
-{
-	char g[160];
-	size_t i;
-
-	snprintf(g, sizeof(g), "%s", got);
-	for (i = 0; g[i] != '\0'; i++)
-		if (g[i] == ' ' || g[i] == '\n')
-			g[i] = '_';
-	printf("RESULT %s %s %d %s %s %s %s\n", status, c->scenario, level,
-	       subject, aspect, want, g);
-	if (strcmp(status, "PASS") == 0)
-		c->pass++;
-	else if (strcmp(status, "FAIL") == 0)
-		c->fail++;
-	else
-		c->skip++;
-}
-
-static void check(struct ctx *c, bool ok, int level, const char *subject,
-		  const char *aspect, const char *want, const char *got)
-{
-	report(c, ok ? "PASS" : "FAIL", level, subject, aspect, want, got);
-}
-
-static void check_eq(struct ctx *c, int level, const char *subject,
-		     const char *aspect, const char *want, const char *got)
-{
-	check(c, strcmp(want, got) == 0, level, subject, aspect, want, got);
-}
-
-/* ---- Running a probe ---- */
-
-struct child {
-	pid_t pid;
-	int in, out;	/* its stdin and stdout, our ends */
-};
-
-/* The personality of the next children, as setarch sets it; -1: inherit. */
-static int child_personality = -1;
-
-static int spawn(struct child *ch, char *const argv[])
-{
-	int in[2], out[2];
-
-	if (pipe(in) != 0 || pipe(out) != 0)
-		return -1;
-	ch->pid = fork();
-	if (ch->pid < 0)
-		return -1;
-	if (ch->pid == 0) {
-		dup2(in[0], 0);
-		dup2(out[1], 1);
-		dup2(out[1], 2);
-		close(in[0]); close(in[1]); close(out[0]); close(out[1]);
-		if (child_personality != -1 &&
-		    personality((unsigned long)child_personality) == -1)
-			printf("error personality: %s\n", strerror(errno));
-		execv(argv[0], argv);
-		printf("error exec %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(in[0]);
-	close(out[1]);
-	ch->in = in[1];
-	ch->out = out[0];
-	return 0;
-}
-
-/* Read the child's output to the end and reap it; the text is malloc'd. */
-static char *finish(struct child *ch)
-{
-	size_t len = 0, cap = 65536;
-	char *buf = malloc(cap + 1);
-	ssize_t n;
-	int status;
-
-	close(ch->in);
-	while (buf != NULL && (n = read(ch->out, buf + len, cap - len)) > 0) {
-		len += (size_t)n;
-		if (len == cap)
-			buf = realloc(buf, (cap *= 2) + 1);
-	}
-	close(ch->out);
-	waitpid(ch->pid, &status, 0);
-	if (buf != NULL)
-		buf[len] = '\0';
-	return buf;
-}
-
-static char *run(const char *prog, const char *a1, const char *a2,
-		 const char *a3)
-{
-	char *argv[] = { (char *)prog, (char *)a1, (char *)a2, (char *)a3,
-			 NULL };
-	struct child ch;
-
-	if (spawn(&ch, argv) != 0)
-		return strdup("error spawn");
-	return finish(&ch);
-}
-
 /* ---- What a probe said ---- */
-
-static const char *next_line(const char *p)
-{
-	p = strchr(p, '\n');
-	return p != NULL ? p + 1 : NULL;
-}
 
 struct area {
 	unsigned long start, end;
 	bool found;
 };
-
-/* The value after "key " on its first line, copied to val. */
-static bool field(const char *out, const char *key, char *val, size_t size)
-{
-	size_t k = strlen(key);
-	const char *p = out;
-
-	for (; p != NULL && *p != '\0'; p = next_line(p)) {
-		if (strncmp(p, key, k) == 0 && p[k] == ' ') {
-			size_t n = strcspn(p + k + 1, "\n");
-
-			snprintf(val, size, "%.*s", (int)n, p + k + 1);
-			return true;
-		}
-	}
-	snprintf(val, size, "missing");
-	return false;
-}
 
 /*
  * Walk the "map" lines; for each mapping whose path ends with name (NULL:
@@ -315,7 +181,7 @@ static void check_place_as(struct ctx *c, int level, const char *subject,
 	char got[64];
 
 	snprintf(got, sizeof(got), "%s@%#lx", place(a), a.start);
-	check(c, strcmp(place(a), armor ? "armor" : "high") == 0, level,
+	check(&c->tally, strcmp(place(a), armor ? "armor" : "high") == 0, level,
 	      subject, aspect, armor ? "armor" : "high", got);
 }
 
@@ -336,7 +202,7 @@ static void check_highest_exec(struct ctx *c, int level, const char *subject,
 	char got[64];
 
 	snprintf(got, sizeof(got), "%#lx", x.found ? x.end - 1 : 0);
-	check(c, x.found && x.end <= ARMOR_END, level, subject,
+	check(&c->tally, x.found && x.end <= ARMOR_END, level, subject,
 	      "highest-exec-address", "<0x01000000", got);
 }
 
@@ -378,17 +244,6 @@ static int set_level(int level)
 
 	snprintf(s, sizeof(s), "%d\n", level);
 	return write_str(SYSCTL, s);
-}
-
-static char *klog(void)
-{
-	int size = klogctl(10, NULL, 0);	/* SYSLOG_ACTION_SIZE_BUFFER */
-	char *buf = malloc(size > 0 ? (size_t)size + 1 : 1);
-	int n = size > 0 && buf ? klogctl(3, buf, size) : 0;	/* READ_ALL */
-
-	if (buf != NULL)
-		buf[n > 0 ? n : 0] = '\0';
-	return buf;
 }
 
 static int count(const char *text, const char *needle)
@@ -445,27 +300,24 @@ static void prog_path(char *buf, size_t size, const struct variant *v,
 static void check_program(struct ctx *c, int level, const struct variant *v,
 			  enum mark m)
 {
-	char prog[64], subject[64], got[64];
+	char prog[64], subject[64];
+	const char *pers;
 	char *out;
-	unsigned int pers = 0;
 	bool armor = want_armor(level, m, v->bits);
 
 	prog_path(prog, sizeof(prog), v, m);
 	snprintf(subject, sizeof(subject), "%s-%s", v->name, mark_name[m]);
-	out = run(prog, "maps", NULL, NULL);
-	if (out == NULL)
-		return;
-	check_eq(c, level, subject, "stack",
+	out = run(prog, "maps", NULL);
+	check_eq(&c->tally, level, subject, "stack",
 		 want_exec_stack(level, m) ? "X" : "-", stack_perm(out));
-	if (field(out, "personality", got, sizeof(got)))
-		pers = (unsigned int)strtoul(got, NULL, 16);
-	check_eq(c, level, subject, "read-implies-exec",
+	pers = field(out, "personality");
+	check_eq(&c->tally, level, subject, "read-implies-exec",
 		 want_rie(level, m, v->bits) ? "1" : "0",
-		 strcmp(got, "missing") == 0 ? "missing" :
-		 pers & READ_IMPLIES_EXEC ? "1" : "0");
-	field(out, "mprotect", got, sizeof(got));
-	check_eq(c, level, subject, "mprotect-exec-stack",
-		 want_mprotect_ok(level) ? "0" : "EACCES", got);
+		 strcmp(pers, "missing") == 0 ? "missing" :
+		 strtoul(pers, NULL, 16) & READ_IMPLIES_EXEC ? "1" : "0");
+	check_eq(&c->tally, level, subject, "mprotect-exec-stack",
+		 want_mprotect_ok(level) ? "0" : "EACCES",
+		 field(out, "mprotect"));
 	if (v->bits == 32)
 		check_place(c, level, subject, out, "[vdso]", armor);
 	if (v->bits == 32 && v->dynamic) {
@@ -489,26 +341,27 @@ static void check_program(struct ctx *c, int level, const struct variant *v,
 /* dlopen() of a library marked exec, and of one marked noexec. */
 static void check_dlopen(struct ctx *c, int level, const struct variant *v)
 {
-	char prog[64], lib[64], subject[64], got[256];
+	char prog[64], lib[64], subject[64];
+	const char *got;
 	char *out;
 
 	prog_path(prog, sizeof(prog), v, MARK_NOEXEC);
 	snprintf(subject, sizeof(subject), "%s-noexec", v->name);
 	snprintf(lib, sizeof(lib), "/lib/xstack%d-exec.so", v->bits);
 	out = run(prog, "dlopen", lib, NULL);
-	field(out, "dlopen", got, sizeof(got));
+	got = field(out, "dlopen");
 	if (strstr(got, "cannot enable executable stack") != NULL)
-		snprintf(got, sizeof(got), "refused");
-	check_eq(c, level, subject, "dlopen-exec-lib",
+		got = "refused";
+	check_eq(&c->tally, level, subject, "dlopen-exec-lib",
 		 want_mprotect_ok(level) ? "ok" : "refused", got);
-	check_eq(c, level, subject, "stack-after-dlopen",
+	check_eq(&c->tally, level, subject, "stack-after-dlopen",
 		 want_mprotect_ok(level) ? "X" : "-", stack_perm(out));
 	free(out);
 
 	snprintf(lib, sizeof(lib), "/lib/xstack%d-noexec.so", v->bits);
 	out = run(prog, "dlopen", lib, NULL);
-	field(out, "dlopen", got, sizeof(got));
-	check_eq(c, level, subject, "dlopen-noexec-lib", "ok", got);
+	check_eq(&c->tally, level, subject, "dlopen-noexec-lib", "ok",
+		 field(out, "dlopen"));
 	free(out);
 }
 
@@ -519,7 +372,7 @@ static void check_dlopen(struct ctx *c, int level, const struct variant *v)
 static void check_fill(struct ctx *c, int level)
 {
 	bool armor = want_armor(level, MARK_NOEXEC, 32);
-	char *out = run("/bin/s32-noexec", "fill", BLOB, "24");
+	char *out = run("/bin/s32-noexec", "fill", BLOB, "24", NULL);
 	int in = 0, high = 0, other = 0;
 	bool order_ok = true;
 	const char *p;
@@ -544,7 +397,7 @@ static void check_fill(struct ctx *c, int level)
 	}
 	snprintf(got, sizeof(got), "%d-armor,%d-high,%d-other%s", in, high,
 		 other, order_ok ? "" : ",unordered");
-	check(c, other == 0 && order_ok && in + high == 24 &&
+	check(&c->tally, other == 0 && order_ok && in + high == 24 &&
 	      (armor ? in >= 1 && high >= 1 : in == 0), level, "s32-noexec",
 	      "fill-1MiB-x24", armor ? "armor-then-high" : "all-high", got);
 	free(out);
@@ -562,7 +415,7 @@ static void check_varies(struct ctx *c, int level, const char *prog,
 	char subject[64], aspect[64], want[64], got[64];
 
 	for (int i = 0; i < 4; i++) {
-		char *out = run(prog, "maps", NULL, NULL);
+		char *out = run(prog, "maps", NULL);
 		struct area a = find_area(out, name);
 
 		inside += strcmp(place(a), armor ? "armor" : "high") == 0;
@@ -577,7 +430,8 @@ static void check_varies(struct ctx *c, int level, const char *prog,
 	snprintf(want, sizeof(want), "4/4-in-%s,varies", armor ? "armor" : "high");
 	snprintf(got, sizeof(got), "%d/4-in-%s,%s", inside,
 		 armor ? "armor" : "high", distinct > 1 ? "varies" : "fixed");
-	check(c, inside == 4 && distinct > 1, level, subject, aspect, want, got);
+	check(&c->tally, inside == 4 && distinct > 1, level, subject, aspect,
+	      want, got);
 }
 
 /* Several runs put ld.so, the PIE programs and their heaps elsewhere. */
@@ -634,31 +488,31 @@ static void check_norandom_prog(struct ctx *c, int level,
 	prog_path(prog, sizeof(prog), v, m);
 	snprintf(subject, sizeof(subject), "%s-noexec", v->name);
 	for (int i = 0; i < 2; i++) {
-		out[i] = run(prog, "maps", NULL, NULL);
+		out[i] = run(prog, "maps", NULL);
 		maps[i] = map_lines(out[i]);
 	}
 	a = find_area(out[0], prog);
 	snprintf(aspect, sizeof(aspect), "program-%s", how);
 	snprintf(got, sizeof(got), "%s@%#lx", place(a), a.start);
-	check(c, armor ? a.start == ARMOR_START :
+	check(&c->tally, armor ? a.start == ARMOR_START :
 	      strcmp(place(a), "high") == 0, level, subject, aspect,
 	      armor ? "armor@0x110000" : "high", got);
 	if (armor) {
 		h = find_area(out[0], "[heap]");
 		snprintf(aspect, sizeof(aspect), "heap-%s", how);
 		snprintf(got, sizeof(got), "%#lx", h.found ? h.start : 0);
-		check_eq(c, level, subject, aspect, "0x1000000", got);
+		check_eq(&c->tally, level, subject, aspect, "0x1000000", got);
 	}
 	if (v->dynamic) {
 		a = find_area(out[0], "ld-linux.so.2");
 		snprintf(aspect, sizeof(aspect), "ld.so-%s", how);
 		snprintf(got, sizeof(got), "%s@%#lx", place(a), a.start);
 		want = want_armor(level, m, v->bits) ? "armor" : "high";
-		check(c, strcmp(place(a), want) == 0, level, subject, aspect,
-		      want, got);
+		check(&c->tally, strcmp(place(a), want) == 0, level, subject,
+		      aspect, want, got);
 	}
 	snprintf(aspect, sizeof(aspect), "same-maps-%s", how);
-	check_eq(c, level, subject, aspect, "same",
+	check_eq(&c->tally, level, subject, aspect, "same",
 		 maps[0] != NULL && maps[1] != NULL && maps[0][0] != '\0' &&
 		 strcmp(maps[0], maps[1]) == 0 ? "same" : "different");
 	for (int i = 0; i < 2; i++) {
@@ -672,19 +526,28 @@ static void check_norandom(struct ctx *c, int level)
 	static const struct variant *const progs[] = {
 		&variants[3], &variants[5],	/* d32, sp32 */
 	};
+	int pers;
 
 	if (write_str(RANDOMIZE, "0\n") != 0) {
-		report(c, "FAIL", level, "d32-noexec", "norandom",
-		       "settable", "randomize_va_space-not-writable");
+		report(&c->tally, VERDICT_FAIL, level, "d32-noexec",
+		       "norandom", "settable",
+		       "randomize_va_space-not-writable");
 		return;
 	}
 	for (size_t i = 0; i < 2; i++)
 		check_norandom_prog(c, level, progs[i], "norandmaps");
 	write_str(RANDOMIZE, "2\n");
-	child_personality = ADDR_NO_RANDOMIZE;
+	/* As setarch -R does: set it here, and the programs inherit it. */
+	pers = personality(0xffffffff);
+	if (pers == -1 ||
+	    personality((unsigned long)pers | ADDR_NO_RANDOMIZE) == -1) {
+		report(&c->tally, VERDICT_FAIL, level, "d32-noexec",
+		       "setarch-R", "settable", strerror(errno));
+		return;
+	}
 	for (size_t i = 0; i < 2; i++)
 		check_norandom_prog(c, level, progs[i], "setarch-R");
-	child_personality = -1;
+	personality((unsigned long)pers);
 }
 
 /*
@@ -709,7 +572,8 @@ static void check_log(struct ctx *c, int level)
 			snprintf(want, sizeof(want), "%d",
 				 m == MARK_EXEC && c->level3_seen ? 1 : 0);
 			snprintf(got, sizeof(got), "%d", count(log, needle));
-			check_eq(c, level, subject, "log-lines", want, got);
+			check_eq(&c->tally, level, subject, "log-lines", want,
+				 got);
 		}
 	}
 	free(log);
@@ -736,7 +600,7 @@ static void check_ratelimit(struct ctx *c, int level)
 	t0 = now();
 	for (int i = 0; i < N; i++) {
 		snprintf(path, sizeof(path), "/tmp/rl-%02d", i);
-		free(run(path, "true", NULL, NULL));
+		free(run(path, "true", NULL));
 	}
 	secs = now() - t0;
 	log = klog();
@@ -746,11 +610,11 @@ static void check_ratelimit(struct ctx *c, int level)
 	snprintf(want, sizeof(want), "1..%d", bound);
 	snprintf(got, sizeof(got), "%d-in-%.1fs", named, secs);
 	if (bound >= N)
-		report(c, "SKIP", level, "40-exec-copies", "log-ratelimit",
-		       want, "too-slow-to-exceed-the-limit");
+		report(&c->tally, VERDICT_SKIP, level, "40-exec-copies",
+		       "log-ratelimit", want, "too-slow-to-exceed-the-limit");
 	else
-		check(c, named >= 1 && named <= bound, level, "40-exec-copies",
-		      "log-ratelimit", want, got);
+		check(&c->tally, named >= 1 && named <= bound, level,
+		      "40-exec-copies", "log-ratelimit", want, got);
 }
 
 static void run_level(struct ctx *c, int level)
@@ -760,14 +624,15 @@ static void run_level(struct ctx *c, int level)
 
 		prog_path(prog, sizeof(prog), &variants[i], MARK_EXEC);
 		if (!exists(prog)) {
-			report(c, "SKIP", level, variants[i].name, "all",
-			       "built", "not-in-initramfs");
+			report(&c->tally, VERDICT_SKIP, level,
+			       variants[i].name, "all", "built",
+			       "not-in-initramfs");
 			continue;
 		}
 		for (int m = 0; m < NMARKS; m++)
 			check_program(c, level, &variants[i], m);
 		/* Once more, for the once-per-binary log. */
-		free(run(prog, "true", NULL, NULL));
+		free(run(prog, "true", NULL));
 		if (variants[i].dynamic && !variants[i].big)
 			check_dlopen(c, level, &variants[i]);
 	}
@@ -792,7 +657,7 @@ static void check_sysctl(struct ctx *c, int level, const char *aspect)
 		snprintf(got, sizeof(got), "%s", strerror(-err));
 	else
 		snprintf(got, sizeof(got), "%d", val);
-	check_eq(c, level, "sysctl", aspect, want, got);
+	check_eq(&c->tally, level, "sysctl", aspect, want, got);
 }
 
 /* The level the command line asks for; 2 when it asks for none. */
@@ -826,7 +691,7 @@ static void check_refused_write(struct ctx *c, const char *value)
 		 value);
 	snprintf(got, sizeof(got), "%s,now-%d", err == -EINVAL ? "EINVAL" :
 		 err == 0 ? "accepted" : strerror(-err), val);
-	check_eq(c, 3, "sysctl", aspect, "EINVAL,now-3", got);
+	check_eq(&c->tally, 3, "sysctl", aspect, "EINVAL,now-3", got);
 }
 
 /*
@@ -837,7 +702,7 @@ static void check_outlives(struct ctx *c, int from, int to, const char *prog,
 			   enum mark m)
 {
 	char *argv[] = { (char *)prog, "wait", NULL };
-	char subject[64], got[32], ready[8] = "";
+	char subject[64], ready[8] = "";
 	struct child ch;
 	char *out;
 
@@ -849,13 +714,13 @@ static void check_outlives(struct ctx *c, int from, int to, const char *prog,
 	set_level(to);
 	if (write(ch.in, "\n", 1) != 1)
 		ready[0] = '\0';
-	out = finish(&ch);
+	out = finish(&ch, NULL);
 	snprintf(subject, sizeof(subject), "%s-started-at-%d", prog + 5, from);
-	check_eq(c, to, subject, "stack", want_exec_stack(from, m) ? "X" : "-",
-		 stack_perm(out));
-	field(out, "mprotect", got, sizeof(got));
-	check_eq(c, to, subject, "mprotect-exec-stack",
-		 want_mprotect_ok(from) ? "0" : "EACCES", got);
+	check_eq(&c->tally, to, subject, "stack",
+		 want_exec_stack(from, m) ? "X" : "-", stack_perm(out));
+	check_eq(&c->tally, to, subject, "mprotect-exec-stack",
+		 want_mprotect_ok(from) ? "0" : "EACCES",
+		 field(out, "mprotect"));
 	free(out);
 }
 
@@ -867,7 +732,7 @@ static void scenario_switch(struct ctx *c)
 		int err = set_level(level);
 
 		snprintf(got, sizeof(got), "%s", err ? strerror(-err) : "ok");
-		check_eq(c, level, "sysctl", "write", "ok", got);
+		check_eq(&c->tally, level, "sysctl", "write", "ok", got);
 		check_sysctl(c, level, "read-back");
 		run_level(c, level);
 	}
@@ -885,25 +750,17 @@ static double time_execs(const char *prog, int n)
 	double t0 = now();
 
 	for (int i = 0; i < n; i++)
-		free(run(prog, "true", NULL, NULL));
+		free(run(prog, "true", NULL));
 	return (now() - t0) / n * 1e6;
 }
 
 static double mmap_ns(const char *prog)
 {
-	char *out = run(prog, "bench-mmap", BLOB, "20000");
-	char val[32];
+	char *out = run(prog, "bench-mmap", BLOB, "20000", NULL);
+	double ns = atof(field(out, "ns"));
 
-	field(out, "ns", val, sizeof(val));
 	free(out);
-	return atof(val);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
+	return ns;
 }
 
 /*
@@ -936,8 +793,8 @@ static void scenario_bench(void)
 		}
 	}
 	for (int k = 0; k < KINDS; k++) {
-		qsort(r[0][k], ROUNDS, sizeof(double), cmp_double);
-		qsort(r[1][k], ROUNDS, sizeof(double), cmp_double);
+		sort_doubles(r[0][k], ROUNDS);
+		sort_doubles(r[1][k], ROUNDS);
 		printf("BENCH %s level0 %.1f level2 %.1f\n", kind[k],
 		       r[0][k][ROUNDS / 2], r[1][k][ROUNDS / 2]);
 	}
@@ -960,7 +817,7 @@ static int make_blob(void)
 
 static void print_picture(const char *prog)
 {
-	char *out = run(prog, "maps", NULL, NULL);
+	char *out = run(prog, "maps", NULL);
 
 	for (char *l = strtok(out, "\n"); l != NULL; l = strtok(NULL, "\n"))
 		if (strncmp(l, "map ", 4) == 0)
@@ -970,25 +827,17 @@ static void print_picture(const char *prog)
 
 int main(void)
 {
-	struct ctx c = { .scenario = "none" };
-	char cmdline[1024] = "";
-	int fd;
+	struct ctx c = {
+		.tally = { .scenario = "none", .counts_skips = true },
+	};
+	char cmdline[1024];
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("\n");	/* a kernel message may still hold the line */
-	mount("proc", "/proc", "proc", 0, NULL);
-	fd = open("/proc/cmdline", O_RDONLY);
-	if (fd >= 0) {
-		ssize_t n = read(fd, cmdline, sizeof(cmdline) - 1);
-
-		cmdline[n > 0 ? n : 0] = '\0';
-		close(fd);
-	}
+	boot_begin(cmdline, sizeof(cmdline));
 	if (make_blob() != 0)
 		printf("error %s: %s\n", BLOB, strerror(errno));
 
 	if (strstr(cmdline, "chstk.test=boot") != NULL) {
-		c.scenario = "boot";
+		c.tally.scenario = "boot";
 		scenario_boot(&c, cmdline);
 		if (boot_level(cmdline) == 2) {
 			print_picture("/bin/d32-noexec");
@@ -996,15 +845,11 @@ int main(void)
 				print_picture("/bin/d32small-noexec");
 		}
 	} else if (strstr(cmdline, "chstk.test=switch") != NULL) {
-		c.scenario = "switch";
+		c.tally.scenario = "switch";
 		scenario_switch(&c);
 	} else if (strstr(cmdline, "chstk.test=bench") != NULL) {
-		c.scenario = "bench";
+		c.tally.scenario = "bench";
 		scenario_bench();
 	}
-	printf("DONE %s pass=%d fail=%d skip=%d\n", c.scenario, c.pass, c.fail,
-	       c.skip);
-	sync();
-	reboot(RB_AUTOBOOT);
-	return 0;
+	boot_end(&c.tally);
 }
