@@ -438,6 +438,7 @@ boot_bochs() {
 	# Bochs is built with its debugger: "c" runs, "quit" if it stops.
 	printf 'c\nquit\n' >"$b/commands"
 	: >"$b/serial.log"
+	# shellcheck disable=SC2086
 	timeout 1200 $BOCHS -q -f "$b/bochsrc" -rc "$b/commands" \
 		</dev/null >"$b/stdout" 2>&1 || true
 	results "$name" "$b/serial.log"
