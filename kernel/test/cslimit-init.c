@@ -385,6 +385,36 @@ static void signals(const char *mark)
 	free(out);
 }
 
+/*
+ * The segments the limit leaves alone keep working: a flat code segment
+ * in the LDT runs the heap copy (unless NX refuses the page), vm86 mode
+ * runs; and the limit is still in force after each.
+ */
+static void segments(const char *mark)
+{
+	enum mode m = mode_of(mark);
+	char prog[64], subject[64];
+	char *out;
+
+	snprintf(prog, sizeof(prog), "/bin/cs-%s", mark);
+	snprintf(subject, sizeof(subject), "cs-%s", mark);
+	out = run(prog, "segments", NULL);
+	check_eq(&tally, level, subject, "ldt:set", "ok",
+		 field(out, "ldt-set"));
+	check_eq(&tally, level, subject, "ldt:heap",
+		 runs(want_run(m, false, true)), field(out, "ldt-heap"));
+	check_eq(&tally, level, subject, "ldt:then-heap",
+		 runs(want_run(m, false, false)), field(out, "ldt-then-heap"));
+	check_eq(&tally, level, subject, "vm86", "run", field(out, "vm86"));
+	check_eq(&tally, level, subject, "vm86:then-heap",
+		 runs(want_run(m, false, false)),
+		 field(out, "vm86-then-heap"));
+	check(&tally, strcmp(field(out, "limit"), "missing") != 0 &&
+		      strcmp(field(out, "limit"), field(out, "limit-after")) == 0,
+	      level, subject, "limit:kept", "yes", field(out, "limit-after"));
+	free(out);
+}
+
 /* A GCC nested function: its trampoline is on the stack. */
 static void trampoline(const char *mark)
 {
@@ -693,6 +723,7 @@ int main(void)
 			fork_exec(marks[i]);
 			pingpong(marks[i]);
 			signals(marks[i]);
+			segments(marks[i]);
 			trampoline(marks[i]);
 		}
 		if (level == 2 && !nx)

@@ -21,6 +21,8 @@
  *   cslimit uprobe N      call uprobe_target() N times, where the booted
  *                         test has put a uprobe, then report where the
  *                         "[uprobes]" page went, and copies
+ *   cslimit segments      the code segments the limit leaves alone: a
+ *                         flat one of our own in the LDT, and vm86 mode
  *
  * Every line is "key value ..."; the probe judges nothing itself. It is
  * built static (-m32) and marked exec and noexec by chstk.
@@ -35,7 +37,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <asm/ldt.h>
+#include <asm/vm86.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -99,23 +104,30 @@ static void catch_segv(void)
  * call too, but qemu's emulator (TCG, 7.2) checks the limit only on far
  * jumps and calls, so the verdicts rest on far calls.
  */
-static const char *call(void *p)
+static const char *call_via(void *p, unsigned short selector)
 {
 	struct {
 		unsigned long offset;
 		unsigned short selector;
 	} __attribute__((packed)) target;
-	unsigned long cs;
 	sigjmp_buf jb;
 
-	__asm__ volatile("mov %%cs, %0" : "=r"(cs));
 	target.offset = (unsigned long)p;
-	target.selector = (unsigned short)cs;
+	target.selector = selector;
 	jump = &jb;
 	if (sigsetjmp(jb, 1))
 		return "segv";
 	__asm__ volatile("lcall *%0" : : "m"(target) : "memory");
 	return "run";
+}
+
+/* call_via() our own code segment, the GDT's user one. */
+static const char *call(void *p)
+{
+	unsigned long cs;
+
+	__asm__ volatile("mov %%cs, %0" : "=r"(cs));
+	return call_via(p, (unsigned short)cs);
 }
 
 /* A near call of p + 1, a near return: what a processor also checks. */
@@ -488,6 +500,99 @@ static int uprobe(long n)
 	return copies();
 }
 
+/*
+ * A flat 32-bit code segment in entry 0 of our LDT: the limit is ours to
+ * choose, and the kernel does not look at it. Its selector (table LDT,
+ * privilege 3), or 0 if modify_ldt() refused.
+ */
+static unsigned short ldt_code_segment(void)
+{
+	struct user_desc d;
+
+	memset(&d, 0, sizeof(d));
+	d.entry_number = 0;
+	d.base_addr = 0;
+	d.limit = 0xfffff;
+	d.seg_32bit = 1;
+	d.contents = MODIFY_LDT_CONTENTS_CODE;
+	d.limit_in_pages = 1;
+	d.useable = 1;
+	if (syscall(SYS_modify_ldt, 1, &d, sizeof(d)) != 0) {
+		printf("ldt-set error %s\n", strerror(errno));
+		return 0;
+	}
+	printf("ldt-set ok\n");
+	return (0 << 3) | 4 | 3;	/* index 0, LDT, RPL 3 */
+}
+
+#define VM86_BASE 0x10000UL
+#define VM86_INT 0x66
+
+/*
+ * Real mode in vm86(): "mov $0x1234, %ax; int $0x66" at 64 KiB (segment
+ * 0x1000), the interrupt revectored so that vm86() returns with it. "run"
+ * if it returned so with %ax set, else what it returned.
+ */
+static const char *vm86_run(char *why, size_t size)
+{
+	static const unsigned char code[] = {
+		0xb8, 0x34, 0x12,	/* mov $0x1234, %ax */
+		0xcd, VM86_INT,		/* int $0x66 */
+	};
+	struct vm86plus_struct v;
+	unsigned char *low;
+	long r;
+
+	low = mmap((void *)VM86_BASE, PAGE,
+		   PROT_READ | PROT_WRITE | PROT_EXEC,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (low != (void *)VM86_BASE) {
+		snprintf(why, size, "mmap-%s", strerror(errno));
+		return why;
+	}
+	memcpy(low, code, sizeof(code));
+	memset(&v, 0, sizeof(v));
+	v.regs.cs = v.regs.ds = v.regs.es = v.regs.ss = VM86_BASE >> 4;
+	v.regs.eip = 0;
+	v.regs.esp = PAGE - 16;
+	v.cpu_type = CPU_386;
+	v.int_revectored.__map[VM86_INT >> 5] |= 1U << (VM86_INT & 31);
+	r = syscall(SYS_vm86, VM86_ENTER, &v);
+	munmap(low, PAGE);
+	if (r < 0)
+		snprintf(why, size, "vm86-%s", strerror(errno));
+	else if (VM86_TYPE(r) != VM86_INTx || VM86_ARG(r) != VM86_INT)
+		snprintf(why, size, "returned-type-%d-arg-0x%x",
+			 (int)VM86_TYPE(r), (unsigned)VM86_ARG(r));
+	else if ((v.regs.eax & 0xffff) != 0x1234)
+		snprintf(why, size, "ax-0x%04lx", v.regs.eax & 0xffff);
+	else
+		return "run";
+	return why;
+}
+
+/*
+ * What the limit does not cover, and that it stays in force around it:
+ * the heap copy through our LDT segment, and through %cs after it; real
+ * mode in vm86(), and the heap copy through %cs after that.
+ */
+static int segments(void)
+{
+	unsigned char *heap = put_ret(malloc(64));
+	unsigned short ldt;
+	char why[64];
+
+	catch_segv();
+	limits();
+	ldt = ldt_code_segment();
+	printf("ldt-heap %s\n", ldt != 0 ? call_via(heap, ldt) : "no-ldt");
+	printf("ldt-then-heap %s\n", call(heap));
+	printf("vm86 %s\n", vm86_run(why, sizeof(why)));
+	printf("vm86-then-heap %s\n", call(heap));
+	printf("limit-after 0x%08lx\n", cs_limit());
+	return 0;
+}
+
 static int bench(long n)
 {
 	long i;
@@ -540,6 +645,8 @@ int main(int argc, char **argv)
 		r = bench(atol(argv[2]));
 	else if (strcmp(cmd, "uprobe") == 0 && argc > 2)
 		r = uprobe(atol(argv[2]));
+	else if (strcmp(cmd, "segments") == 0)
+		r = segments();
 	else if (strcmp(cmd, "maps") == 0) {
 		FILE *f = fopen("/proc/self/maps", "r");
 		char line[512];
