@@ -98,11 +98,12 @@ static void catch_segv(void)
 }
 
 /*
- * Call the code at p, which starts with a far return (put_ret()): "run"
- * if it returned, "segv" if it faulted. A far call loads %cs from the GDT
- * and checks the target against the new limit; a processor checks a near
- * call too, but qemu's emulator (TCG, 7.2) checks the limit only on far
- * jumps and calls, so the verdicts rest on far calls.
+ * Call the code at p, which starts with a far return (put_ret()), through
+ * the code segment of selector: "run" if it returned, "segv" if it
+ * faulted. A far call loads %cs from the GDT (or the LDT) and checks the
+ * target against that segment's limit; a processor checks a near call
+ * too, but qemu's emulator (TCG, 7.2) checks the limit only on far jumps
+ * and calls, so under qemu the verdicts rest on far calls.
  */
 static const char *call_via(void *p, unsigned short selector)
 {
