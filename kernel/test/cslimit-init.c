@@ -230,6 +230,20 @@ static void copies(void)
 }
 
 /*
+ * Run /bin/cs-MARK with command (and arg, or NULL); subject gets "cs-MARK",
+ * the name its checks report under. Returns the output, as run() does.
+ */
+static char *run_cs(const char *mark, const char *command, const char *arg,
+		    char subject[64])
+{
+	char prog[64];
+
+	snprintf(prog, sizeof(prog), "/bin/cs-%s", mark);
+	snprintf(subject, 64, "cs-%s", mark);
+	return run(prog, command, arg, NULL);
+}
+
+/*
  * mprotect(): which page runs after each step, and the limit. "covered"
  * is where the highest executable mapping then is; see cslimit.c.
  */
@@ -254,14 +268,12 @@ static void mprotect_steps(const char *mark)
 		{ "a-moved", "c", true, true },
 	};
 	enum mode m = mode_of(mark);
-	char prog[64], subject[64], aspect[64], outcome[16], want[32], got[32];
+	char subject[64], aspect[64], outcome[16], want[32], got[32];
 	unsigned long base, a, c, limit;
 	char *out;
 	size_t i;
 
-	snprintf(prog, sizeof(prog), "/bin/cs-%s", mark);
-	snprintf(subject, sizeof(subject), "cs-%s", mark);
-	out = run(prog, "mprotect", NULL);
+	out = run_cs(mark, "mprotect", NULL, subject);
 	base = hex(field(out, "base"));
 	sscanf(field(out, "pages"), "heap %*x a %lx b %*x c %lx", &a, &c);
 	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
@@ -293,15 +305,12 @@ static void mprotect_steps(const char *mark)
 static void smp(const char *mark)
 {
 	enum mode m = mode_of(mark);
-	char prog[64], subject[64], want[64];
+	char subject[64];
 	char *out;
 
-	snprintf(prog, sizeof(prog), "/bin/cs-%s", mark);
-	snprintf(subject, sizeof(subject), "cs-%s", mark);
-	out = run(prog, "smp", NULL);
+	out = run_cs(mark, "smp", NULL, subject);
 	check_eq(&tally, level, subject, "smp:main-cpu", "0",
 		 field(out, "main-cpu"));
-	snprintf(want, sizeof(want), "thread-cpu 1 %s", "");
 	check(&tally, strncmp(field(out, "start"), "thread-cpu 1 ", 13) == 0,
 	      level, subject, "smp:thread-cpu", "1", field(out, "start"));
 	check_eq(&tally, level, subject, "smp:start:b",
@@ -320,14 +329,11 @@ static void smp(const char *mark)
 
 static void fork_exec(const char *mark)
 {
-	enum mode m = mode_of(mark);
-	char prog[64], subject[64];
+	char subject[64];
 	char *out;
 	const struct kind *k = &kinds[0];
 
-	snprintf(prog, sizeof(prog), "/bin/cs-%s", mark);
-	snprintf(subject, sizeof(subject), "cs-%s", mark);
-	out = run(prog, "fork", NULL);
+	out = run_cs(mark, "fork", NULL, subject);
 	/* The child reports like a process of its own: the same rules. */
 	snprintf(subject, sizeof(subject), "cs-%s-child", mark);
 	judge_copies(subject, mark, k, out);
@@ -336,15 +342,14 @@ static void fork_exec(const char *mark)
 	check_eq(&tally, level, subject, "fork:status", "0",
 		 field(out, "child-status"));
 	free(out);
-	(void)m;
 
 	/* exec after raising the limit: the new program starts afresh. */
+	out = run_cs(mark, "exec", "/bin/cs-noexec", subject);
 	snprintf(subject, sizeof(subject), "cs-%s-exec-noexec", mark);
-	out = run(prog, "exec", "/bin/cs-noexec", NULL);
 	judge_copies(subject, "noexec", k, out);
 	free(out);
+	out = run_cs(mark, "exec", "/bin/cs-exec", subject);
 	snprintf(subject, sizeof(subject), "cs-%s-exec-exec", mark);
-	out = run(prog, "exec", "/bin/cs-exec", NULL);
 	judge_copies(subject, "exec", k, out);
 	free(out);
 }
@@ -352,13 +357,11 @@ static void fork_exec(const char *mark)
 static void pingpong(const char *mark)
 {
 	enum mode m = mode_of(mark);
-	char prog[64], subject[64];
+	char subject[64];
 	unsigned long pl, cl;
 	char *out;
 
-	snprintf(prog, sizeof(prog), "/bin/cs-%s", mark);
-	snprintf(subject, sizeof(subject), "cs-%s", mark);
-	out = run(prog, "pingpong", "2000", NULL);
+	out = run_cs(mark, "pingpong", "2000", subject);
 	check_eq(&tally, level, subject, "pingpong:parent-bad", "0",
 		 field(out, "pingpong parent-bad"));
 	check_eq(&tally, level, subject, "pingpong:child-bad", "0",
@@ -374,12 +377,10 @@ static void pingpong(const char *mark)
 
 static void signals(const char *mark)
 {
-	char prog[64], subject[64], got[64];
+	char subject[64], got[64];
 	char *out;
 
-	snprintf(prog, sizeof(prog), "/bin/cs-%s", mark);
-	snprintf(subject, sizeof(subject), "cs-%s", mark);
-	out = run(prog, "signal", NULL);
+	out = run_cs(mark, "signal", NULL, subject);
 	sscanf(field(out, "signal"), "caught %63s", got);
 	check_eq(&tally, level, subject, "signal:caught", "3", got);
 	free(out);
@@ -393,12 +394,10 @@ static void signals(const char *mark)
 static void segments(const char *mark)
 {
 	enum mode m = mode_of(mark);
-	char prog[64], subject[64];
+	char subject[64];
 	char *out;
 
-	snprintf(prog, sizeof(prog), "/bin/cs-%s", mark);
-	snprintf(subject, sizeof(subject), "cs-%s", mark);
-	out = run(prog, "segments", NULL);
+	out = run_cs(mark, "segments", NULL, subject);
 	check_eq(&tally, level, subject, "ldt:set", "ok",
 		 field(out, "ldt-set"));
 	check_eq(&tally, level, subject, "ldt:heap",
