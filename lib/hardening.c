@@ -187,8 +187,8 @@ read_dynamic(const struct chstk_image *im, struct chstk_hardening_buf *b,
 	n = ph->p_filesz / es;
 	if (n > DYN_MAX)
 		return chstk__error(err, CHSTK_ERR_CORRUPT,
-		    "dynamic section of %ju entries, more than the %ju this "
-		    "library reads", (uintmax_t)n, (uintmax_t)DYN_MAX);
+		    "dynamic section of %ju entries, more than the %ju this library reads",
+		    (uintmax_t)n, (uintmax_t)DYN_MAX);
 	for (i = 0; i < n; i += c) {
 		c = n - i < CHUNK ? (size_t)(n - i) : CHUNK;
 		r = chstk__read_entries(im, ELF_T_DYN, ph->p_offset, (size_t)i,
@@ -258,8 +258,8 @@ read_property(const struct chstk_image *im, uint64_t off, uint64_t size,
 		    "property note runs past the end of the file");
 	if (size > NOTE_MAX)
 		return chstk__error(err, CHSTK_ERR_CORRUPT,
-		    "property note of %ju bytes, more than the %u this library "
-		    "reads", (uintmax_t)size, NOTE_MAX);
+		    "property note of %ju bytes, more than the %u this library reads",
+		    (uintmax_t)size, NOTE_MAX);
 	r = chstk__src_read(im->src, off, buf, (size_t)size, "property note",
 	    err);
 	if (r < 0)
@@ -452,8 +452,8 @@ read_symbols(const struct chstk_image *im, const GElf_Shdr *tab,
 	n = tab->sh_size / es;
 	if (n > SYM_MAX)
 		return chstk__error(err, CHSTK_ERR_CORRUPT,
-		    "symbol table of %ju entries, more than the %ju this "
-		    "library reads", (uintmax_t)n, (uintmax_t)SYM_MAX);
+		    "symbol table of %ju entries, more than the %ju this library reads",
+		    (uintmax_t)n, (uintmax_t)SYM_MAX);
 	if ((w = calloc(1, sizeof(*w))) == NULL)
 		return chstk__syserror(err, "cannot read symbols");
 	w->off = str->sh_offset;

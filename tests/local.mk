@@ -74,8 +74,11 @@ reliability_tests = \
 	tests/reliability/hostile-trees.sh \
 	tests/reliability/valgrind.sh
 
-# The manual pages, and no build product in git.
-other_shell_tests = tests/man.sh tests/repo.sh tests/lib-layers.sh
+# The house rules as tests: the manual pages render, no build product is
+# in git, the library's layers point one way, and no message is split
+# across lines of source.
+other_shell_tests = tests/man.sh tests/repo.sh tests/lib-layers.sh \
+	tests/messages.sh
 
 shell_tests = $(chstk_shell_tests) $(elfscan_shell_tests) $(armor_tests) \
 	$(packaging_tests) $(reliability_tests) $(other_shell_tests)
