@@ -2,10 +2,10 @@
  * scan.c - fuzz target for the read path. Any bytes are scanned from
  * memory (chstk_scan_mem) and from a file (chstk_scan_fd on a memfd, where
  * libelf reads archive members in place; and once more as elfscan reads a
- * file, its head lent and its size not asked): none may crash, hang, leak or
- * touch memory it does not own (the sanitizers see to that), every report
- * must be possible (common.c), and they must agree: the same images in
- * the same states. So must a scan of the bytes as a stream of known size
+ * file, its first KiB lent and its size asked only when a check needs it):
+ * none may crash, hang, leak or touch memory it does not own (the
+ * sanitizers see to that), every report must be possible (common.c), and
+ * they must agree: the same images in the same states. So must a scan of the bytes as a stream of known size
  * (chstk_scan_stream, fed in pieces of changing sizes), which keeps only
  * what it will read again; of unknown size it must keep the promises.
  * With CHSTK_READ_HARDENING, memory, file and stream must agree on the

@@ -4,11 +4,9 @@
 # exec-shield series and boot it under qemu: an x86-64 kernel once per
 # level and once switching levels at run time; an i386 kernel, whose code
 # segment limit stands in for NX, on a CPU without NX at levels 2 and 0
-# and on one with NX (kernel.conf's cpu_nonx and cpu_nx).
-#
-#   check-kernel.sh check        the whole matrix; exit 1 if a check fails
-#   check-kernel.sh bench        exec and mmap latency at levels 0 and 2
-#   check-kernel.sh checkpatch   scripts/checkpatch.pl on each patch
+# and on one with NX (kernel.conf's cpu_nonx and cpu_nx), and under Bochs,
+# which checks the limit on near calls too (bochs_cpu). What it does with
+# its argument (check, bench, checkpatch) is the usage at the end.
 #
 # make passes the settings in the environment (kernel/local.mk):
 #   top_srcdir     the source tree (patches, fragment, test sources)
@@ -565,5 +563,10 @@ case $1 in
 check) check ;;
 bench) bench ;;
 checkpatch) checkpatch ;;
-*) sed -n '5,7s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+*)	cat >&2 <<-EOF
+	usage: check-kernel.sh check        the whole matrix; exit 1 if a check fails
+	       check-kernel.sh bench        exec and mmap latency at levels 0 and 2
+	       check-kernel.sh checkpatch   scripts/checkpatch.pl on each patch
+	EOF
+	exit 2 ;;
 esac

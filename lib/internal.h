@@ -9,7 +9,8 @@
  *     update.c    chstk_update(): the safe replacement of a file
  *     rewrite.c   chstk_rewrite_fd(): an ELF file or archive rewritten,
  *                 and read back (through scan.c) before it counts
- *     scan.c      chstk_scan_*(): an ELF file or archive read
+ *     scan.c      chstk_scan_*(): an ELF file or archive read;
+ *                 chstk_format(): what a file's first bytes say it is
  *   ELF and archive formats
  *     hardening.c the dynamic section, property note and symbol tables
  *                 (CHSTK_READ_HARDENING)
@@ -24,6 +25,7 @@
  *                 written
  *     stream.c    what is kept of a stream read once, front to back
  *     state.c     the markings and the operations on them
+ *                 (chstk_state_name(), chstk_op_result())
  *     version.c   chstk_version()
  *     error.c     filling the caller's struct chstk_error
  *
