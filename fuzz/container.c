@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "elfscan.h"
+#include "container.h"
 
 static const char path[] = "input";
 
@@ -24,7 +24,7 @@ check_batch(void *arg, const struct batch *b)
 	unsigned long *seen = arg;
 	size_t i;
 
-	must(b->path == path);
+	must(b->at.path == path);
 	must(b->n > 0);
 	for (i = 0; i < b->n; i++) {
 		const struct found *f = &b->v[i];

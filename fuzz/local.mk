@@ -10,12 +10,10 @@
 fuzz_common = fuzz/fuzz.h fuzz/common.c
 fuzz_ldadd = lib/libchstk-core.la $(LIBELF_LIBS)
 
-# The container target carries elfscan's reading of packages.
-fuzz_container_sources = fuzz/container.c src/elfscan/container.c \
-	src/elfscan/lazy.c src/elfscan/lazy.h \
-	src/elfscan/batch.c src/elfscan/hardening.c src/elfscan/xalloc.c \
-	src/elfscan/elfscan.h
+# The container target drives elfscan's reading of packages, in its
+# library.
 fuzz_container_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/src/elfscan
+fuzz_container_libs = $(LIBELF_LIBS) $(JSON_C_LIBS) -ldl -lpthread
 
 check_PROGRAMS += fuzz/replay-scan fuzz/replay-rewrite fuzz/replay-container \
 	fuzz/gen-seeds
@@ -23,11 +21,10 @@ fuzz_replay_scan_SOURCES = $(fuzz_common) fuzz/scan.c fuzz/replay.c
 fuzz_replay_scan_LDADD = $(fuzz_ldadd)
 fuzz_replay_rewrite_SOURCES = $(fuzz_common) fuzz/rewrite.c fuzz/replay.c
 fuzz_replay_rewrite_LDADD = $(fuzz_ldadd)
-fuzz_replay_container_SOURCES = $(fuzz_common) $(fuzz_container_sources) \
-	fuzz/replay.c
+fuzz_replay_container_SOURCES = $(fuzz_common) fuzz/container.c fuzz/replay.c
 fuzz_replay_container_CPPFLAGS = $(fuzz_container_cppflags)
-fuzz_replay_container_CFLAGS = $(AM_CFLAGS) $(LIBARCHIVE_CFLAGS)
-fuzz_replay_container_LDADD = $(fuzz_ldadd) $(LIBARCHIVE_LIBS)
+fuzz_replay_container_LDADD = src/elfscan/libelfscan.a $(fuzz_ldadd) \
+	$(fuzz_container_libs)
 fuzz_gen_seeds_SOURCES = fuzz/gen-seeds.c
 fuzz_gen_seeds_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/unit
 fuzz_gen_seeds_LDADD = tests/unit/libelfgen.a
@@ -37,11 +34,13 @@ EXTRA_DIST += fuzz/seeds.sh fuzz/run.sh fuzz/regress
 FUZZ_SECONDS = 300
 
 if FUZZING
-# The targets carry a copy of the library built with libFuzzer's coverage
-# instrumentation and the sanitizers.
-noinst_LIBRARIES = fuzz/libchstk-fuzz.a
+# The targets carry a copy of the library, and of elfscan's, built with
+# libFuzzer's coverage instrumentation and the sanitizers.
+noinst_LIBRARIES += fuzz/libchstk-fuzz.a fuzz/libelfscan-fuzz.a
 fuzz_libchstk_fuzz_a_SOURCES = $(lib_libchstk_core_la_SOURCES)
 fuzz_libchstk_fuzz_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(FUZZ_CFLAGS)
+fuzz_libelfscan_fuzz_a_SOURCES = $(src_elfscan_libelfscan_a_SOURCES)
+fuzz_libelfscan_fuzz_a_CFLAGS = $(elfscan_cflags) $(FUZZ_CFLAGS)
 
 noinst_PROGRAMS += fuzz/fuzz-scan fuzz/fuzz-rewrite fuzz/fuzz-container
 fuzz_fuzz_scan_SOURCES = $(fuzz_common) fuzz/scan.c
@@ -53,12 +52,12 @@ fuzz_fuzz_rewrite_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 fuzz_fuzz_rewrite_LDFLAGS = $(FUZZ_LDFLAGS)
 fuzz_fuzz_rewrite_LDADD = fuzz/libchstk-fuzz.a $(LIBELF_LIBS)
 
-fuzz_fuzz_container_SOURCES = $(fuzz_common) $(fuzz_container_sources)
+fuzz_fuzz_container_SOURCES = $(fuzz_common) fuzz/container.c
 fuzz_fuzz_container_CPPFLAGS = $(fuzz_container_cppflags)
-fuzz_fuzz_container_CFLAGS = $(AM_CFLAGS) $(LIBARCHIVE_CFLAGS) $(FUZZ_CFLAGS)
+fuzz_fuzz_container_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 fuzz_fuzz_container_LDFLAGS = $(FUZZ_LDFLAGS)
-fuzz_fuzz_container_LDADD = fuzz/libchstk-fuzz.a $(LIBELF_LIBS) \
-	$(LIBARCHIVE_LIBS)
+fuzz_fuzz_container_LDADD = fuzz/libelfscan-fuzz.a fuzz/libchstk-fuzz.a \
+	$(fuzz_container_libs)
 
 fuzz: fuzz/fuzz-scan$(EXEEXT) fuzz/fuzz-rewrite$(EXEEXT) \
     fuzz/fuzz-container$(EXEEXT) fuzz/gen-seeds$(EXEEXT)

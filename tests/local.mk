@@ -1,9 +1,10 @@
-# The test suite: Check unit tests for the library's modules, and shell
-# tests that build real fixtures and check chstk's work with independent
-# tools (readelf, eu-elflint, the running kernel). Every test is registered
-# here and nowhere else, and every shell test uses tests/lib.sh; the rules
-# that build what the tests need stay with the code they concern. The
-# Python checkers import tests/elfscan/elfview.py from the source tree,
+# The test suite: Check unit tests for the library's modules and elfscan's
+# stages, and shell tests that build real fixtures and check the tools'
+# work with independent tools (readelf, eu-elflint, objdump, qemu-user,
+# checksec, the SARIF validator; the kernel's own checks are kernel/'s).
+# Every test is registered here and nowhere else, and every shell test
+# uses tests/lib.sh; the rules that build what the tests need stay with the
+# code they concern. The Python checkers import tests/elfscan/elfview.py from the source tree,
 # which must stay as it is (read-only under distcheck): no bytecode there.
 TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = $(SHELL)
@@ -41,7 +42,8 @@ elfscan_shell_tests = \
 	tests/elfscan/lazy.sh \
 	tests/elfscan/reads.sh \
 	tests/elfscan/hardening.sh \
-	tests/elfscan/hardening-names.sh
+	tests/elfscan/hardening-names.sh \
+	tests/elfscan/layers.sh
 
 # The ASCII-armor linker script (ld/): real programs built at make check
 # time, judged by readelf, eu-elflint and the running kernel.
@@ -102,8 +104,9 @@ EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/fixtures/cross/aarch64.s tests/fixtures/cross/mips.s \
 	tests/fixtures/cross/noheaders.ld tests/fixtures/cross/noheaders-gap.ld
 
-# Check unit tests, one program per library module; they reach the
-# library's internals through the convenience library.
+# Check unit tests, one program per library module, which reach the
+# library's internals through the convenience library, and one per stage of
+# elfscan.
 unit_tests = \
 	tests/unit/check_image \
 	tests/unit/check_rewrite \
@@ -111,8 +114,8 @@ unit_tests = \
 	tests/unit/check_update \
 	tests/unit/check_stream \
 	tests/unit/check_source \
-	tests/unit/check_verdict \
-	tests/unit/check_report
+	tests/elfscan/unit/check_verdict \
+	tests/elfscan/unit/check_report
 check_PROGRAMS += $(unit_tests)
 unit_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS)
 unit_ldadd = tests/unit/libelfgen.a lib/libchstk-core.la $(CHECK_LIBS) \
@@ -133,14 +136,13 @@ tests_unit_check_stream_CFLAGS = $(unit_cflags)
 tests_unit_check_stream_LDADD = $(unit_ldadd)
 tests_unit_check_source_CFLAGS = $(unit_cflags)
 tests_unit_check_source_LDADD = $(unit_ldadd)
-tests_unit_check_verdict_SOURCES = tests/unit/check_verdict.c \
-	src/elfscan/verdict.c
-tests_unit_check_verdict_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/elfscan
-tests_unit_check_verdict_CFLAGS = $(unit_cflags)
-tests_unit_check_verdict_LDADD = $(unit_ldadd)
-tests_unit_check_report_SOURCES = tests/unit/check_report.c \
-	src/elfscan/report.c src/elfscan/sarif.c src/elfscan/allow.c \
-	src/elfscan/verdict.c src/elfscan/hardening.c src/elfscan/xalloc.c
-tests_unit_check_report_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/elfscan
-tests_unit_check_report_CFLAGS = $(unit_cflags) $(PTHREAD_CFLAGS)
-tests_unit_check_report_LDADD = $(unit_ldadd) -lpthread
+# elfscan's, one a stage, linking its library.
+elfscan_unit_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/src/elfscan \
+	-I$(top_srcdir)/tests/unit
+elfscan_unit_ldadd = tests/unit/libelfgen.a $(elfscan_libs) $(CHECK_LIBS)
+tests_elfscan_unit_check_verdict_CPPFLAGS = $(elfscan_unit_cppflags)
+tests_elfscan_unit_check_verdict_CFLAGS = $(unit_cflags)
+tests_elfscan_unit_check_verdict_LDADD = $(elfscan_unit_ldadd)
+tests_elfscan_unit_check_report_CPPFLAGS = $(elfscan_unit_cppflags)
+tests_elfscan_unit_check_report_CFLAGS = $(unit_cflags)
+tests_elfscan_unit_check_report_LDADD = $(elfscan_unit_ldadd)

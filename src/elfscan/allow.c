@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elfscan.h"
+#include "verdict.h"
 
 /* Returns 0, or -1 with errno set. */
 int

@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elfscan.h"
+#include "batch.h"
+#include "xalloc.h"
 
 static struct found *
 next(struct batch *b, enum found_kind kind, const char *member)

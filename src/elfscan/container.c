@@ -32,8 +32,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "elfscan.h"
+#include "container.h"
 #include "lazy.h"
+#include "xalloc.h"
 
 #define HEAD 512		/* bytes of a member read to tell what it is */
 #define EXPAND_MIN (1ull << 30)
@@ -90,7 +91,7 @@ struct entry {
 static const char *
 why(struct archive *a)
 {
-	const char *e = archive_error_string(a);
+	const char *e = libarchive.archive_error_string(a);
 
 	return e != NULL ? e : "unknown error";
 }
@@ -150,7 +151,7 @@ static ssize_t
 entry_read(void *arg, void *buf, size_t len)
 {
 	struct entry *e = arg;
-	la_ssize_t n = archive_read_data(e->l->a, buf, len);
+	la_ssize_t n = libarchive.archive_read_data(e->l->a, buf, len);
 
 	if (n < 0) {
 		e->failed = (int)n;
@@ -168,16 +169,16 @@ entry_read(void *arg, void *buf, size_t len)
 static void
 add_formats(struct archive *a)
 {
-	archive_read_support_filter_gzip(a);
-	archive_read_support_filter_bzip2(a);
-	archive_read_support_filter_xz(a);
-	archive_read_support_filter_lzma(a);
-	archive_read_support_filter_zstd(a);
-	archive_read_support_filter_rpm(a);
-	archive_read_support_format_tar(a);
-	archive_read_support_format_cpio(a);
-	archive_read_support_format_zip_streamable(a);
-	archive_read_support_format_ar(a);
+	libarchive.archive_read_support_filter_gzip(a);
+	libarchive.archive_read_support_filter_bzip2(a);
+	libarchive.archive_read_support_filter_xz(a);
+	libarchive.archive_read_support_filter_lzma(a);
+	libarchive.archive_read_support_filter_zstd(a);
+	libarchive.archive_read_support_filter_rpm(a);
+	libarchive.archive_read_support_format_tar(a);
+	libarchive.archive_read_support_format_cpio(a);
+	libarchive.archive_read_support_format_zip_streamable(a);
+	libarchive.archive_read_support_format_ar(a);
 }
 
 enum container
@@ -233,11 +234,11 @@ archive_name(const char *name)
 static int
 set_name(struct level *l, struct archive_entry *ae)
 {
-	const char *name = archive_entry_pathname_utf8(ae), *p;
+	const char *name = libarchive.archive_entry_pathname_utf8(ae), *p;
 	size_t len;
 
 	if (name == NULL)
-		name = archive_entry_pathname(ae);
+		name = libarchive.archive_entry_pathname(ae);
 	if (name == NULL) {
 		l->name[l->plen] = '\0';
 		report(l, true, "not scanned: a member name that cannot be read as UTF-8");
@@ -347,7 +348,7 @@ scan_member(struct level *l, struct entry *e, const unsigned char *head,
 	flush(l->s);
 	/* A member whose bytes lie in the file as they are has offsets
 	   there: the batch says so, for the SARIF regions. */
-	l->s->b.streamed = l->at == UINT64_MAX;
+	l->s->b.at.streamed = l->at == UINT64_MAX;
 	r = chstk_scan_stream_with(member_read, &m, e->size,
 	    l->s->out->hardening ? &so : NULL, collect, l, &err);
 	if (e->failed != 0)
@@ -359,7 +360,7 @@ scan_member(struct level *l, struct entry *e, const unsigned char *head,
 	else if (r < 0)
 		batch_add(&l->s->b, FOUND_MALFORMED, l->name, "%s", err.msg);
 	flush(l->s);
-	l->s->b.streamed = true;
+	l->s->b.at.streamed = true;
 	return 0;
 }
 
@@ -400,7 +401,7 @@ open_nested(struct level *l, struct entry *e, const unsigned char *head,
 		return 0;
 	}
 	in = xcalloc(1, sizeof(*in));
-	if ((in->a = archive_read_new()) == NULL)
+	if ((in->a = libarchive.archive_read_new()) == NULL)
 		oom();
 	add_formats(in->a);
 	in->s = l->s;
@@ -414,14 +415,14 @@ open_nested(struct level *l, struct entry *e, const unsigned char *head,
 	in->from = e;
 	in->head = head;
 	in->head_len = n;
-	r = archive_read_open(in->a, in, NULL, nest_read, NULL);
+	r = libarchive.archive_read_open(in->a, in, NULL, nest_read, NULL);
 	if (r == ARCHIVE_OK)
 		read_level(in);
 	else if (e->failed == 0 && !(kind == CONTAINER_COMPRESSED &&
-	    archive_errno(in->a) == NOT_AN_ARCHIVE &&
+	    libarchive.archive_errno(in->a) == NOT_AN_ARCHIVE &&
 	    !archive_name(l->name + l->plen)))
 		report(l, true, "cannot read archive: %s", why(in->a));
-	archive_read_free(in->a);
+	libarchive.archive_read_free(in->a);
 	free(in);
 	return e->failed == 0 ? 0 : -1;
 }
@@ -451,10 +452,10 @@ dispatch(struct level *l, struct entry *e, const unsigned char *head,
 static bool
 root_dir(struct archive_entry *ae)
 {
-	const char *name = archive_entry_pathname(ae);
+	const char *name = libarchive.archive_entry_pathname(ae);
 
-	return archive_entry_filetype(ae) == AE_IFDIR && name != NULL &&
-	    name[strspn(name, "./")] == '\0';
+	return libarchive.archive_entry_filetype(ae) == AE_IFDIR &&
+	    name != NULL && name[strspn(name, "./")] == '\0';
 }
 
 /* Would skipping the rest of a member cost decompressing it? Then it is
@@ -463,7 +464,8 @@ root_dir(struct archive_entry *ae)
 static bool
 costly_skip(const struct level *l, const struct entry *e)
 {
-	return e->size == UINT64_MAX || archive_filter_count(l->a) > 1;
+	return e->size == UINT64_MAX ||
+	    libarchive.archive_filter_count(l->a) > 1;
 }
 
 /*
@@ -475,15 +477,15 @@ costly_skip(const struct level *l, const struct entry *e)
 static uint64_t
 in_file(const struct level *l, struct archive_entry *ae)
 {
-	int format = archive_format(l->a) & ARCHIVE_FORMAT_BASE_MASK;
+	int format = libarchive.archive_format(l->a) & ARCHIVE_FORMAT_BASE_MASK;
 	la_int64_t at;
 
 	if (l->from != NULL || l->s->read != NULL ||
-	    archive_filter_count(l->a) != 1 ||
+	    libarchive.archive_filter_count(l->a) != 1 ||
 	    (format != ARCHIVE_FORMAT_TAR && format != ARCHIVE_FORMAT_CPIO) ||
-	    archive_entry_sparse_count(ae) != 0)
+	    libarchive.archive_entry_sparse_count(ae) != 0)
 		return UINT64_MAX;
-	at = archive_filter_bytes(l->a, 0);
+	at = libarchive.archive_filter_bytes(l->a, 0);
 	return at < 0 ? UINT64_MAX : (uint64_t)at;
 }
 
@@ -492,7 +494,7 @@ static int
 entry(struct level *l, struct archive_entry *ae)
 {
 	struct entry e = { .l = l, .size = UINT64_MAX };
-	mode_t type = archive_entry_filetype(ae);
+	mode_t type = libarchive.archive_entry_filetype(ae);
 	unsigned char head[HEAD];
 	size_t n = 0;
 	ssize_t k = 1;
@@ -504,8 +506,9 @@ entry(struct level *l, struct archive_entry *ae)
 		l->s->stop = true;
 		return -1;
 	}
-	if (archive_entry_size_is_set(ae) && archive_entry_size(ae) >= 0)
-		e.size = (uint64_t)archive_entry_size(ae);
+	if (libarchive.archive_entry_size_is_set(ae) &&
+	    libarchive.archive_entry_size(ae) >= 0)
+		e.size = (uint64_t)libarchive.archive_entry_size(ae);
 	l->at = in_file(l, ae);
 	/* An image layer's entries, of every type, go by its reader first,
 	   which says which to scan (oci.c). ar members have no type: 0. */
@@ -541,7 +544,8 @@ read_level(struct level *l)
 	struct archive_entry *ae;
 	int r = ARCHIVE_OK;
 
-	while (!l->s->stop && ((r = archive_read_next_header(l->a, &ae)) ==
+	while (!l->s->stop &&
+	    ((r = libarchive.archive_read_next_header(l->a, &ae)) ==
 	    ARCHIVE_OK || r == ARCHIVE_WARN))
 		if (entry(l, ae) < 0)
 			return;
@@ -590,7 +594,8 @@ container_scan_stream(ssize_t (*read)(void *arg, void *buf, size_t len),
     const struct container_out *out)
 {
 	struct scan s = { .out = out, .read = read, .arg = arg,
-	    .b = { .path = path, .streamed = true }, .budget = EXPAND_MIN };
+	    .b.at = { .path = path, .streamed = true },
+	    .budget = EXPAND_MIN };
 	struct level *l;
 	locale_t was, utf8;
 	const char *no;
@@ -604,7 +609,7 @@ container_scan_stream(ssize_t (*read)(void *arg, void *buf, size_t len),
 		s.budget = size * EXPAND_RATIO;
 	l = xcalloc(1, sizeof(*l));
 	utf8 = utf8_begin(&was);
-	if ((l->a = archive_read_new()) == NULL)
+	if ((l->a = libarchive.archive_read_new()) == NULL)
 		oom();
 	add_formats(l->a);
 	l->s = &s;
@@ -613,12 +618,13 @@ container_scan_stream(ssize_t (*read)(void *arg, void *buf, size_t len),
 	l->plen = strlen(prefix) < NAME_LEN ? strlen(prefix) : 0;
 	memcpy(l->name, prefix, l->plen);
 	l->name[l->plen] = '\0';
-	if (archive_read_open(l->a, l, NULL, stream_read, NULL) == ARCHIVE_OK)
+	if (libarchive.archive_read_open(l->a, l, NULL, stream_read, NULL) ==
+	    ARCHIVE_OK)
 		read_level(l);
 	else
 		report(l, false, "cannot read archive: %s", why(l->a));
 	flush(&s);
-	archive_read_free(l->a);
+	libarchive.archive_read_free(l->a);
 	free(l);
 	utf8_end(utf8, was);
 }
@@ -632,7 +638,8 @@ void
 container_scan(int fd, const char *path, enum container kind,
     const struct container_out *out)
 {
-	struct scan s = { .out = out, .b = { .path = path, .streamed = true },
+	struct scan s = { .out = out,
+	    .b.at = { .path = path, .streamed = true },
 	    .budget = EXPAND_MIN };
 	struct level *l;
 	locale_t was, utf8;
@@ -650,18 +657,19 @@ container_scan(int fd, const char *path, enum container kind,
 	if (fstat(fd, &st) == 0 && (uint64_t)st.st_size > s.budget /
 	    EXPAND_RATIO)
 		s.budget = (uint64_t)st.st_size * EXPAND_RATIO;
-	if ((l->a = archive_read_new()) == NULL)
+	if ((l->a = libarchive.archive_read_new()) == NULL)
 		oom();
 	add_formats(l->a);
 	l->s = &s;
 	l->deb = kind == CONTAINER_DEB;
-	if (archive_read_open_fd(l->a, fd, 65536) == ARCHIVE_OK)
+	if (libarchive.archive_read_open_fd(l->a, fd, 65536) == ARCHIVE_OK)
 		read_level(l);
 	else if (!(kind == CONTAINER_COMPRESSED &&
-	    archive_errno(l->a) == NOT_AN_ARCHIVE && !archive_name(path)))
+	    libarchive.archive_errno(l->a) == NOT_AN_ARCHIVE &&
+	    !archive_name(path)))
 		report(l, false, "cannot read archive: %s", why(l->a));
 	flush(&s);
-	archive_read_free(l->a);
+	libarchive.archive_read_free(l->a);
 	free(l);
 	utf8_end(utf8, was);
 }

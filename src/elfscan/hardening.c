@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elfscan.h"
+#include "verdict.h"
+#include "xalloc.h"
 
 /*
  * The functions glibc fortifies: those for which glibc 2.36 (Debian 12,

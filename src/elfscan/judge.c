@@ -4,14 +4,18 @@
  * --hardening, hardening.c judges its other defences and what --require
  * asks of them. Only an image with a stack finding is looked up in the
  * allowlist, once, as FILE or FILE!MEMBER (a member is allowed with its
- * container). Then the counters, and the report. What the reading stage hands over is a batch
- * (batch.c): the images of a file, or of one member of a container.
+ * container). Then the counters, and the report. What the reading stage
+ * hands over is a batch (batch.h): the images of a file, or of one member
+ * of a container.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "batch.h"
 #include "elfscan.h"
+#include "report.h"
+#include "xalloc.h"
 
 /* Is the image allowed? FILE, or for a member FILE!MEMBER too. */
 static bool
@@ -55,41 +59,39 @@ count_hardening(struct stats *st, const struct hard *h)
 	if (!h->known)
 		return;
 	if (h->pie != PIE_NA) {
-		atomic_fetch_add(&st->programs, 1);
+		stat_add(st, C_PROGRAMS);
 		if (h->pie != PIE_NO)
-			atomic_fetch_add(&st->pie, 1);
+			stat_add(st, C_PIE);
 	}
 	if (h->relro != RELRO_NA)
-		atomic_fetch_add(&st->linked, 1);
-	atomic_fetch_add(&st->relro[h->relro], 1);
-	atomic_fetch_add(&st->canary[h->canary], 1);
-	atomic_fetch_add(&st->fortify[h->fortify], 1);
+		stat_add(st, C_LINKED);
+	stat_add(st, C_RELRO + h->relro);
+	stat_add(st, C_CANARY + h->canary);
+	stat_add(st, C_FORTIFY + h->fortify);
 	if (h->paths == T_NO)
-		atomic_fetch_add(&st->unsafe_paths, 1);
+		stat_add(st, C_UNSAFE_PATHS);
 	if (h->ibt != T_NA) {
-		atomic_fetch_add(&st->x86, 1);
+		stat_add(st, C_X86);
 		if (h->ibt == T_YES && h->shstk == T_YES)
-			atomic_fetch_add(&st->cfi_x86, 1);
+			stat_add(st, C_IBT_SHSTK);
 	}
 	if (h->bti != T_NA) {
-		atomic_fetch_add(&st->arm, 1);
+		stat_add(st, C_ARM);
 		if (h->bti == T_YES && h->pac == T_YES)
-			atomic_fetch_add(&st->cfi_arm, 1);
+			stat_add(st, C_BTI_PAC);
 	}
 	if (h->symbols == T_NO)
-		atomic_fetch_add(&st->stripped, 1);
+		stat_add(st, C_STRIPPED);
 }
 
 /* What the record is about: the batch's file, the found's member. */
-static void
-where_of(const struct batch *b, const struct found *f, struct where *w)
+static struct where
+where_of(const struct batch *b, const struct found *f)
 {
-	w->path = b->path;
-	w->member = f->member;
-	w->image = b->image;
-	w->layer = b->layer;
-	w->file = b->file;
-	w->streamed = b->streamed;
+	struct where w = b->at;
+
+	w.member = f->member;
+	return w;
 }
 
 /* Returns whether the image has a finding. The allowlist waives the
@@ -99,26 +101,25 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 {
 	struct stats *st = j->st;
 	struct verdict v;
+	struct where w = where_of(b, f);
 	struct hard h;
-	struct where w;
 
 	verdict_of(&f->info, false, &v);
 	if ((v.findings & ~F_WX_SEGMENT) != 0 && j->o->allow.n > 0 &&
-	    allowed(j, b->path, f->member))
+	    allowed(j, b->at.path, f->member))
 		verdict_of(&f->info, true, &v);
 	hardening_judge(&f->info, &f->syms, &h);
 	if (j->o->nrequire > 0)
-		v.findings |= required(j, b->path, f->member, &h);
+		v.findings |= required(j, b->at.path, f->member, &h);
 	count_hardening(st, &h);
-	atomic_fetch_add(&st->images, 1);
-	atomic_fetch_add(&st->state[f->info.state], 1);
+	stat_add(st, C_IMAGES);
+	stat_add(st, C_STATE + f->info.state);
 	if (v.effective == EFF_EXEC)
-		atomic_fetch_add(&st->exec, 1);
+		stat_add(st, C_EFF_EXEC);
 	if (v.allowed)
-		atomic_fetch_add(&st->allowed, 1);
+		stat_add(st, C_ALLOWED);
 	if (v.findings)
-		atomic_fetch_add(&st->with_findings, 1);
-	where_of(b, f, &w);
+		stat_add(st, C_FINDINGS);
 	report_image(j->r, &w, &f->info, &v, &h);
 	return v.findings != 0;
 }
@@ -127,25 +128,23 @@ bool
 judge_batch(struct judge *j, const struct batch *b)
 {
 	bool findings = false;
-	struct where w;
 	size_t i;
 
 	for (i = 0; i < b->n; i++) {
 		const struct found *f = &b->v[i];
+		struct where w = where_of(b, f);
 
 		switch (f->kind) {
 		case FOUND_IMAGE:
 			findings |= judge_image(j, b, f);
 			break;
 		case FOUND_MALFORMED:
-			atomic_fetch_add(&j->st->images, 1);
-			atomic_fetch_add(&j->st->with_findings, 1);
-			where_of(b, f, &w);
+			stat_add(j->st, C_IMAGES);
+			stat_add(j->st, C_FINDINGS);
 			report_error(j->r, &w, true, f->msg);
 			findings = true;
 			break;
 		case FOUND_ERROR:
-			where_of(b, f, &w);
 			report_error(j->r, &w, false, f->msg);
 			break;
 		}

@@ -3,13 +3,12 @@
  * Its name is the SONAME configure found (LIBARCHIVE_SONAME), so that the
  * library loaded is the one elfscan was built against.
  */
-#define LAZY_NO_REDIRECT
 #include <dlfcn.h>
 #include <pthread.h>
 
 #include "lazy.h"
 
-struct lazy_archive lazy_archive;
+struct lazy_archive libarchive;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const char *failure;
@@ -25,7 +24,7 @@ load(void)
 	}
 	/* dlsym's void * to a function pointer: POSIX requires it to work. */
 #define LAZY_RESOLVE(f) \
-	if (failure == NULL && (*(void **)&lazy_archive.f = dlsym(h, #f)) == \
+	if (failure == NULL && (*(void **)&libarchive.f = dlsym(h, #f)) == \
 	    NULL) \
 		failure = LIBARCHIVE_SONAME " has no " #f;
 	LAZY_ARCHIVE_FUNCTIONS(LAZY_RESOLVE)

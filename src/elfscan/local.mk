@@ -1,14 +1,41 @@
-# elfscan, the bulk audit.
-bin_PROGRAMS += src/elfscan/elfscan
-src_elfscan_elfscan_SOURCES = \
-	src/elfscan/elfscan.h src/elfscan/main.c src/elfscan/walk.c \
-	src/elfscan/verdict.c src/elfscan/hardening.c src/elfscan/report.c \
-	src/elfscan/allow.c src/elfscan/progress.c src/elfscan/container.c \
-	src/elfscan/read.c src/elfscan/judge.c src/elfscan/batch.c \
-	src/elfscan/xalloc.c \
-	src/elfscan/sarif.h src/elfscan/sarif.c src/elfscan/oci.c \
-	src/elfscan/lazy.h src/elfscan/lazy.c
-src_elfscan_elfscan_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS) $(LIBARCHIVE_CFLAGS) \
+# elfscan, the bulk audit: main.c, and its stages in libelfscan.a, which
+# the program, the unit tests (tests/elfscan/unit/) and the fuzz targets
+# link, so that each file is compiled once. The stages, top to bottom:
+# a file calls only files listed after it (tests/elfscan/layers.sh).
+elfscan_layers = \
+	src/elfscan/walk.c \
+	src/elfscan/read.c \
+	src/elfscan/oci.c \
+	src/elfscan/container.c \
+	src/elfscan/lazy.c \
+	src/elfscan/batch.c \
+	src/elfscan/judge.c \
+	src/elfscan/progress.c \
+	src/elfscan/report.c \
+	src/elfscan/sarif.c \
+	src/elfscan/buf.c \
+	src/elfscan/hardening.c \
+	src/elfscan/verdict.c \
+	src/elfscan/allow.c \
+	src/elfscan/findings.c \
+	src/elfscan/xalloc.c
+elfscan_headers = \
+	src/elfscan/elfscan.h src/elfscan/container.h src/elfscan/batch.h \
+	src/elfscan/report.h src/elfscan/sarif.h src/elfscan/buf.h \
+	src/elfscan/verdict.h src/elfscan/where.h src/elfscan/lazy.h \
+	src/elfscan/xalloc.h
+elfscan_cflags = $(AM_CFLAGS) $(PTHREAD_CFLAGS) $(LIBARCHIVE_CFLAGS) \
 	$(JSON_C_CFLAGS)
-# libarchive is not linked: lazy.c loads it when a container is met.
-src_elfscan_elfscan_LDADD = lib/libchstk.la $(JSON_C_LIBS) -ldl -lpthread
+# What links libelfscan.a links these too. libarchive is not among them:
+# lazy.c loads it when a container is met.
+elfscan_libs = src/elfscan/libelfscan.a lib/libchstk.la $(JSON_C_LIBS) \
+	-ldl -lpthread
+
+noinst_LIBRARIES += src/elfscan/libelfscan.a
+src_elfscan_libelfscan_a_SOURCES = $(elfscan_layers) $(elfscan_headers)
+src_elfscan_libelfscan_a_CFLAGS = $(elfscan_cflags)
+
+bin_PROGRAMS += src/elfscan/elfscan
+src_elfscan_elfscan_SOURCES = src/elfscan/main.c
+src_elfscan_elfscan_CFLAGS = $(elfscan_cflags)
+src_elfscan_elfscan_LDADD = $(elfscan_libs)

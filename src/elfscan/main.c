@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include "elfscan.h"
+#include "report.h"
 #include "sarif.h"
+#include "xalloc.h"
 
 static void
 usage(FILE *f)
@@ -317,7 +319,7 @@ main(int argc, char **argv)
 	progress_stop(j.prog);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (r.sarif != NULL && sarif_end(r.sarif, !failed &&
-	    atomic_load(&st.errors) == 0) < 0) {
+	    atomic_load(&st.c[C_ERRORS]) == 0) < 0) {
 		warn("the sarif log's notifications");
 		failed = 1;
 	}
@@ -333,7 +335,7 @@ main(int argc, char **argv)
 	free(roots.v);
 	allow_free(&o.allow);
 	require_free(o.require, o.nrequire);
-	if (failed || atomic_load(&st.errors) > 0)
+	if (failed || atomic_load(&st.c[C_ERRORS]) > 0)
 		return 2;
-	return atomic_load(&st.with_findings) > 0 ? 1 : 0;
+	return atomic_load(&st.c[C_FINDINGS]) > 0 ? 1 : 0;
 }

@@ -32,8 +32,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "elfscan.h"
+#include "container.h"
 #include "lazy.h"
+#include "xalloc.h"
 
 #define JSON_MAX (4u << 20)	/* bytes of an index or manifest */
 #define IMAGES_MAX 1024
@@ -71,8 +72,8 @@ struct images {
 static void
 fail(struct src *src, const char *layer, const char *what, const char *why)
 {
-	struct batch b = { .path = src->path, .layer = layer,
-	    .streamed = true };
+	struct batch b = { .at = { .path = src->path, .layer = layer,
+	    .streamed = true } };
 
 	batch_add(&b, FOUND_ERROR, NULL, "cannot read image: %.200s: %.200s",
 	    what, why);
@@ -95,7 +96,7 @@ blob_read(void *arg, void *buf, size_t len)
 	ssize_t n;
 
 	if (b->a != NULL) {
-		n = archive_read_data(b->a, buf, len);
+		n = libarchive.archive_read_data(b->a, buf, len);
 		return n < 0 ? -1 : n;
 	}
 	do
@@ -124,32 +125,32 @@ static struct archive *
 tar_find(struct src *src, const char *name, uint64_t *size, int depth,
     const char **why)
 {
-	struct archive *a = archive_read_new();
+	struct archive *a = libarchive.archive_read_new();
 	struct archive_entry *ae;
 	char target[4096], *slash;
 	int r;
 
 	if (a == NULL || lseek(src->fd, 0, SEEK_SET) == -1) {
 		*why = a == NULL ? "out of memory" : strerror(errno);
-		archive_read_free(a);
+		libarchive.archive_read_free(a);
 		return NULL;
 	}
-	archive_read_support_format_tar(a);
-	if (archive_read_open_fd(a, src->fd, 65536) != ARCHIVE_OK) {
+	libarchive.archive_read_support_format_tar(a);
+	if (libarchive.archive_read_open_fd(a, src->fd, 65536) != ARCHIVE_OK) {
 		*why = "not a tar archive";
-		archive_read_free(a);
+		libarchive.archive_read_free(a);
 		return NULL;
 	}
-	while ((r = archive_read_next_header(a, &ae)) == ARCHIVE_OK ||
+	while ((r = libarchive.archive_read_next_header(a, &ae)) == ARCHIVE_OK ||
 	    r == ARCHIVE_WARN) {
-		const char *p = archive_entry_pathname(ae);
+		const char *p = libarchive.archive_entry_pathname(ae);
 
 		if (p == NULL || !same_name(p, name))
 			continue;
-		if (archive_entry_filetype(ae) == AE_IFLNK && depth == 0 &&
-		    archive_entry_symlink(ae) != NULL) {
+		if (libarchive.archive_entry_filetype(ae) == AE_IFLNK &&
+		    depth == 0 && libarchive.archive_entry_symlink(ae) != NULL) {
 			/* relative to the link's directory */
-			const char *t = archive_entry_symlink(ae);
+			const char *t = libarchive.archive_entry_symlink(ae);
 
 			snprintf(target, sizeof(target), "%s", name);
 			slash = strrchr(target, '/');
@@ -165,18 +166,18 @@ tar_find(struct src *src, const char *name, uint64_t *size, int depth,
 			}
 			snprintf(slash, sizeof(target) - (size_t)(slash -
 			    target), "%s%s", slash == target ? "" : "/", t);
-			archive_read_free(a);
+			libarchive.archive_read_free(a);
 			return tar_find(src, target, size, 1, why);
 		}
-		*size = archive_entry_size_is_set(ae) &&
-		    archive_entry_size(ae) >= 0 ?
-		    (uint64_t)archive_entry_size(ae) : UINT64_MAX;
+		*size = libarchive.archive_entry_size_is_set(ae) &&
+		    libarchive.archive_entry_size(ae) >= 0 ?
+		    (uint64_t)libarchive.archive_entry_size(ae) : UINT64_MAX;
 		return a;
 	}
-	*why = r == ARCHIVE_EOF ? "no such member" : archive_error_string(a);
+	*why = r == ARCHIVE_EOF ? "no such member" : libarchive.archive_error_string(a);
 	if (*why == NULL)
 		*why = "unknown error";
-	archive_read_free(a);
+	libarchive.archive_read_free(a);
 	return NULL;
 }
 
@@ -242,7 +243,7 @@ with_blob(struct src *src, const char *name,
 	r = fn(arg, &st);
 	if (b.fd != -1)
 		close(b.fd);
-	archive_read_free(b.a);
+	libarchive.archive_read_free(b.a);
 	return r;
 }
 
@@ -592,10 +593,10 @@ forward(struct layer *l, const struct batch *b)
 {
 	struct batch out = *b;
 
-	out.image = l->named ? l->image->name : NULL;
-	out.layer = l->digest;
-	out.file = l->blob;
-	out.streamed = true;
+	out.at.image = l->named ? l->image->name : NULL;
+	out.at.layer = l->digest;
+	out.at.file = l->blob;
+	out.at.streamed = true;
 	l->src->out->found(l->src->out->arg, &out);
 }
 
@@ -620,7 +621,7 @@ on_layer_found(void *arg, const struct batch *b)
 static void
 link_to(struct layer *l, const char *name, const char *target)
 {
-	struct batch b = { .path = l->src->path };
+	struct batch b = { .at.path = l->src->path };
 	char member[8192];
 	size_t i, tl = strlen(target);
 
@@ -647,7 +648,7 @@ on_entry(void *arg, const char *name, struct archive_entry *ae)
 {
 	struct layer *l = arg;
 	char path[4200], *base;
-	const char *link = archive_entry_hardlink(ae);
+	const char *link = libarchive.archive_entry_hardlink(ae);
 	size_t len = strlen(name);
 	struct path *p;
 
@@ -679,7 +680,8 @@ on_entry(void *arg, const char *name, struct archive_entry *ae)
 	p = insert(l->paths, path);
 	if (p->top < l->index)
 		p->top = l->index;
-	if (archive_entry_filetype(ae) != AE_IFDIR && p->barrier < l->index)
+	if (libarchive.archive_entry_filetype(ae) != AE_IFDIR &&
+	    p->barrier < l->index)
 		p->barrier = l->index;
 	if (link != NULL) {
 		char target[4200];
@@ -690,7 +692,7 @@ on_entry(void *arg, const char *name, struct archive_entry *ae)
 		link_to(l, path, target);
 		return false;
 	}
-	return archive_entry_filetype(ae) == AE_IFREG;
+	return libarchive.archive_entry_filetype(ae) == AE_IFREG;
 }
 
 static int
@@ -710,7 +712,7 @@ scan_image(struct src *src, const struct image *i, bool named)
 {
 	struct table paths = { NULL, 0, 0 };
 	struct layer l = { .src = src, .image = i, .named = named,
-	    .paths = &paths, .kept = { .path = src->path } };
+	    .paths = &paths, .kept = { .at.path = src->path } };
 	const char *why;
 	size_t k;
 
@@ -747,21 +749,22 @@ oci_is_archive(int fd)
 
 	if (lazy_archive_load(&why) < 0)
 		return false;
-	a = archive_read_new();
+	a = libarchive.archive_read_new();
 	if (a == NULL || lseek(fd, 0, SEEK_SET) == -1) {
-		archive_read_free(a);
+		libarchive.archive_read_free(a);
 		return false;
 	}
-	archive_read_support_format_tar(a);
-	if (archive_read_open_fd(a, fd, 65536) == ARCHIVE_OK)
-		while (!found && ((r = archive_read_next_header(a, &ae)) ==
+	libarchive.archive_read_support_format_tar(a);
+	if (libarchive.archive_read_open_fd(a, fd, 65536) == ARCHIVE_OK)
+		while (!found &&
+		    ((r = libarchive.archive_read_next_header(a, &ae)) ==
 		    ARCHIVE_OK || r == ARCHIVE_WARN)) {
-			const char *p = archive_entry_pathname(ae);
+			const char *p = libarchive.archive_entry_pathname(ae);
 
 			found = p != NULL && (same_name(p, "oci-layout") ||
 			    same_name(p, "manifest.json"));
 		}
-	archive_read_free(a);
+	libarchive.archive_read_free(a);
 	/* The tar is read again from its start, as an image or not. */
 	lseek(fd, 0, SEEK_SET);
 	return found;
@@ -785,7 +788,7 @@ oci_scan(int fd, bool dir, const char *path, const struct container_out *out)
 	/* An OCI layout or archive has index.json; docker's, manifest.json. */
 	if (dir || (a = tar_find(&src, "index.json", &size, 0, &why)) != NULL) {
 		if (!dir)
-			archive_read_free(a);
+			libarchive.archive_read_free(a);
 		if ((top = read_doc(&src, "index.json")) != NULL)
 			oci_index(&src, &im, "index.json", top, 0);
 	} else if ((top = read_doc(&src, "manifest.json")) != NULL) {

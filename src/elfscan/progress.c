@@ -11,7 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "elfscan.h"
+#include "report.h"
+#include "xalloc.h"
 
 struct progress {
 	struct report *r;
@@ -42,7 +43,7 @@ draw(void *arg)
 
 	pthread_mutex_lock(&p->lock);
 	while (!p->stop) {
-		unsigned long files = atomic_load(&p->st->files);
+		unsigned long files = atomic_load(&p->st->c[C_FILES]);
 		double s = since(&p->start);
 		size_t len;
 
@@ -58,7 +59,7 @@ draw(void *arg)
 		len = strlen(p->dir);
 		pthread_mutex_lock(&p->r->err_lock);
 		fprintf(stderr, "\r\033[K%lu files, %lu ELF, %.0f files/s  %s%s",
-		    files, atomic_load(&p->st->images),
+		    files, atomic_load(&p->st->c[C_IMAGES]),
 		    s > 0 ? (double)files / s : 0.0, len > 40 ? "..." : "",
 		    p->dir + (len > 40 ? len - 40 : 0));
 		fflush(stderr);

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "batch.h"
+#include "container.h"
 #include "elfscan.h"
 
 /* The library's callback only collects: judging is the next stage's. */
@@ -69,7 +71,7 @@ void
 read_file(struct judge *j, int dirfd, const char *name, const char *path,
     bool follow, bool named)
 {
-	struct batch b = { .path = path };
+	struct batch b = { .at.path = path };
 	struct container_ctx c = { .j = j };
 	struct container_out out = { .found = judge_member, .arg = &c,
 	    .hardening = j->o->hardening };
@@ -96,7 +98,7 @@ read_file(struct judge *j, int dirfd, const char *name, const char *path,
 		}
 		return;
 	}
-	atomic_fetch_add(&j->st->files, 1);
+	stat_add(j->st, C_FILES);
 	n = pread(fd, head, sizeof(head), 0);
 	if (n == -1 && errno != EISDIR)
 		batch_add(&b, FOUND_ERROR, NULL, "cannot read: %s",

@@ -8,123 +8,14 @@
  * erased first.
  */
 #include <elf.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "elfscan.h"
+#include "buf.h"
+#include "report.h"
 #include "sarif.h"
-
-/* A growing output buffer; starts on the caller's stack. */
-struct buf {
-	char *p;
-	size_t len, cap;
-	bool heap;
-};
-
-static void
-buf_grow(struct buf *b, size_t more)
-{
-	size_t cap = b->cap;
-	char *np;
-
-	while (cap - b->len <= more)
-		cap *= 2;
-	if (cap == b->cap)
-		return;
-	np = b->heap ? xrealloc(b->p, cap) : xmalloc(cap);
-	if (!b->heap)
-		memcpy(np, b->p, b->len);
-	b->p = np;
-	b->cap = cap;
-	b->heap = true;
-}
-
-static void
-buf_add(struct buf *b, const char *s, size_t n)
-{
-	buf_grow(b, n);
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-}
-
-static void __attribute__((format(printf, 2, 3)))
-buf_addf(struct buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
-	va_end(ap);
-	if (n >= 0 && (size_t)n >= b->cap - b->len) {
-		buf_grow(b, (size_t)n);
-		va_start(ap, fmt);
-		vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
-		va_end(ap);
-	}
-	if (n > 0)
-		b->len += (size_t)n;
-}
-
-/* Length of the valid UTF-8 sequence at s, or 0. */
-static size_t
-utf8_len(const unsigned char *s)
-{
-	size_t n, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	n = s[0] >= 0xf0 && s[0] < 0xf5 ? 4 : s[0] >= 0xe0 ? 3 :
-	    s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : 0;
-	for (i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
-}
-
-/* A JSON string. Bytes that are not UTF-8 become \u00XX (as Latin-1). */
-static void
-buf_json(struct buf *b, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t n;
-
-	buf_add(b, "\"", 1);
-	while (*s != '\0') {
-		if (*s == '"' || *s == '\\') {
-			buf_addf(b, "\\%c", *s++);
-		} else if (*s < 0x20 || *s == 0x7f) {
-			buf_addf(b, "\\u%04x", *s++);
-		} else if ((n = utf8_len(s)) > 0) {
-			buf_add(b, (const char *)s, n);
-			s += n;
-		} else {
-			buf_addf(b, "\\u%04x", *s++);
-		}
-	}
-	buf_add(b, "\"", 1);
-}
-
-/* A name for people: control characters escaped as \n, \t or \ooo. */
-static void
-buf_text(struct buf *b, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-
-	for (; *s != '\0'; s++) {
-		if (*s == '\n')
-			buf_add(b, "\\n", 2);
-		else if (*s == '\t')
-			buf_add(b, "\\t", 2);
-		else if (*s < 0x20 || *s == 0x7f || *s == '\\')
-			buf_addf(b, "\\%03o", *s);
-		else
-			buf_add(b, (const char *)s, 1);
-	}
-}
+#include "xalloc.h"
 
 /* Erase the progress line before anything is printed. */
 static void
@@ -150,8 +41,7 @@ to_stderr(struct report *r, struct buf *b)
 	fwrite(b->p, 1, b->len, stderr);
 	pthread_mutex_unlock(&r->err_lock);
 	pthread_mutex_unlock(&r->lock);
-	if (b->heap)
-		free(b->p);
+	buf_free(b);
 }
 
 static void
@@ -161,13 +51,8 @@ emit(struct report *r, struct buf *b)
 	clear_line(r);
 	fwrite(b->p, 1, b->len, stdout);
 	pthread_mutex_unlock(&r->lock);
-	if (b->heap)
-		free(b->p);
+	buf_free(b);
 }
-
-#define BUF_INIT(b, space) \
-	do { (b).p = (space); (b).cap = sizeof(space); (b).len = 0; \
-	    (b).heap = false; (space)[0] = '\0'; } while (0)
 
 static const char *
 stack_word(enum chstk_state s)
@@ -199,9 +84,10 @@ findings_list(struct buf *b, unsigned f, bool json)
 			continue;
 		if (json)
 			buf_addf(b, "%s\"%s\"", first ? "" : ",",
-			    finding_name(i));
+			    finding_kind(i)->id);
 		else
-			buf_addf(b, "%s%s", first ? "" : ",", finding_name(i));
+			buf_addf(b, "%s%s", first ? "" : ",",
+			    finding_kind(i)->id);
 		first = false;
 	}
 	if (first && !json)
@@ -384,15 +270,46 @@ hard_json(struct buf *b, const struct chstk_info *info, const struct hard *h)
 	    tri_json(h->bti), tri_json(h->pac), tri_json(h->symbols));
 }
 
-/* The counters a summary gives, in its order. */
-enum { S_FILES, S_DIRS, S_IMAGES, S_EXEC, S_NOEXEC, S_ABSENT, S_EFF_EXEC,
-    S_FINDINGS, S_ALLOWED, S_ERRORS, S_COUNT };
-/* And with --hardening: programs PIE, linked images by RELRO, images by
-   canary and fortification, unsafe search paths, control flow. */
-enum { H_PROGRAMS, H_PIE, H_LINKED, H_RELRO_FULL, H_RELRO_PARTIAL,
-    H_RELRO_NONE, H_CANARY, H_NO_CANARY, H_CANARY_UNKNOWN, H_FORTIFIED,
-    H_UNFORTIFIED, H_FORTIFY_UNKNOWN, H_UNSAFE_PATHS, H_X86, H_IBT_SHSTK,
-    H_ARM, H_BTI_PAC, H_STRIPPED, H_COUNT };
+/*
+ * The counters the summaries give (enum counter), each named once: the
+ * JSON summary writes them in this order, those of --hardening in its
+ * "hardening" member, and the text summary's sentences below name them.
+ */
+static const struct counter_name {
+	const char *key;
+	unsigned c;
+	bool hardening;
+} counters[] = {
+	{ "files", C_FILES, false }, { "directories", C_DIRS, false },
+	{ "images", C_IMAGES, false },
+	{ "exec", C_STATE + CHSTK_EXEC, false },
+	{ "noexec", C_STATE + CHSTK_NOEXEC, false },
+	{ "absent", C_STATE + CHSTK_DEFAULT, false },
+	{ "effective_exec", C_EFF_EXEC, false },
+	{ "with_findings", C_FINDINGS, false },
+	{ "allowed", C_ALLOWED, false }, { "errors", C_ERRORS, false },
+	{ "programs", C_PROGRAMS, true }, { "pie", C_PIE, true },
+	{ "linked", C_LINKED, true },
+	{ "relro_full", C_RELRO + RELRO_FULL, true },
+	{ "relro_partial", C_RELRO + RELRO_PARTIAL, true },
+	{ "relro_none", C_RELRO + RELRO_NONE, true },
+	{ "canary", C_CANARY + T_YES, true },
+	{ "no_canary", C_CANARY + T_NO, true },
+	{ "canary_unknown", C_CANARY + T_UNKNOWN, true },
+	{ "fortified", C_FORTIFY + T_YES, true },
+	{ "unfortified", C_FORTIFY + T_NO, true },
+	{ "fortify_unknown", C_FORTIFY + T_UNKNOWN, true },
+	{ "unsafe_paths", C_UNSAFE_PATHS, true }, { "x86", C_X86, true },
+	{ "ibt_shstk", C_IBT_SHSTK, true }, { "aarch64", C_ARM, true },
+	{ "bti_pac", C_BTI_PAC, true }, { "stripped", C_STRIPPED, true },
+};
+#define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))
+
+/* The text summary: {KEY} is the counter of that key. */
+static const char text_counts[] =
+    "{files} files in {directories} directories, {images} ELF images: {exec} exec, {noexec} noexec, {absent} absent; {effective_exec} with an executable stack, {with_findings} with findings, {allowed} allowed, {errors} errors; ";
+static const char text_hardening[] =
+    "hardening: {pie} of {programs} programs PIE; of {linked} programs and libraries, {relro_full} full RELRO, {relro_partial} partial, {relro_none} none; canary {canary} yes, {no_canary} no, {canary_unknown} unknown; fortified {fortified} yes, {unfortified} no, {fortify_unknown} unknown; {unsafe_paths} unsafe search paths; {ibt_shstk} of {x86} x86 IBT+SHSTK, {bti_pac} of {aarch64} aarch64 BTI+PAC; {stripped} stripped\n";
 
 /*
  * A format: each hook fills b with one record, which report.c writes to
@@ -408,9 +325,9 @@ struct writer {
 	void (*error)(struct buf *b, const struct where *w, bool malformed,
 	    const char *msg);
 	void (*finding_path)(struct buf *b, const char *path);
-	/* hv: H_COUNT counters with --hardening, else NULL */
+	/* v: the counters, by enum counter; hardening: give theirs too */
 	void (*summary)(struct buf *b, const unsigned long *v,
-	    const unsigned long *hv, double seconds);
+	    bool hardening, double seconds);
 	bool summary_on_stderr;	/* standard output is for the records */
 	/* A format whose document is kept elsewhere (SARIF: sarif.c) writes
 	   its records itself, under the output lock, instead of image and
@@ -460,23 +377,33 @@ text_image(struct buf *b, const struct where *w,
 	buf_add(b, "\n", 1);
 }
 
+/* A text summary's sentence: tmpl with each {KEY} replaced. */
 static void
-text_summary(struct buf *b, const unsigned long *v, const unsigned long *hv,
+text_sentence(struct buf *b, const char *tmpl, const unsigned long *v)
+{
+	const char *p, *end;
+	size_t i, len;
+
+	for (p = tmpl; (end = strchr(p, '{')) != NULL; p = end + len + 2) {
+		buf_add(b, p, (size_t)(end - p));
+		len = strcspn(end + 1, "}");
+		for (i = 0; i < NCOUNTERS; i++)
+			if (strlen(counters[i].key) == len &&
+			    strncmp(counters[i].key, end + 1, len) == 0)
+				break;
+		buf_addf(b, "%lu", i < NCOUNTERS ? v[counters[i].c] : 0ul);
+	}
+	buf_puts(b, p);
+}
+
+static void
+text_summary(struct buf *b, const unsigned long *v, bool hardening,
     double seconds)
 {
-	buf_addf(b, "%lu files in %lu directories, %lu ELF images: %lu exec, %lu noexec, %lu absent; %lu with an executable stack, %lu with findings, %lu allowed, %lu errors; %.2f s\n",
-	    v[S_FILES], v[S_DIRS], v[S_IMAGES], v[S_EXEC], v[S_NOEXEC],
-	    v[S_ABSENT], v[S_EFF_EXEC], v[S_FINDINGS], v[S_ALLOWED],
-	    v[S_ERRORS], seconds);
-	if (hv == NULL)
-		return;
-	buf_addf(b, "hardening: %lu of %lu programs PIE; of %lu programs and libraries, %lu full RELRO, %lu partial, %lu none; canary %lu yes, %lu no, %lu unknown; fortified %lu yes, %lu no, %lu unknown; %lu unsafe search paths; %lu of %lu x86 IBT+SHSTK, %lu of %lu aarch64 BTI+PAC; %lu stripped\n",
-	    hv[H_PIE], hv[H_PROGRAMS], hv[H_LINKED], hv[H_RELRO_FULL],
-	    hv[H_RELRO_PARTIAL], hv[H_RELRO_NONE], hv[H_CANARY],
-	    hv[H_NO_CANARY], hv[H_CANARY_UNKNOWN], hv[H_FORTIFIED],
-	    hv[H_UNFORTIFIED], hv[H_FORTIFY_UNKNOWN], hv[H_UNSAFE_PATHS],
-	    hv[H_IBT_SHSTK], hv[H_X86], hv[H_BTI_PAC], hv[H_ARM],
-	    hv[H_STRIPPED]);
+	text_sentence(b, text_counts, v);
+	buf_addf(b, "%.2f s\n", seconds);
+	if (hardening)
+		text_sentence(b, text_hardening, v);
 }
 
 static void
@@ -521,22 +448,28 @@ json_error(struct buf *b, const struct where *w, bool malformed,
 }
 
 static void
-json_summary(struct buf *b, const unsigned long *v, const unsigned long *hv,
+json_summary(struct buf *b, const unsigned long *v, bool hardening,
     double seconds)
 {
-	buf_addf(b, "{\"summary\":{\"files\":%lu,\"directories\":%lu,\"images\":%lu,\"exec\":%lu,\"noexec\":%lu,\"absent\":%lu,\"effective_exec\":%lu,\"with_findings\":%lu,\"allowed\":%lu,\"errors\":%lu,",
-	    v[S_FILES], v[S_DIRS], v[S_IMAGES], v[S_EXEC], v[S_NOEXEC],
-	    v[S_ABSENT], v[S_EFF_EXEC], v[S_FINDINGS], v[S_ALLOWED],
-	    v[S_ERRORS]);
-	if (hv != NULL)
-		buf_addf(b, "\"hardening\":{\"programs\":%lu,\"pie\":%lu,\"linked\":%lu,\"relro_full\":%lu,\"relro_partial\":%lu,\"relro_none\":%lu,\"canary\":%lu,\"no_canary\":%lu,\"canary_unknown\":%lu,\"fortified\":%lu,\"unfortified\":%lu,\"fortify_unknown\":%lu,\"unsafe_paths\":%lu,\"x86\":%lu,\"ibt_shstk\":%lu,\"aarch64\":%lu,\"bti_pac\":%lu,\"stripped\":%lu},",
-		    hv[H_PROGRAMS], hv[H_PIE], hv[H_LINKED], hv[H_RELRO_FULL],
-		    hv[H_RELRO_PARTIAL], hv[H_RELRO_NONE], hv[H_CANARY],
-		    hv[H_NO_CANARY], hv[H_CANARY_UNKNOWN], hv[H_FORTIFIED],
-		    hv[H_UNFORTIFIED], hv[H_FORTIFY_UNKNOWN],
-		    hv[H_UNSAFE_PATHS], hv[H_X86], hv[H_IBT_SHSTK], hv[H_ARM],
-		    hv[H_BTI_PAC], hv[H_STRIPPED]);
-	buf_addf(b, "\"seconds\":%.3f}}\n", seconds);
+	const char *sep = "";
+	bool in_hardening = false;
+	size_t i;
+
+	buf_puts(b, "{\"summary\":{");
+	for (i = 0; i < NCOUNTERS; i++) {
+		if (counters[i].hardening && !hardening)
+			break;
+		if (counters[i].hardening && !in_hardening) {
+			buf_addf(b, "%s\"hardening\":{", sep);
+			sep = "";
+			in_hardening = true;
+		}
+		buf_addf(b, "%s\"%s\":%lu", sep, counters[i].key,
+		    v[counters[i].c]);
+		sep = ",";
+	}
+	buf_addf(b, "%s\"seconds\":%.3f}}\n", in_hardening ? "}," : ",",
+	    seconds);
 }
 
 /* -0: the path of a file with findings, once. */
@@ -546,28 +479,17 @@ print0_path(struct buf *b, const char *path)
 	buf_add(b, path, strlen(path) + 1);
 }
 
-/* Where SARIF says a finding is: offsets only where they are the file's,
-   in a file read directly or a member lying in it as it is. */
-static struct sarif_where
-sarif_where_of(const struct where *w)
-{
-	struct sarif_where sw = { .path = w->file != NULL ? w->file : w->path,
-	    .member = w->member, .image = w->image, .layer = w->layer,
-	    .has_region = !w->streamed };
-
-	return sw;
-}
-
 /* One SARIF result per finding; findings an --allow pattern waived are
    suppressed results, the pattern their justification. */
 static void
-sarif_image(struct report *r, const struct where *where,
+sarif_image(struct report *r, const struct where *w,
     const struct chstk_info *info, const struct verdict *v,
     const struct hard *h)
 {
-	struct sarif_where w = sarif_where_of(where);
+	struct region mark = { info->mark_offset, info->mark_size };
+	struct region wx_region = { info->wx_offset, info->wx_size };
 	char just[512], wx[64], lack[600], *full = NULL;
-	const char *pat, *why;
+	const char *pat;
 	struct verdict raw;
 	unsigned i, waived = 0;
 
@@ -576,9 +498,9 @@ sarif_image(struct report *r, const struct where *where,
 	if (v->allowed) {
 		verdict_of(info, false, &raw);
 		waived = raw.findings & ~v->findings;
-		if ((pat = allow_which(&r->o->allow, where->path)) == NULL &&
-		    w.member != NULL) {
-			if (asprintf(&full, "%s!%s", where->path, w.member) < 0)
+		if ((pat = allow_which(&r->o->allow, w->path)) == NULL &&
+		    w->member != NULL) {
+			if (asprintf(&full, "%s!%s", w->path, w->member) < 0)
 				oom();
 			pat = allow_which(&r->o->allow, full);
 		}
@@ -591,37 +513,31 @@ sarif_image(struct report *r, const struct where *where,
 	for (i = 0; i < F_COUNT; i++) {
 		if (!((v->findings | waived) & 1u << i))
 			continue;
-		why = 1u << i == F_WX_SEGMENT ? wx : v->allowed ? raw.why :
-		    v->why;
-		w.offset = 1u << i == F_WX_SEGMENT ? info->wx_offset :
-		    info->mark_offset;
-		w.length = 1u << i == F_WX_SEGMENT ? info->wx_size :
-		    info->mark_size;
 		/* What --require found missing is no byte range's. */
-		if (1u << i & F_HARDENING) {
-			why = hard_why(1u << i, h, lack, sizeof(lack));
-			w.has_region = false;
-		}
-		sarif_result(r->sarif, i, &w, why, waived & 1u << i ? just :
-		    NULL);
-		w.has_region = !where->streamed;
+		if (1u << i & F_HARDENING)
+			sarif_result(r->sarif, i, w, NULL,
+			    hard_why(1u << i, h, lack, sizeof(lack)), NULL);
+		else if (1u << i == F_WX_SEGMENT)
+			sarif_result(r->sarif, i, w, &wx_region, wx,
+			    waived & 1u << i ? just : NULL);
+		else
+			sarif_result(r->sarif, i, w, &mark,
+			    v->allowed ? raw.why : v->why,
+			    waived & 1u << i ? just : NULL);
 	}
 }
 
 /* What could not be read: a malformed image is a finding, anything else
    a notification of the run. */
 static void
-sarif_error(struct report *r, const struct where *where, bool malformed,
+sarif_error(struct report *r, const struct where *w, bool malformed,
     const char *msg)
 {
-	struct sarif_where w = sarif_where_of(where);
-
-	w.has_region = false;
 	if (malformed)
-		sarif_result(r->sarif, (unsigned)__builtin_ctz(F_MALFORMED),
-		    &w, msg, NULL);
+		sarif_result(r->sarif, (unsigned)__builtin_ctz(F_MALFORMED), w,
+		    NULL, msg, NULL);
 	else
-		sarif_notification(r->sarif, &w, msg);
+		sarif_notification(r->sarif, w, msg);
 }
 
 static const struct writer text_writer = {
@@ -692,7 +608,7 @@ report_error(struct report *r, const struct where *w, bool malformed,
 	struct buf b;
 
 	if (!malformed)
-		atomic_fetch_add(&r->st->errors, 1);
+		stat_add(r->st, C_ERRORS);
 	if (writer(r)->log_error != NULL) {
 		pthread_mutex_lock(&r->lock);
 		clear_line(r);
@@ -728,44 +644,15 @@ report_path0(struct report *r, const char *path)
 void
 report_summary(struct report *r, double seconds)
 {
-	struct stats *s = r->st;
-	unsigned long v[S_COUNT] = {
-		[S_FILES] = atomic_load(&s->files),
-		[S_DIRS] = atomic_load(&s->dirs),
-		[S_IMAGES] = atomic_load(&s->images),
-		[S_EXEC] = atomic_load(&s->state[CHSTK_EXEC]),
-		[S_NOEXEC] = atomic_load(&s->state[CHSTK_NOEXEC]),
-		[S_ABSENT] = atomic_load(&s->state[CHSTK_DEFAULT]),
-		[S_EFF_EXEC] = atomic_load(&s->exec),
-		[S_FINDINGS] = atomic_load(&s->with_findings),
-		[S_ALLOWED] = atomic_load(&s->allowed),
-		[S_ERRORS] = atomic_load(&s->errors),
-	};
-	unsigned long hv[H_COUNT] = {
-		[H_PROGRAMS] = atomic_load(&s->programs),
-		[H_PIE] = atomic_load(&s->pie),
-		[H_LINKED] = atomic_load(&s->linked),
-		[H_RELRO_FULL] = atomic_load(&s->relro[RELRO_FULL]),
-		[H_RELRO_PARTIAL] = atomic_load(&s->relro[RELRO_PARTIAL]),
-		[H_RELRO_NONE] = atomic_load(&s->relro[RELRO_NONE]),
-		[H_CANARY] = atomic_load(&s->canary[T_YES]),
-		[H_NO_CANARY] = atomic_load(&s->canary[T_NO]),
-		[H_CANARY_UNKNOWN] = atomic_load(&s->canary[T_UNKNOWN]),
-		[H_FORTIFIED] = atomic_load(&s->fortify[T_YES]),
-		[H_UNFORTIFIED] = atomic_load(&s->fortify[T_NO]),
-		[H_FORTIFY_UNKNOWN] = atomic_load(&s->fortify[T_UNKNOWN]),
-		[H_UNSAFE_PATHS] = atomic_load(&s->unsafe_paths),
-		[H_X86] = atomic_load(&s->x86),
-		[H_IBT_SHSTK] = atomic_load(&s->cfi_x86),
-		[H_ARM] = atomic_load(&s->arm),
-		[H_BTI_PAC] = atomic_load(&s->cfi_arm),
-		[H_STRIPPED] = atomic_load(&s->stripped),
-	};
+	unsigned long v[C_COUNT];
 	char space[1024];
 	struct buf b;
+	size_t i;
 
+	for (i = 0; i < C_COUNT; i++)
+		v[i] = atomic_load(&r->st->c[i]);
 	BUF_INIT(b, space);
-	writer(r)->summary(&b, v, r->o->hardening ? hv : NULL, seconds);
+	writer(r)->summary(&b, v, r->o->hardening, seconds);
 	if (writer(r)->summary_on_stderr)
 		to_stderr(r, &b);
 	else

@@ -19,19 +19,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "where.h"
+
 struct sarif;
 
-/* Where a result is: a file found under a root, the member inside it (a
-   member of a package or archive, or a path inside a container image),
-   and for an image the image's reference and the layer's digest. */
-struct sarif_where {
-	const char *path;	/* as the walk names it: ROOT or ROOT/... */
-	const char *member;	/* or NULL */
-	const char *image;	/* or NULL */
-	const char *layer;	/* or NULL */
-	/* The bytes carrying the marking, as offsets in the file at path
-	   (not in a member read out of a compressed container). */
-	bool has_region;
+/* The bytes a finding is about, as offsets in the file that holds them:
+   used only where those are the file's offsets (not in a member read out
+   of a compressed container; see struct where). */
+struct region {
 	uint64_t offset, length;
 };
 
@@ -43,14 +38,15 @@ struct sarif_where {
  */
 struct sarif *sarif_begin(FILE *out, char *const *roots, size_t n);
 
-/* One finding: bit is its enum finding bit index; why says why in one
-   sentence (lowercase, no final period). justification is NULL, or the
-   reason the finding was allowed: then it is written as suppressed. */
-void sarif_result(struct sarif *s, unsigned bit, const struct sarif_where *w,
-    const char *why, const char *justification);
+/* One finding at w (region: its bytes, or NULL for the whole file): bit
+   is its enum finding bit index; why says why in one sentence (lowercase,
+   no final period). justification is NULL, or the reason the finding was
+   allowed: then it is written as suppressed. */
+void sarif_result(struct sarif *s, unsigned bit, const struct where *w,
+    const struct region *region, const char *why, const char *justification);
 
 /* A file or member that could not be scanned, msg saying why. */
-void sarif_notification(struct sarif *s, const struct sarif_where *w,
+void sarif_notification(struct sarif *s, const struct where *w,
     const char *msg);
 
 /* Close the log, the run's execution successful or not, and free s.

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "elfscan.h"
+#include "verdict.h"
 
 enum rule { NOEXEC, EXEC, UNKNOWN };
 
@@ -137,20 +137,6 @@ effective_name(enum effective e)
 	};
 
 	return names[e];
-}
-
-const char *
-finding_name(unsigned i)
-{
-	static const char *const names[F_COUNT] = {
-		"exec-stack", "read-implies-exec", "dlopen-refused",
-		"unknown-default", "no-gnu-stack-note", "wx-segment",
-		"malformed", "no-pie", "no-full-relro", "no-canary",
-		"no-fortify", "unsafe-rpath", "no-ibt", "no-shstk", "no-bti",
-		"no-pac", "not-stripped",
-	};
-
-	return i < F_COUNT ? names[i] : "?";
 }
 
 static enum effective

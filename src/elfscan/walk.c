@@ -23,7 +23,10 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "container.h"
 #include "elfscan.h"
+#include "report.h"
+#include "xalloc.h"
 
 struct job {
 	struct job *next;
@@ -311,7 +314,7 @@ scan_dir(struct walker *w, const struct job *j, struct scratch *s)
 		close(fd);
 		return;
 	}
-	atomic_fetch_add(&w->j->st->dirs, 1);
+	stat_add(w->j->st, C_DIRS);
 	if (w->j->prog != NULL)
 		progress_dir(w->j->prog, j->path);
 	while ((n = getdents64(fd, s->dents, sizeof(s->dents))) > 0)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elfscan.h"
+#include "xalloc.h"
 
 void
 oom(void)

@@ -4,7 +4,7 @@
 # erased at the end. A pseudo-terminal (python3's pty) watches a scan of a
 # generated tree of 40,000 files, one in twenty a malformed ELF file (a
 # message each), long enough for the line to be drawn several times. The
-# erasing itself is checked deterministically in tests/unit/check_report.
+# erasing itself is checked deterministically in tests/elfscan/unit/check_report.
 . "$top_srcdir/tests/lib.sh"
 need python3
 : "${ELFSCAN:?}"

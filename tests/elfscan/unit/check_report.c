@@ -10,7 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "elfscan.h"
+#include "report.h"
 #include "elfgen.h"
 
 static struct opts o;
@@ -78,7 +78,7 @@ START_TEST(errors_are_counted_findings_are_not)
 {
 	report_error(&r, &(struct where){ .path = "/d/f" }, false, "damaged archive: bad header");
 	report_error(&r, &(struct where){ .path = "/d/g" }, true, "invalid ELF class 0");
-	ck_assert_uint_eq(atomic_load(&st.errors), 1);
+	ck_assert_uint_eq(atomic_load(&st.c[C_ERRORS]), 1);
 }
 END_TEST
 

@@ -7,7 +7,7 @@
 #include <elf.h>
 #include <string.h>
 
-#include "elfscan.h"
+#include "verdict.h"
 #include "elfgen.h"
 
 static struct chstk_info

@@ -1,0 +1,47 @@
+/*
+ * batch.h - what the reading stage hands to the judge (batch.c): the
+ * images of one file, or of one member of a container, each as the
+ * library read it, with what could not be read. The reading stage
+ * (read.c, container.c, oci.c) fills a batch; the judge only reads it.
+ */
+#ifndef BATCH_H
+#define BATCH_H
+
+#include <stddef.h>
+
+#include "chstk.h"
+#include "verdict.h"
+#include "where.h"
+
+enum found_kind {
+	FOUND_IMAGE,		/* an ELF image, in info */
+	FOUND_MALFORMED,	/* an ELF image that does not parse: a finding */
+	FOUND_ERROR,		/* what could not be read: an error */
+};
+struct found {
+	enum found_kind kind;
+	char *member;		/* NULL for the file itself; owned */
+	struct chstk_info info;	/* info.hardening and its strings owned */
+	struct hard_syms syms;	/* with --hardening: what its symbols say */
+	char *msg;		/* "what failed: why", but for images; owned */
+};
+struct batch {
+	/* The file, and in a container or an image where its members are;
+	   each found's member completes it. All lent; at.member unused. */
+	struct where at;
+	struct found *v;
+	size_t n, cap;
+	struct hard_syms syms;	/* of the image being read */
+};
+/* A symbol of the image being read: the library hands them over before
+   the image itself, and keeps none. */
+int batch_symbol(void *batch, const struct chstk_sym *sym);
+void batch_image(struct batch *b, const char *member,
+    const struct chstk_info *info);
+/* An image found before (f, of another batch), again under member. */
+void batch_copy(struct batch *b, const char *member, const struct found *f);
+void batch_add(struct batch *b, enum found_kind kind, const char *member,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void batch_clear(struct batch *b);
+
+#endif

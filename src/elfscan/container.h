@@ -1,0 +1,61 @@
+/*
+ * container.h - what holds files, read without unpacking it: packages,
+ * wheels and tarballs (container.c, with libarchive, loaded by lazy.c),
+ * and container images (oci.c). Each hands what it finds, a batch at a
+ * time, to the caller's found(); it knows nothing of the judge. Kept out
+ * of the library, as elfutils keeps libdwfl above libelf: it brings
+ * libarchive, json-c and the limits on expansion.
+ */
+#ifndef CONTAINER_H
+#define CONTAINER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "batch.h"
+
+struct archive_entry;
+
+enum container {
+	CONTAINER_NONE, CONTAINER_DEB, CONTAINER_RPM, CONTAINER_ZIP,
+	CONTAINER_TAR, CONTAINER_CPIO, CONTAINER_COMPRESSED,
+};
+/* What a file's first n bytes (up to 512) say it is. */
+enum container container_kind(const unsigned char *head, size_t n);
+/* Where a container's images and errors go: a batch after each member
+   (path the container, member names as inside), which found may keep
+   only during the call. */
+struct container_out {
+	void (*found)(void *arg, const struct batch *b);
+	void *arg;
+	/* NULL, or for container_scan_stream: each entry of the archive
+	   (not of archives inside), named, before it is read; returns
+	   whether to scan it (a regular file). */
+	bool (*entry)(void *arg, const char *name,
+	    struct archive_entry *ae);
+	bool hardening;		/* read the hardening too */
+};
+void container_scan(int fd, const char *path, enum container kind,
+    const struct container_out *out);
+/* An archive read from the stream read(arg, ...) of size bytes (or
+   UINT64_MAX), an image layer: its members named prefix and their names,
+   in batches for path; containers inside are not opened, the library's
+   files are. */
+void container_scan_stream(ssize_t (*read)(void *arg, void *buf,
+    size_t len), void *arg, uint64_t size, const char *path,
+    const char *prefix, const struct container_out *out);
+
+/* oci.c: container images: an OCI image layout (a directory), or an OCI
+   archive or docker save tarball (a plain tar). */
+/* Is the directory open on dirfd an OCI image layout? */
+bool oci_is_layout(int dirfd);
+/* Does the plain tar open on fd hold an image? The offset is left at 0. */
+bool oci_is_archive(int fd);
+/* Scan the image or images of the layout directory (dir) or the tar
+   open on fd, named path: out->found for each file's images, and each
+   error. */
+void oci_scan(int fd, bool dir, const char *path,
+    const struct container_out *out);
+
+#endif

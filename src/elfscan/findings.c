@@ -1,0 +1,154 @@
+/*
+ * findings.c - each kind of finding elfscan gives, once: its name in the
+ * text, JSON and SARIF outputs, its SARIF rule (level, security-severity
+ * for code scanning's sorting) and its texts: what it means, why it
+ * matters, how to fix it. In the order of enum finding: the stack's, then
+ * what --require asks for.
+ */
+#include "verdict.h"
+
+static const struct finding_kind kinds[] = {
+	{ "exec-stack", "ExecutableStack", "error", "7.5",
+	  "The stack will be executable.",
+	  "The program or library gets an executable stack, by its marking "
+	  "or by the system's default for an unmarked image: code injected "
+	  "on the stack can run.",
+	  "Mark the file non-executable with 'chstk -E FILE' when it does not "
+	  "run code on its stack; rebuild its objects with "
+	  "'-Wa,--noexecstack' and link with '-z noexecstack' so that the "
+	  "marking comes from the build. If it truly needs an executable "
+	  "stack (nested functions of GCC, some JITs), list it in the "
+	  "--allow file." },
+	{ "read-implies-exec", "ReadImpliesExec", "error", "8.0",
+	  "Every readable mapping will be executable.",
+	  "An unmarked program on a machine whose kernel then sets "
+	  "READ_IMPLIES_EXEC: not only the stack but every readable "
+	  "mapping of the process can be executed.",
+	  "Mark the program with 'chstk -E FILE', or rebuild it with "
+	  "'-Wa,--noexecstack' and '-z noexecstack': a marked program does "
+	  "not get READ_IMPLIES_EXEC." },
+	{ "dlopen-refused", "DlopenRefused", "error", "6.0",
+	  "glibc 2.41 and later refuse to dlopen this library.",
+	  "A shared object that asks for an executable stack: glibc 2.41 "
+	  "and later refuse to load it with dlopen, and earlier versions "
+	  "make every thread stack of the process executable when it is "
+	  "loaded.",
+	  "Mark the library with 'chstk -E FILE', or rebuild it with "
+	  "'-Wa,--noexecstack' and link it with '-z noexecstack'." },
+	{ "unknown-default", "UnknownDefault", "warning", "3.0",
+	  "The stack of this unmarked image depends on the machine.",
+	  "The image carries no stack marking, and its stack depends on the "
+	  "CPU or the C library, which the file cannot tell.",
+	  "Give the image an explicit marking: 'chstk -E FILE', or build "
+	  "with '-Wa,--noexecstack' and '-z noexecstack'." },
+	{ "no-gnu-stack-note", "NoGnuStackNote", "warning", "5.0",
+	  "The object has no .note.GNU-stack section.",
+	  "A relocatable object without a .note.GNU-stack section: GNU ld "
+	  "makes every program or library it is linked into ask for an "
+	  "executable stack.",
+	  "Assemble with '-Wa,--noexecstack', or add "
+	  "'.section .note.GNU-stack,\"\",@progbits' to the assembly "
+	  "source; 'chstk -E FILE' adds the note to the object." },
+	{ "wx-segment", "WritableExecutableSegment", "warning", "6.5",
+	  "A segment is both writable and executable.",
+	  "A loadable segment (or, in an object, an allocated section) is "
+	  "writable and executable at once: code written to it can run.",
+	  "Link with '-z separate-code' and find the section that asks for "
+	  "write and execute (an assembly .section with \"awx\" flags, or a "
+	  "linker script); no marking fixes this." },
+	{ "malformed", "MalformedElf", "warning", "4.0",
+	  "The ELF file does not parse.",
+	  "The file starts like an ELF file but a header, count, offset or "
+	  "size in it is invalid: neither this scanner nor, likely, the "
+	  "loader can read it.",
+	  "Rebuild the file, or remove it when it is not meant to be an ELF "
+	  "program, library or object." },
+	/* What --require found missing (hardening.c; elfscan(1),
+	   HARDENING, gives the rule behind each). */
+	{ "no-pie", "NotPositionIndependent", "warning", "5.0",
+	  "The program is not position-independent.",
+	  "A program linked as ET_EXEC is loaded at the address it was "
+	  "linked for: address space layout randomization cannot move its "
+	  "code and data, so an attacker knows where they lie.",
+	  "Compile with '-fPIE' and link with '-pie' (the default of GCC on "
+	  "Debian and Fedora); a static program with '-static-pie'." },
+	{ "no-full-relro", "NoFullRelro", "warning", "5.0",
+	  "The image lacks full RELRO.",
+	  "Without a GNU_RELRO segment the relocated data (GOT, dynamic "
+	  "section) stays writable; with one but without immediate binding "
+	  "(partial RELRO) the lazily bound part of the GOT stays writable: "
+	  "an overwrite there redirects a call.",
+	  "Link with '-Wl,-z,relro,-z,now'." },
+	{ "no-canary", "NoStackProtector", "warning", "5.5",
+	  "The image references no stack protector symbol.",
+	  "None of the stack protector's symbols (__stack_chk_fail and the "
+	  "others elfscan(1) lists) is in the image's symbol tables: no "
+	  "function checks a canary before it returns, so a stack buffer "
+	  "overflow can overwrite a return address unnoticed. (An image "
+	  "without any array on a stack needs none.)",
+	  "Compile with '-fstack-protector-strong'." },
+	{ "no-fortify", "NotFortified", "warning", "4.0",
+	  "Fortifiable functions are called without their checks.",
+	  "The image calls functions of glibc that _FORTIFY_SOURCE replaces "
+	  "with checking variants (memcpy by __memcpy_chk and the like) and "
+	  "calls none of those variants: it was built without "
+	  "_FORTIFY_SOURCE, or without optimization.",
+	  "Compile with '-O2 -D_FORTIFY_SOURCE=3' (or =2)." },
+	{ "unsafe-rpath", "UnsafeSearchPath", "error", "7.0",
+	  "The library search path has an unsafe entry.",
+	  "An RPATH or RUNPATH entry that is empty or relative (searched "
+	  "from the current directory, not the image's) or under a "
+	  "directory anyone can write to (/tmp, /var/tmp, /dev/shm) lets "
+	  "someone else supply the libraries the image loads.",
+	  "Drop the entry, or make it absolute to a directory only root "
+	  "writes to, or relative to $ORIGIN; 'patchelf --remove-rpath "
+	  "FILE' removes the search path from a built file." },
+	{ "no-ibt", "NoIndirectBranchTracking", "note", "3.0",
+	  "The image is not marked for x86 IBT.",
+	  "Its GNU property note does not mark the image compatible with "
+	  "indirect branch tracking (Intel CET IBT): a process that loads "
+	  "it runs without it, and an indirect jump may land on any "
+	  "instruction.",
+	  "Compile and link every object with '-fcf-protection=full' (or "
+	  "'branch'); one object without the marking removes it from the "
+	  "whole image." },
+	{ "no-shstk", "NoShadowStack", "note", "3.0",
+	  "The image is not marked for x86 shadow stacks.",
+	  "Its GNU property note does not mark the image compatible with "
+	  "shadow stacks (Intel CET SHSTK): a process that loads it runs "
+	  "without one, and a return address overwritten on the stack is "
+	  "not caught.",
+	  "Compile and link every object with '-fcf-protection=full' (or "
+	  "'return')." },
+	{ "no-bti", "NoBranchTargetIdentification", "note", "3.0",
+	  "The image is not marked for AArch64 BTI.",
+	  "Its GNU property note does not mark the image compatible with "
+	  "branch target identification: its pages are not guarded, and an "
+	  "indirect branch may land on any instruction.",
+	  "Compile and link every object with "
+	  "'-mbranch-protection=standard' (or 'bti')." },
+	{ "no-pac", "NoPointerAuthentication", "note", "3.0",
+	  "The image is not marked for AArch64 PAC.",
+	  "Its GNU property note does not say that the image signs its "
+	  "return addresses (pointer authentication): an overwritten return "
+	  "address is used as it is.",
+	  "Compile every object with '-mbranch-protection=standard' (or "
+	  "'pac-ret')." },
+	{ "not-stripped", "NotStripped", "note", "1.0",
+	  "The image keeps its symbol table.",
+	  "A .symtab section is left in the image: it names every function "
+	  "and object with its address, a map for whoever studies the file, "
+	  "and takes space.",
+	  "Strip the file ('strip --strip-unneeded FILE'; packages: the "
+	  "distribution's strip step, which keeps the debugging symbols in "
+	  "a separate package)." },
+};
+
+_Static_assert(sizeof(kinds) / sizeof(kinds[0]) == F_COUNT,
+    "one kind a finding bit");
+
+const struct finding_kind *
+finding_kind(unsigned i)
+{
+	return &kinds[i < F_COUNT ? i : F_COUNT - 1];
+}

@@ -1,0 +1,47 @@
+/*
+ * report.h - elfscan's output (report.c): one writer per format, aligned
+ * text for people, JSON Lines for machines, SARIF for code scanning (its
+ * document kept by sarif.c), NUL-separated paths for chstk --files-from;
+ * and the progress line on a terminal (progress.c). The calls come from
+ * every worker; the records never interleave.
+ */
+#ifndef REPORT_H
+#define REPORT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+
+#include "chstk.h"
+#include "elfscan.h"
+#include "verdict.h"
+#include "where.h"
+
+struct report {
+	const struct opts *o;
+	struct stats *st;
+	pthread_mutex_t lock;	/* over the records (stdout); taken first */
+	pthread_mutex_t err_lock;	/* over stderr: messages and the
+					   progress line, which must go on
+					   while stdout is blocked */
+	bool line;		/* a progress line is on the terminal */
+	struct sarif *sarif;	/* --format=sarif: the log being written */
+};
+void report_header(struct report *r);
+/* h: the image's defences judged, used with --hardening */
+void report_image(struct report *r, const struct where *w,
+    const struct chstk_info *info, const struct verdict *v,
+    const struct hard *h);
+/* A file or member that could not be read: malformed, a finding (an ELF
+   image that does not parse), or an error, which is counted. */
+void report_error(struct report *r, const struct where *w, bool malformed,
+    const char *msg);
+void report_path0(struct report *r, const char *path);
+void report_summary(struct report *r, double seconds);
+
+/* progress.c: a line on the terminal while the scan runs, drawn under the
+   report's err_lock, so that a message can clear it first. */
+struct progress *progress_start(struct report *r);
+void progress_dir(struct progress *p, const char *dir);
+void progress_stop(struct progress *p);
+
+#endif

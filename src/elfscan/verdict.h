@@ -1,0 +1,138 @@
+/*
+ * verdict.h - the rules elfscan judges an image by: what stack it gets
+ * (verdict.c, a table of machines), its other defences with --hardening
+ * and what --require asks of them (hardening.c), the allowlist (allow.c),
+ * and the kinds of finding all of them give (findings.c). Pure functions
+ * of what the library read: no I/O but loading the allowlist.
+ */
+#ifndef VERDICT_H
+#define VERDICT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "chstk.h"
+
+/* What a finding is: each a bit, in the order of the table below. */
+enum finding {
+	F_EXEC_STACK = 1 << 0,		/* the stack will be executable */
+	F_READ_IMPLIES_EXEC = 1 << 1,	/* and every readable mapping too */
+	F_DLOPEN_REFUSED = 1 << 2,	/* glibc >= 2.41 refuses to dlopen it */
+	F_UNKNOWN_DEFAULT = 1 << 3,	/* unmarked, default not known here */
+	F_NO_NOTE = 1 << 4,		/* object without .note.GNU-stack */
+	F_WX_SEGMENT = 1 << 5,		/* writable and executable memory */
+	F_MALFORMED = 1 << 6,		/* an ELF file that does not parse */
+	/* --require'd hardening found missing (hardening.c). */
+	F_NO_PIE = 1 << 7,
+	F_NO_FULL_RELRO = 1 << 8,
+	F_NO_CANARY = 1 << 9,
+	F_NO_FORTIFY = 1 << 10,
+	F_UNSAFE_RPATH = 1 << 11,
+	F_NO_IBT = 1 << 12,
+	F_NO_SHSTK = 1 << 13,
+	F_NO_BTI = 1 << 14,
+	F_NO_PAC = 1 << 15,
+	F_NOT_STRIPPED = 1 << 16,
+};
+#define F_COUNT 17
+/* The findings --require gives. */
+#define F_HARDENING (F_NO_PIE | F_NO_FULL_RELRO | F_NO_CANARY | F_NO_FORTIFY | \
+    F_UNSAFE_RPATH | F_NO_IBT | F_NO_SHSTK | F_NO_BTI | F_NO_PAC | \
+    F_NOT_STRIPPED)
+
+/* findings.c: each kind of finding, once, for every writer. */
+struct finding_kind {
+	const char *id;		/* "exec-stack": text, JSON, SARIF ruleId */
+	const char *name;	/* "ExecutableStack": SARIF's rule name */
+	const char *level;	/* SARIF: error, warning or note */
+	const char *severity;	/* security-severity, CVSS-like 0.0 - 10.0 */
+	const char *brief;	/* one sentence: what it means */
+	const char *full;	/* why it matters */
+	const char *help;	/* how to fix it */
+};
+/* The kind of the finding of bit index i (0 for F_EXEC_STACK); never
+   NULL. */
+const struct finding_kind *finding_kind(unsigned i);
+
+/* allow.c: glob patterns of paths allowed an executable stack. */
+struct allow {
+	char **pat;
+	size_t n;
+};
+/* Returns 0, or -1 with errno set. */
+int allow_load(struct allow *a, const char *file);
+bool allow_match(const struct allow *a, const char *path);
+/* The first pattern that matches path, or NULL. */
+const char *allow_which(const struct allow *a, const char *path);
+void allow_free(struct allow *a);
+
+/* verdict.c: the stack. */
+enum effective { EFF_NOEXEC, EFF_EXEC, EFF_UNKNOWN, EFF_NONE };
+
+/* The verdict on one ELF image. */
+struct verdict {
+	enum effective effective;
+	unsigned findings;	/* enum finding bits */
+	bool allowed;		/* matched --allow: stack findings waived */
+	const char *why;	/* a sentence, static */
+};
+void verdict_of(const struct chstk_info *info, bool allowed,
+    struct verdict *v);
+const char *machine_name(unsigned machine, char *buf, size_t len);
+const char *type_name(const struct chstk_info *info);
+const char *effective_name(enum effective e);
+/* Print the rules table (for the man page and --rules). */
+void rules_print(FILE *f);
+
+/* hardening.c: the symbols of one image as they go by, then the judged
+   defences. */
+#define HARD_NFORT 79	/* the fortifiable functions' table */
+struct hard_syms {
+	bool canary;
+	/* Per fortifiable function: 1 referenced, 2 its __*_chk referenced,
+	   in the dynamic table; 4 and 8 the same in the static one. */
+	unsigned char fort[HARD_NFORT];
+};
+void hard_syms_clear(struct hard_syms *s);
+void hard_syms_add(struct hard_syms *s, const struct chstk_sym *sym);
+
+enum tri { T_NA, T_UNKNOWN, T_NO, T_YES };
+enum relro { RELRO_NA, RELRO_NONE, RELRO_PARTIAL, RELRO_FULL };
+enum pie { PIE_NA, PIE_NO, PIE_YES, PIE_STATIC };
+
+struct hard {
+	bool known;		/* read (--hardening) and a kind judged */
+	enum relro relro;
+	enum tri bind_now;
+	enum pie pie;
+	enum tri canary;
+	enum tri fortify;	/* T_NA: nothing fortifiable used */
+	unsigned char fortified[HARD_NFORT], unfortified[HARD_NFORT];
+	unsigned nfortified, nunfortified;
+	enum tri paths;		/* T_NA: none; T_NO: unsafe entries */
+	unsigned nunsafe;
+	char unsafe[512];	/* the unsafe entries, ':'-separated */
+	enum tri ibt, shstk, bti, pac;
+	enum tri symbols;	/* .symtab present */
+};
+void hardening_judge(const struct chstk_info *info, const struct hard_syms *s,
+    struct hard *out);
+const char *fortify_name(unsigned i);
+
+/* --require: a glob (NULL: every path) and the findings a missing
+   property gives there. */
+struct require {
+	char *glob;
+	unsigned findings;
+};
+/* Parse "[GLOB=]PROP,PROP..." into r. 0, or -1 naming the bad word. */
+int require_parse(struct require *r, const char *arg, const char **bad);
+unsigned require_check(const struct require *req, size_t n, const char *path,
+    const struct hard *h);
+void require_free(struct require *r, size_t n);
+/* Why an image has the --require finding bit (one of F_HARDENING), in
+   one sentence, in buf. */
+const char *hard_why(unsigned bit, const struct hard *h, char *buf,
+    size_t len);
+
+#endif

@@ -1,0 +1,26 @@
+/*
+ * where.h - what a record of elfscan's is about: a file, and what inside
+ * it. The reading stage fills it (batch.h), the judge passes it on, and
+ * every writer names the finding by it (report.h, sarif.h).
+ */
+#ifndef WHERE_H
+#define WHERE_H
+
+#include <stdbool.h>
+
+struct where {
+	const char *path;	/* the file, as the walk names it */
+	const char *member;	/* a member of a container or archive, a
+				   path inside an image; or NULL */
+	const char *image;	/* of an image archive holding several
+				   images, the one's reference; or NULL */
+	const char *layer;	/* in an image, the layer's digest */
+	const char *file;	/* the file holding the member when it is
+				   not path: a layout's layer blob */
+	bool streamed;		/* read out of a container: the image's
+				   offsets are in the member, not the file
+				   (false for a member of an uncompressed
+				   tar or cpio file, whose are the file's) */
+};
+
+#endif
