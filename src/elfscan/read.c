@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "batch.h"
@@ -33,10 +34,11 @@ collect(void *arg, const char *member, const struct chstk_info *info,
 
 static void
 read_library(struct batch *b, int fd, const unsigned char *head, size_t n,
-    enum chstk_format format, bool hardening)
+    enum chstk_format format, const struct opts *o)
 {
 	struct chstk_scan_opts so = {
-		.read = hardening ? CHSTK_READ_HARDENING : 0,
+		.read = (o->hardening ? CHSTK_READ_HARDENING : 0) |
+		    (o->system ? CHSTK_READ_DYNAMIC : 0),
 		.symbol = batch_symbol, .head = head, .head_len = n,
 		.regular = true,
 	};
@@ -83,6 +85,7 @@ read_file(struct judge *j, int dirfd, const char *name, const char *path,
 	unsigned char head[1024];
 	enum chstk_format format;
 	enum container kind;
+	struct stat st;
 	ssize_t n;
 	int fd;
 
@@ -105,9 +108,12 @@ read_file(struct judge *j, int dirfd, const char *name, const char *path,
 		    strerror(errno));
 	format = n > 0 ? chstk_format(head, (size_t)n) : CHSTK_FORMAT_OTHER;
 	kind = n > 0 ? container_kind(head, (size_t)n) : CONTAINER_NONE;
+	if (format == CHSTK_FORMAT_ELF && j->o->system && fstat(fd, &st) == 0) {
+		b.dev = st.st_dev;
+		b.ino = st.st_ino;
+	}
 	if (format == CHSTK_FORMAT_ELF || format == CHSTK_FORMAT_AR)
-		read_library(&b, fd, head, (size_t)n, format,
-		    j->o->hardening);
+		read_library(&b, fd, head, (size_t)n, format, j->o);
 	else if (kind == CONTAINER_TAR && (named || j->o->archives) &&
 	    oci_is_archive(fd))
 		oci_scan(fd, false, path, &out);
