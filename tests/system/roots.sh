@@ -12,6 +12,10 @@
 #   root_put NAME FILE PATH [MODE]
 #                       place FILE at PATH in view NAME (directories made,
 #                       the root's own symbolic links followed)
+#   root_put_tree NAME DIR
+#                       place DIR's files at the same paths under the view's
+#                       / at once (a directory that is a symbolic link in
+#                       the root stays one)
 #   root_cat NAME PATH  print PATH as view NAME holds it
 #   root_run NAME [VAR=VALUE...] -- COMMAND [ARG...]
 #                       run COMMAND in view NAME and return its status
@@ -116,7 +120,7 @@ roots_build() {
 	rm -rf "$roots_tmp.log" "$roots_tmp"/var/cache/apt/archives/*.deb "$roots_tmp"/var/lib/apt/lists/*
 	chmod 755 "$roots_tmp"
 	mv -T "$roots_tmp" "$2" || { rm -rf --one-file-system "$roots_tmp"; return 99; }
-	echo "note: built the $1 root in $(($(date +%s) - start)) s," \
+	echo "note: built the $1 root in $(($(date +%s) - roots_start)) s," \
 	    "$(du -sm "$2" | cut -f1) MB" >&2
 }
 
@@ -142,7 +146,8 @@ for d in null:3 zero:5 full:7 random:8 urandom:9; do
 	mknod -m 666 "$m/dev/${d%:*}" c 1 "${d#*:}" || up "cannot make /dev/${d%:*}"
 done
 ln -s /proc/self/fd "$m/dev/fd"
-exec chroot "$m" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C "$@"
+exec chroot "$m" /usr/bin/env -i \
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C "$@"
 '
 
 root_run() {
@@ -168,6 +173,12 @@ root_put() {
 	root_run "$1" -- /bin/sh -c 'mkdir -p "${1%/*}" && cat >"$1" && chmod "$2" "$1"' \
 	    sh "$3" "${4:-644}" <"$2" ||
 	    { echo "ERROR: root_put: cannot place $2 at $3 in $1" >&2; exit 99; }
+}
+
+root_put_tree() {
+	tar -C "$2" -cf - . | root_run "$1" -- \
+	    tar -xf - -C / --keep-directory-symlink --no-overwrite-dir ||
+	    { echo "ERROR: root_put_tree: cannot place $2 in $1" >&2; exit 99; }
 }
 
 root_cat() { root_run "$1" -- cat "$2"; }
