@@ -100,8 +100,8 @@ EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/fixtures/hello.c tests/fixtures/trampoline.c \
 	tests/fixtures/lib.c tests/fixtures/dlopen.c tests/fixtures/stack_perms.h \
 	tests/system/roots.sh tests/fixtures/system/asm-answer.S \
-	tests/fixtures/system/pymod.c tests/fixtures/system/pam_chstktest.c \
-	tests/fixtures/system/pamhost.c tests/fixtures/system/nss_chstktest.c \
+	tests/fixtures/system/pymod.c tests/fixtures/system/pam_stacktest.c \
+	tests/fixtures/system/pamhost.c tests/fixtures/system/nss_stacktest.c \
 	tests/fixtures/system/nsshost.c \
 	tests/fixtures/tiny64.asm tests/fixtures/tiny32.asm \
 	tests/fixtures/cross/ppc.s tests/fixtures/cross/s390x.s \

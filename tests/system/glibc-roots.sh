@@ -38,7 +38,8 @@ mkdir -p "$B"
 # The fixtures. Each library and plugin in two or three kinds: clean (asks
 # for nothing), asm (linked with an assembly file without .note.GNU-stack,
 # as the real breakages were) and, for the plain library, zexec (-z
-# execstack). The linker warns of the missing note; that is the point.
+# execstack). The missing note is the point: the linker is told not to
+# warn of it.
 cc() { gcc -Wall -O1 -I"$FIX" "$@" 2>>"$B/build.log"; }
 built=0
 cc -c -o "$B/asm.o" "$SYS/asm-answer.S" &&
@@ -64,10 +65,10 @@ for k in clean asm; do
 	cc -shared -fPIC -Wl,--no-warn-execstack $(python3-config --includes) \
 	    -DMODULE=stacktest_$k -o "$B/stacktest_$k.abi3.so" "$SYS/pymod.c" $asm &&
 	    cc -shared -fPIC -Wl,--no-warn-execstack -o "$B/pam_stacktest_$k.so" \
-		"$SYS/pam_chstktest.c" $asm &&
+		"$SYS/pam_stacktest.c" $asm &&
 	    cc -shared -fPIC -Wl,--no-warn-execstack -DSERVICE=stack$k \
 		-Wl,-soname,libnss_stack$k.so.2 -o "$B/libnss_stack$k.so.2" \
-		"$SYS/nss_chstktest.c" $asm || built=0
+		"$SYS/nss_stacktest.c" $asm || built=0
 done
 [ $built = 1 ] || { cat "$B/build.log"; fail "build the fixtures"; finish; }
 pass "the fixtures build"
