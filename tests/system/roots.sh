@@ -77,6 +77,7 @@ roots_mirror() {
 }
 
 roots_key() {
+	# shellcheck disable=SC2086
 	printf '%s\n' "$ROOTS_VERSION" "$1" $ROOTS_INCLUDE | sha256sum | cut -c1-12
 }
 
@@ -108,7 +109,7 @@ roots_build() {
 	echo "note: building the $1 root from $roots_mir in $2 (debootstrap, a few minutes)" >&2
 	roots_start=$(date +%s)
 	if ! nice -n 10 debootstrap --variant=minbase \
-	    --include="$(echo $ROOTS_INCLUDE | tr ' ' ,)" \
+	    --include="$(echo "$ROOTS_INCLUDE" | tr ' ' ,)" \
 	    "$1" "$roots_tmp" "$roots_mir" "$roots_script" >"$roots_tmp.log" 2>&1; then
 		tail -n 5 "$roots_tmp.log" | sed 's/^/  debootstrap: /' >&2
 		rm -rf --one-file-system "$roots_tmp" "$roots_tmp.log"
@@ -155,7 +156,7 @@ root_run() {
 	shift
 	[ -L "$roots_v/lower" ] || { echo "ERROR: root_run: no view $roots_v: call root_new" >&2; return 99; }
 	# env's arguments: the VAR=VALUE, then the command; "--" goes.
-	roots_found= roots_after=0
+	roots_found='' roots_after=0
 	for roots_a in "$@"; do
 		shift
 		if [ -z "$roots_found" ] && [ "$roots_a" = -- ]; then
