@@ -53,12 +53,15 @@ EXTRA_DIST += \
 	kernel/6.12-i386-nopae/nopae.config \
 	kernel/check-kernel.sh \
 	kernel/matrix.awk \
+	kernel/mdwe.sh \
 	kernel/README.md \
 	kernel/test/cslimit-init.c \
 	kernel/test/cslimit.c \
 	kernel/test/init.c \
 	kernel/test/initlib.c \
 	kernel/test/initlib.h \
+	kernel/test/mdwe-exec.c \
+	kernel/test/mdwe-init.c \
 	kernel/test/probe.c \
 	kernel/test/tramp.c \
 	kernel/test/xstack.c
