@@ -74,11 +74,18 @@ reliability_tests = \
 	tests/reliability/hostile-trees.sh \
 	tests/reliability/valgrind.sh
 
+# The oracles of the system verdicts (tests/system/): the MDWE oracle,
+# which boots Linux 6.12 (kernel/mdwe.sh) and runs its fixtures with and
+# without PR_SET_MDWE; the first run builds that kernel (minutes), later
+# ones take it from the kernel cache.
+system_tests = tests/system/mdwe-setup.sh
+
 # The manual pages, and no build product in git.
 other_shell_tests = tests/man.sh tests/repo.sh tests/lib-layers.sh
 
 shell_tests = $(chstk_shell_tests) $(elfscan_shell_tests) $(armor_tests) \
-	$(packaging_tests) $(reliability_tests) $(other_shell_tests)
+	$(packaging_tests) $(reliability_tests) $(system_tests) \
+	$(other_shell_tests)
 TESTS += $(shell_tests) $(unit_tests)
 if FUZZING
 # A short bounded run of each libFuzzer target (FUZZ_CHECK_SECONDS each).
@@ -95,6 +102,9 @@ EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/fixtures/hello.c tests/fixtures/trampoline.c \
 	tests/fixtures/lib.c tests/fixtures/dlopen.c tests/fixtures/stack_perms.h \
 	tests/fixtures/tiny64.asm tests/fixtures/tiny32.asm \
+	tests/system/mdwe.sh tests/fixtures/system/mdwe-prog.c \
+	tests/fixtures/system/mdwe-lib.c tests/fixtures/system/mdwe-xstack.S \
+	tests/fixtures/system/mdwe-textrel.S tests/fixtures/system/mdwe-wx.S \
 	tests/fixtures/cross/ppc.s tests/fixtures/cross/s390x.s \
 	tests/fixtures/cross/aarch64.s tests/fixtures/cross/mips.s \
 	tests/fixtures/cross/noheaders.ld tests/fixtures/cross/noheaders-gap.ld
