@@ -19,9 +19,11 @@
 #   mdwe_output DIR NAME MODE
 #                     print what run NAME printed in MODE
 #   mdwe_fixtures DIR build the oracle's fixtures (tests/fixtures/system/
-#                     mdwe-*) into DIR/bin and DIR/lib, check the shape of
-#                     each with readelf, and write DIR/plan, which runs
-#                     them all; needs CHSTK, which unmarks the i386 ones
+#                     mdwe-*) into DIR/bin, DIR/lib (the libraries the
+#                     programs need) and DIR/plugins (copies of them, which
+#                     the programs dlopen), check the shape of each with
+#                     readelf, and write DIR/plan, which runs them all;
+#                     needs CHSTK, which unmarks the i386 ones
 
 # mdwe_boot PLAN DIR [ROOT]
 mdwe_boot() {
@@ -92,6 +94,12 @@ mdwe_fixtures() {
 	mdwe_shape "$d/lib/libmdwe-xstack.so" RWE no no
 	mdwe_shape "$d/lib/libmdwe-wx.so" RW yes no
 	mdwe_shape "$d/lib/libmdwe-textrel.so" RW no yes
+	# What dlopen() opens: copies elsewhere, so that the libraries the
+	# programs need reach the guest only through the oracle's closure.
+	mkdir -p "$d/plugins"
+	for l in clean xstack wx textrel; do
+		cp "$d/lib/libmdwe-$l.so" "$d/plugins/"
+	done
 	# The programs (PIEs, as gcc builds them, but the static one).
 	$cc -o "$d/bin/mdwe-clean" "$src/mdwe-prog.c"
 	$cc -z execstack -o "$d/bin/mdwe-execstack" "$src/mdwe-prog.c"
@@ -141,17 +149,17 @@ mdwe_fixtures() {
 	run mdwe-needs-wx $d/bin/mdwe-needs-wx
 	run mdwe-needs-textrel $d/bin/mdwe-needs-textrel
 	run mdwe-textrel-pie $d/bin/mdwe-textrel-pie
-	run mdwe-dlopen-clean $d/bin/mdwe-clean dlopen $d/lib/libmdwe-clean.so
-	run mdwe-dlopen-xstack $d/bin/mdwe-clean dlopen $d/lib/libmdwe-xstack.so
-	run mdwe-dlopen-wx $d/bin/mdwe-clean dlopen $d/lib/libmdwe-wx.so
-	run mdwe-dlopen-textrel $d/bin/mdwe-clean dlopen $d/lib/libmdwe-textrel.so
+	run mdwe-dlopen-clean $d/bin/mdwe-clean dlopen $d/plugins/libmdwe-clean.so
+	run mdwe-dlopen-xstack $d/bin/mdwe-clean dlopen $d/plugins/libmdwe-xstack.so
+	run mdwe-dlopen-wx $d/bin/mdwe-clean dlopen $d/plugins/libmdwe-wx.so
+	run mdwe-dlopen-textrel $d/bin/mdwe-clean dlopen $d/plugins/libmdwe-textrel.so
 	run mdwe-i386-clean $d/bin/mdwe-i386-clean
 	run mdwe-i386 $d/bin/mdwe-i386
 	run mdwe-i386-static $d/bin/mdwe-i386-static
 	run mdwe-i386-execstack $d/bin/mdwe-i386-execstack
-	file $d/lib/libmdwe-clean.so
-	file $d/lib/libmdwe-xstack.so
-	file $d/lib/libmdwe-wx.so
-	file $d/lib/libmdwe-textrel.so
+	file $d/plugins/libmdwe-clean.so
+	file $d/plugins/libmdwe-xstack.so
+	file $d/plugins/libmdwe-wx.so
+	file $d/plugins/libmdwe-textrel.so
 	EOF
 }
