@@ -6,7 +6,9 @@
 # kernel/6.12-i386-nopae/ builds that kernel without PAE), and the
 # harness that proves them by booting each patched kernel under qemu (and
 # the i386 one under Bochs too). None of it is part of
-# `make check`: building a kernel takes minutes.
+# `make check`: building a kernel takes minutes. kernel/mdwe.sh, the
+# MemoryDenyWriteExecute oracle, boots the stock 6.12 kernel for the
+# system tests (tests/system/mdwe.sh), which build it the first time.
 #
 #   make check-kernel       build (or reuse) each kernel, boot it once per
 #                           level and once switching levels; print the

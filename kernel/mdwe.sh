@@ -26,7 +26,8 @@
 # /etc/ld.so.cache, the default directories), and the symbolic links of
 # ROOT on the way, so that paths resolve in the guest as in ROOT. A
 # library found nowhere is listed in DIR/unresolved, and ld.so's own
-# message about it shows in the run's output.
+# message about it shows in the run's output. LD_LIBRARY_PATH given to a
+# run is not followed here: name what it would find with "file".
 #
 # Options: -r ROOT the tree the files come from (default /); -t SECONDS
 # how long a run may take before it is killed and reported as "timeout"
