@@ -66,6 +66,8 @@ me=mdwe
 : "${MDWE_WRAPPER:=}"
 : "${KERNEL_CACHE:=${XDG_CACHE_HOME:-$HOME/.cache}/chstk/kernel}"
 export LC_ALL=C KERNEL_CACHE
+# ldconfig reads the root's cache; a user's PATH may lack the sbin ones.
+PATH=$PATH:/usr/sbin:/sbin
 
 die() {
 	echo "$me: $*" >&2

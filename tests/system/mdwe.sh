@@ -27,7 +27,7 @@
 
 # mdwe_boot PLAN DIR [ROOT]
 mdwe_boot() {
-	need gcc readelf cpio flock ldconfig qemu-system-x86_64
+	need gcc readelf cpio flock qemu-system-x86_64
 	sh "$top_srcdir/kernel/mdwe.sh" -r "${3:-/}" -o "$2" "$1" || {
 		echo "ERROR: kernel/mdwe.sh could not run $1 (status $?)"
 		exit 99
