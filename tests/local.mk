@@ -82,7 +82,8 @@ reliability_tests = \
 # Linux 6.12 (kernel/mdwe.sh) and runs its fixtures with and without
 # PR_SET_MDWE (the first run builds that kernel, later ones take it from
 # the kernel cache).
-system_tests = tests/system/glibc-roots.sh tests/system/mdwe-setup.sh
+system_tests = tests/system/glibc-roots.sh tests/system/mdwe-setup.sh \
+	tests/system/closures.sh
 
 # The house rules as tests: the manual pages render, no build product is
 # in git, the library's layers point one way, and no message is split

@@ -20,6 +20,11 @@
 #   root_run NAME [VAR=VALUE...] -- COMMAND [ARG...]
 #                       run COMMAND in view NAME and return its status
 #   root_ldconfig NAME  run the root's ldconfig in view NAME
+#   root_host NAME COMMAND [ARG...]
+#                       run COMMAND on this machine (not in the root) while
+#                       view NAME is mounted at $(root_dir NAME), as a
+#                       directory a tool given a root reads
+#   root_dir NAME       print where root_host mounts view NAME
 #
 # A root is cached under $XDG_CACHE_HOME/chstk/roots/SUITE-KEY, KEY a hash
 # of ROOTS_VERSION, the suite and the packages it holds: a change to either
@@ -187,4 +192,17 @@ root_cat() { root_run "$1" -- cat "$2"; }
 root_ldconfig() {
 	root_run "$1" -- ldconfig ||
 	    { echo "ERROR: root_ldconfig: ldconfig failed in $1" >&2; exit 99; }
+}
+
+root_dir() { echo "$T/roots/$1/mnt"; }
+
+root_host() {
+	roots_v=$T/roots/$1
+	shift
+	[ -L "$roots_v/lower" ] || { echo "ERROR: root_host: no view $roots_v: call root_new" >&2; return 99; }
+	unshare --mount --propagation private /bin/sh -c '
+v=$1; shift
+mount -t overlay overlay -o "lowerdir=$v/lower,upperdir=$v/upper,workdir=$v/work" "$v/mnt" ||
+    { echo "ERROR: root_host: cannot mount the overlay over $(readlink "$v/lower")" >&2; exit 99; }
+exec "$@"' sh "$roots_v" "$@"
 }
