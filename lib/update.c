@@ -41,9 +41,11 @@ open_target(struct target *t, const char *path, struct chstk_error *err)
 {
 	char *slash;
 
+	/* One message for a path that leads nowhere, whichever step finds
+	   it out: "cannot open", as chstk_scan_path() says. */
 	t->path = realpath(path, NULL);
 	if (t->path == NULL)
-		return chstk__syserror(err, "cannot resolve path");
+		return chstk__syserror(err, "cannot open");
 	slash = strrchr(t->path, '/');
 	t->base = slash + 1;
 	*slash = '\0';
@@ -58,7 +60,7 @@ open_target(struct target *t, const char *path, struct chstk_error *err)
 		return chstk__syserror(err, "cannot open directory");
 	/* Look before opening: opening a device can have effects. */
 	if (fstatat(t->dirfd, t->base, &t->st, AT_SYMLINK_NOFOLLOW) == -1)
-		return chstk__syserror(err, "cannot stat");
+		return chstk__syserror(err, "cannot open");
 	if (!S_ISREG(t->st.st_mode))
 		return chstk__error(err, CHSTK_ERR_UNSUPPORTED,
 		    "not a regular file");

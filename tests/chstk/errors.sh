@@ -69,10 +69,20 @@ refused "$T/d" -e "not a regular file"
 mkfifo "$T/d/fifo"
 refused "$T/d/fifo" -e "not a regular file"
 refused "$T/d/fifo" -q "not a regular file"
-"$CHSTK" -e "$T/d/none" 2>"$T/err"
-expect "missing file: exit status" "$?" 1
-expect "missing file: message" "$(cat "$T/err")" \
-    "chstk: $T/d/none: cannot resolve path: No such file or directory"
+# One missing file, one message, whatever the option and wherever the
+# path ends: a missing file, a missing directory on the way, a dangling
+# symbolic link.
+ln -s none "$T/d/dangling"
+for missing in "$T/d/none" "$T/d/nodir/none" "$T/d/dangling"; do
+	for opt in -e -E -d -v -q; do
+		"$CHSTK" $opt "$missing" >"$T/out" 2>"$T/err"
+		status=$?
+		name="missing file, $opt ${missing#$T/d/}"
+		expect "$name: exit status" "$status" 1
+		expect "$name: message" "$(cat "$T/err")" \
+		    "chstk: $missing: cannot open: No such file or directory"
+	done
+done
 
 # A failure on one file does not stop the others.
 cp "$T/prog" "$T/d/good"
@@ -105,4 +115,5 @@ expect "unreadable file: exit status" "$?" 1
 expect "unreadable file: message" "$(cat "$T/err")" \
     "chstk: $T/rw/secret: cannot open: Permission denied"
 expect "unreadable file: no temporary file" "$(ls -A "$T/rw")" secret
+
 finish
