@@ -75,8 +75,7 @@ sub bad_require {
 	for my $word (@_) {
 		my $props = $word =~ /=([^=]*)$/ ? $1 : $word;
 		my @bad = grep { !$PROPS{$_} } split(/,/, $props, -1);
-		return "cannot require 'stripped' in '$word': the hook runs " .
-		    'before the build strips the files'
+		return "cannot require 'stripped' in '$word': the hook runs before the build strips the files"
 			if @bad && $bad[0] eq 'stripped';
 		return "unknown defence '$bad[0]' in '$word': want " .
 		    join(', ', sort keys %PROPS) if @bad;
@@ -212,8 +211,9 @@ sub fix {
 			$h->{error}->($name, ': executable stack that chstk ',
 			    '-E did not mark noexec: ', detail($r));
 		} else {
-			$h->{note}->($name, ': executable stack marked ',
-			    'noexec (was: ', detail($r), ')');
+			$h->{note}->($name,
+			    ': executable stack marked noexec (was: ',
+			    detail($r), ')');
 		}
 	}
 	return scalar(keys %left) + ($status >= 2);
@@ -237,10 +237,8 @@ sub refusal {
 	my ($images, $them) = $n == 1 ? ('1 ELF image', 'it') :
 	    ("$n ELF images", 'them');
 
-	return "$images with an executable stack: fix the build: give each " .
-	    'assembly source a .note.GNU-stack section (or assemble with ' .
-	    "-Wa,--noexecstack) and link without -z execstack; until then " .
-	    "$h->{fix_by} marks $them noexec, or $h->{allow_by} allows $them";
+	return sprintf('%s with an executable stack: fix the build: give each assembly source a .note.GNU-stack section (or assemble with -Wa,--noexecstack) and link without -z execstack; until then %s marks %s noexec, or %s allows %s',
+	    $images, $h->{fix_by}, $them, $h->{allow_by}, $them);
 }
 
 sub check {
