@@ -326,7 +326,11 @@ struct chstk_result {
  * original's owner, group, mode (set-user-ID and set-group-ID included) and
  * extended attributes (capabilities, SELinux label, ACLs, user.*), and
  * renamed over the original. The rename gives the path a new inode: other
- * hard links to the file keep the old contents. res may be NULL.
+ * hard links to the file keep the old contents. What it needs is what the
+ * rename needs: the directory writable, not the file (as execstack). A
+ * file or directory marked immutable or append-only is refused before
+ * anything is written (CHSTK_ERR_SYS, EPERM). A path that leads to no file
+ * fails with "cannot open". res may be NULL.
  * Returns 0, or a negative chstk_errcode with err filled; then the file is
  * as it was and no temporary file remains.
  */

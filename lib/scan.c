@@ -221,7 +221,7 @@ chstk_scan_path(const char *path, chstk_scan_fn fn, void *arg,
 	chstk__clear_error(err);
 	/* Look before opening: opening a device can have effects. */
 	if (stat(path, &st) == -1)
-		return chstk__syserror(err, "cannot stat");
+		return chstk__syserror(err, "cannot open");
 	if (!S_ISREG(st.st_mode))
 		return chstk__error(err, CHSTK_ERR_UNSUPPORTED,
 		    "not a regular file");

@@ -24,6 +24,7 @@ chstk_shell_tests = \
 	tests/chstk/objects.sh \
 	tests/chstk/metadata.sh \
 	tests/chstk/errors.sh \
+	tests/chstk/attributes.sh \
 	tests/chstk/cli.sh \
 	tests/chstk/cross.sh
 
