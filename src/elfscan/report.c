@@ -305,11 +305,15 @@ static const struct counter_name {
 };
 #define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))
 
-/* The text summary: {KEY} is the counter of that key. */
+/*
+ * The text summary, in sentences: {KEY} is the counter of that key, {KEY
+ * ONE|MANY} the counter and the word for its number, and a [PART] is left
+ * out when its first counter is 0.
+ */
 static const char text_counts[] =
-    "{files} files in {directories} directories, {images} ELF images: {exec} exec, {noexec} noexec, {absent} absent; {effective_exec} with an executable stack, {with_findings} with findings, {allowed} allowed, {errors} errors; ";
+    "{files file|files}[ in {directories directory|directories}], {images ELF image|ELF images}: {exec} exec, {noexec} noexec, {absent} absent; {effective_exec} with an executable stack, {with_findings} with findings, {allowed} allowed, {errors error|errors}; ";
 static const char text_hardening[] =
-    "hardening: {pie} of {programs} programs PIE; of {linked} programs and libraries, {relro_full} full RELRO, {relro_partial} partial, {relro_none} none; canary {canary} yes, {no_canary} no, {canary_unknown} unknown; fortified {fortified} yes, {unfortified} no, {fortify_unknown} unknown; {unsafe_paths} unsafe search paths; {ibt_shstk} of {x86} x86 IBT+SHSTK, {bti_pac} of {aarch64} aarch64 BTI+PAC; {stripped} stripped\n";
+    "hardening: {pie} of {programs program|programs} PIE; of {linked program or library|programs and libraries}, {relro_full} full RELRO, {relro_partial} partial, {relro_none} none; canary {canary} yes, {no_canary} no, {canary_unknown} unknown; fortified {fortified} yes, {unfortified} no, {fortify_unknown} unknown; {unsafe_paths unsafe search path|unsafe search paths}; {ibt_shstk} of {x86} x86 IBT+SHSTK, {bti_pac} of {aarch64} aarch64 BTI+PAC; {stripped} stripped\n";
 
 /*
  * A format: each hook fills b with one record, which report.c writes to
@@ -377,23 +381,65 @@ text_image(struct buf *b, const struct where *w,
 	buf_add(b, "\n", 1);
 }
 
-/* A text summary's sentence: tmpl with each {KEY} replaced. */
+/* The counter of the key key[0, len); 0 for an unknown key. */
+static unsigned long
+counter_of(const char *key, size_t len, const unsigned long *v)
+{
+	size_t i;
+
+	for (i = 0; i < NCOUNTERS; i++)
+		if (strlen(counters[i].key) == len &&
+		    strncmp(counters[i].key, key, len) == 0)
+			return v[counters[i].c];
+	return 0;
+}
+
+/* The {KEY} or {KEY ONE|MANY} at p, just after its '{', to b. Returns
+   what follows its '}'. */
+static const char *
+text_count(struct buf *b, const char *p, const unsigned long *v)
+{
+	size_t len = strcspn(p, " }"), one, many;
+	unsigned long n = counter_of(p, len, v);
+
+	buf_addf(b, "%lu", n);
+	p += len;
+	if (*p == ' ') {
+		one = strcspn(++p, "|}");
+		many = p[one] == '|' ? strcspn(p + one + 1, "}") : 0;
+		if (n == 1)
+			buf_addf(b, " %.*s", (int)one, p);
+		else
+			buf_addf(b, " %.*s", (int)many, p + one + 1);
+		p += one + (p[one] == '|' ? 1 + many : 0);
+	}
+	return *p == '}' ? p + 1 : p;
+}
+
+/* A text summary's sentence: tmpl (text_counts above) to b. */
 static void
 text_sentence(struct buf *b, const char *tmpl, const unsigned long *v)
 {
-	const char *p, *end;
-	size_t i, len;
+	const char *p = tmpl, *key;
+	size_t n;
 
-	for (p = tmpl; (end = strchr(p, '{')) != NULL; p = end + len + 2) {
-		buf_add(b, p, (size_t)(end - p));
-		len = strcspn(end + 1, "}");
-		for (i = 0; i < NCOUNTERS; i++)
-			if (strlen(counters[i].key) == len &&
-			    strncmp(counters[i].key, end + 1, len) == 0)
-				break;
-		buf_addf(b, "%lu", i < NCOUNTERS ? v[counters[i].c] : 0ul);
+	while (*p != '\0') {
+		n = strcspn(p, "{[]");
+		buf_add(b, p, n);
+		p += n;
+		if (*p == '{') {
+			p = text_count(b, p + 1, v);
+		} else if (*p == '[') {
+			key = strchr(p, '{');
+			n = key != NULL ? strcspn(key + 1, " }") : 0;
+			if (key == NULL || counter_of(key + 1, n, v) == 0)
+				p += strcspn(p, "]");
+			if (*p != '\0')
+				p++;
+		} else if (*p == ']') {
+			p++;
+		}
 	}
-	buf_puts(b, p);
 }
 
 static void
