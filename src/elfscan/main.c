@@ -66,16 +66,180 @@ enum {
 	OPT_HARDENING, OPT_REQUIRE,
 };
 
+/* The leading ':' tells a missing argument from an unknown option, and
+   keeps getopt from saying either itself. */
+static const char shortopts[] = ":q0LxAj:hV";
+
+/* In the order of enum format. */
+static const char *const formats[] = { "text", "json", "sarif", NULL };
+
+/*
+ * How far word[0, len) is from name: the fewest insertions, deletions,
+ * replacements and swaps of two neighbours that turn one into the other
+ * (the optimal string alignment distance). Long words are far from all.
+ */
+static size_t
+distance(const char *word, size_t len, const char *name)
+{
+	size_t d[32][32], n = strlen(name), i, k, cost;
+
+	if (len >= 32 || n >= 32)
+		return (size_t)-1;
+	for (i = 0; i <= len; i++)
+		d[i][0] = i;
+	for (k = 0; k <= n; k++)
+		d[0][k] = k;
+	for (i = 1; i <= len; i++)
+		for (k = 1; k <= n; k++) {
+			cost = word[i - 1] != name[k - 1];
+			d[i][k] = d[i - 1][k - 1] + cost;
+			if (d[i - 1][k] + 1 < d[i][k])
+				d[i][k] = d[i - 1][k] + 1;
+			if (d[i][k - 1] + 1 < d[i][k])
+				d[i][k] = d[i][k - 1] + 1;
+			if (i > 1 && k > 1 && word[i - 1] == name[k - 2] &&
+			    word[i - 2] == name[k - 1] &&
+			    d[i - 2][k - 2] + 1 < d[i][k])
+				d[i][k] = d[i - 2][k - 2] + 1;
+		}
+	return d[len][n];
+}
+
+/* Of the names name(set, 0), name(set, 1)... up to NULL, the one closest
+   to the misspelt word[0, len), if it is close: an edit for every three
+   letters of the longer of the two at most. NULL when none is. */
+static const char *
+nearest(const char *word, size_t len,
+    const char *(*name)(const void *set, size_t i), const void *set)
+{
+	const char *best = NULL, *s;
+	size_t i, d, best_d = (size_t)-1, longer;
+
+	for (i = 0; (s = name(set, i)) != NULL; i++) {
+		d = distance(word, len, s);
+		longer = len > strlen(s) ? len : strlen(s);
+		if (d > 0 && 3 * d <= longer && d < best_d) {
+			best = s;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+static const char *
+option_name(const void *longopts, size_t i)
+{
+	return ((const struct option *)longopts)[i].name;
+}
+
+static const char *
+word_name(const void *words, size_t i)
+{
+	return ((const char *const *)words)[i];
+}
+
+static const char *
+property_name(const void *unused, size_t i)
+{
+	(void)unused;
+	return require_property(i);
+}
+
+/* The long option whose value is val, for a message. */
+static const char *
+long_name(const struct option *longopts, int val)
+{
+	size_t i;
+
+	for (i = 0; longopts[i].name != NULL; i++)
+		if (longopts[i].val == val)
+			return longopts[i].name;
+	return "?";
+}
+
+/*
+ * What getopt_long found wrong, said in one line (getopt's own messages,
+ * off, would name argv[0], which is libtool's .libs/lt-elfscan in the
+ * build tree, and suggest nothing). c is what it returned: ':' for a
+ * missing argument, '?' for the rest.
+ */
+static void
+bad_option(int c, char **argv, const struct option *longopts)
+{
+	const char *arg = argv[optind - 1], *near, *sep = "";
+	size_t len, i, n = 0;
+	char both[256] = "";
+
+	if (c == ':' && strncmp(arg, "--", 2) == 0) {
+		warnx("--%s: missing argument", long_name(longopts, optopt));
+	} else if (c == ':') {
+		warnx("-%c: missing argument", optopt);
+	} else if (optopt != 0 && strncmp(arg, "--", 2) == 0) {
+		warnx("--%s: takes no argument", long_name(longopts, optopt));
+	} else if (optopt != 0) {
+		warnx("-%c: unknown option", optopt);
+	} else {
+		/* A long option unknown, or the start of several. */
+		arg += 2;
+		len = strcspn(arg, "=");
+		for (i = 0; longopts[i].name != NULL; i++)
+			if (strncmp(longopts[i].name, arg, len) == 0) {
+				n++;
+				snprintf(both + strlen(both), sizeof(both) -
+				    strlen(both), "%s--%s", sep,
+				    longopts[i].name);
+				sep = ", ";
+			}
+		if (n > 1)
+			warnx("--%.*s: ambiguous option: %s", (int)len, arg,
+			    both);
+		else if ((near = nearest(arg, len, option_name, longopts)) !=
+		    NULL)
+			warnx("--%.*s: unknown option (did you mean '--%s'?)",
+			    (int)len, arg, near);
+		else
+			warnx("--%.*s: unknown option", (int)len, arg);
+	}
+}
+
+/* --format=FORMAT into o. */
+static int
+set_format(struct opts *o, const char *arg)
+{
+	const char *near;
+	size_t i;
+
+	for (i = 0; formats[i] != NULL; i++)
+		if (strcmp(arg, formats[i]) == 0) {
+			o->format = (enum format)i;
+			return 0;
+		}
+	if ((near = nearest(arg, strlen(arg), word_name, formats)) != NULL)
+		warnx("--format=%s: unknown format (did you mean '%s'?)", arg,
+		    near);
+	else
+		warnx("--format=%s: unknown format: not text, json or sarif",
+		    arg);
+	return -1;
+}
+
 /* --require [GLOB=]PROPS, added to o. */
 static int
 add_require(struct opts *o, const char *arg)
 {
-	const char *bad;
+	const char *bad, *near;
+	size_t len;
 
 	o->require = xrealloc(o->require, (o->nrequire + 1) *
 	    sizeof(*o->require));
 	if (require_parse(&o->require[o->nrequire], arg, &bad) < 0) {
-		warnx("--require=%s: unknown property: %s", arg, bad);
+		len = strcspn(bad, ",");
+		if ((near = nearest(bad, len, property_name, NULL)) != NULL)
+			warnx("--require=%s: unknown property: %.*s (did you mean '%s'?)",
+			    arg, (int)len, bad, near);
+		else
+			warnx("--require=%s: unknown property: %.*s", arg,
+			    (int)len, bad);
 		return -1;
 	}
 	o->nrequire++;
@@ -83,6 +247,10 @@ add_require(struct opts *o, const char *arg)
 	return 0;
 }
 
+/*
+ * The options into o. Returns 0; -1 after a usage error, said in one
+ * line; -2 after another (an --allow file that cannot be read).
+ */
 static int
 parse(int argc, char **argv, struct opts *o)
 {
@@ -112,22 +280,14 @@ parse(int argc, char **argv, struct opts *o)
 	memset(o, 0, sizeof(*o));
 	o->jobs = cpus > 0 ? (unsigned)cpus : 1;
 	o->progress = isatty(STDERR_FILENO);
-	while ((c = getopt_long(argc, argv, "q0LxAj:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'q':
 			o->quiet = true;
 			break;
 		case OPT_FORMAT:
-			if (strcmp(optarg, "text") == 0)
-				o->format = FORMAT_TEXT;
-			else if (strcmp(optarg, "json") == 0)
-				o->format = FORMAT_JSON;
-			else if (strcmp(optarg, "sarif") == 0)
-				o->format = FORMAT_SARIF;
-			else {
-				warnx("--format=%s: unknown format", optarg);
+			if (set_format(o, optarg) < 0)
 				return -1;
-			}
 			break;
 		case '0':
 			o->print0 = true;
@@ -138,7 +298,7 @@ parse(int argc, char **argv, struct opts *o)
 		case OPT_ALLOW:
 			if (allow_load(&o->allow, optarg) < 0) {
 				warn("%s: cannot read the allowlist", optarg);
-				return -1;
+				return -2;
 			}
 			break;
 		case OPT_HARDENING:
@@ -179,6 +339,7 @@ parse(int argc, char **argv, struct opts *o)
 			printf("elfscan %s\n", chstk_version());
 			exit(0);
 		default:
+			bad_option(c, argv, longopts);
 			return -1;
 		}
 	}
@@ -290,14 +451,20 @@ main(int argc, char **argv)
 	int i, failed;
 	size_t k;
 
+	/* Every message names the program as its manual does, not as
+	   libtool runs it in the build tree (.libs/lt-elfscan). */
+	program_invocation_name = program_invocation_short_name =
+	    (char *)"elfscan";
 	memset(&st, 0, sizeof(st));
 #ifdef M_ARENA_MAX
 	/* The workers allocate little (jobs, batches): one arena for all,
 	   not one each, keeps 400 KiB of peak memory off a scan of /usr. */
 	mallopt(M_ARENA_MAX, 1);
 #endif
-	if (parse(argc, argv, &o) < 0) {
-		usage(stderr);
+	if ((failed = parse(argc, argv, &o)) < 0) {
+		if (failed == -1)
+			fputs("Try 'elfscan --help' for more information.\n",
+			    stderr);
 		allow_free(&o.allow);
 		require_free(o.require, o.nrequire);
 		return 2;

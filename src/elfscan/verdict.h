@@ -125,8 +125,11 @@ struct require {
 	char *glob;
 	unsigned findings;
 };
-/* Parse "[GLOB=]PROP,PROP..." into r. 0, or -1 naming the bad word. */
+/* Parse "[GLOB=]PROP,PROP..." into r. 0, or -1 with *bad pointing at the
+   unknown word in arg (which ends at a comma or at the end). */
 int require_parse(struct require *r, const char *arg, const char **bad);
+/* The name of the i-th property (from 0), or NULL past the last. */
+const char *require_property(size_t i);
 unsigned require_check(const struct require *req, size_t n, const char *path,
     const struct hard *h);
 void require_free(struct require *r, size_t n);
