@@ -31,6 +31,7 @@ struct opts {
 	enum format format;
 	bool quiet;		/* -q: only files with findings */
 	bool print0;		/* -0: NUL-separated paths with findings */
+	bool no_header;		/* text: no column header, no notes */
 	bool summary;
 	bool follow;		/* -L: follow symbolic links */
 	bool one_fs;		/* -x */
@@ -61,7 +62,9 @@ enum counter {
 	C_FORTIFY = C_CANARY + T_YES + 1,	/* four, by enum tri */
 	C_UNSAFE_PATHS = C_FORTIFY + T_YES + 1,
 	C_X86, C_IBT_SHSTK, C_ARM, C_BTI_PAC, C_STRIPPED,
-	C_COUNT
+	C_KIND,			/* F_COUNT, by finding bit index: images
+				   with that finding (text's notes) */
+	C_COUNT = C_KIND + F_COUNT
 };
 struct stats {
 	atomic_ulong c[C_COUNT];

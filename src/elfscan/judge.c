@@ -103,6 +103,7 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 	struct verdict v;
 	struct where w = where_of(b, f);
 	struct hard h;
+	unsigned i;
 
 	verdict_of(&f->info, false, &v);
 	if ((v.findings & ~F_WX_SEGMENT) != 0 && j->o->allow.n > 0 &&
@@ -120,6 +121,9 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 		stat_add(st, C_ALLOWED);
 	if (v.findings)
 		stat_add(st, C_FINDINGS);
+	for (i = 0; i < F_COUNT; i++)
+		if (v.findings & 1u << i)
+			stat_add(st, C_KIND + i);
 	report_image(j->r, &w, &f->info, &v, &h);
 	return v.findings != 0;
 }
@@ -141,6 +145,8 @@ judge_batch(struct judge *j, const struct batch *b)
 		case FOUND_MALFORMED:
 			stat_add(j->st, C_IMAGES);
 			stat_add(j->st, C_FINDINGS);
+			stat_add(j->st, C_KIND +
+			    (unsigned)__builtin_ctz(F_MALFORMED));
 			report_error(j->r, &w, true, f->msg);
 			findings = true;
 			break;

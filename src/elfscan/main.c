@@ -27,9 +27,12 @@ usage(FILE *f)
 "the directories of $PATH and of the dynamic linker's search path.\n"
 "\n"
 "  -q, --quiet            print only the files with findings\n"
-"      --format=FORMAT    text (aligned columns, the default), json\n"
-"                         (JSON Lines: one object per file or member) or\n"
-"                         sarif (SARIF 2.1.0, one result per finding)\n"
+"      --format=FORMAT    text (aligned columns, then what each kind of\n"
+"                         finding met means and how to fix it; the\n"
+"                         default), json (JSON Lines: one object per file\n"
+"                         or member) or sarif (SARIF 2.1.0, one log)\n"
+"      --no-header        text: print the records only, without the column\n"
+"                         header and the notes on the findings\n"
 "  -0, --print0           print only the paths of files with findings, each\n"
 "                         followed by NUL (for chstk --files-from - -0)\n"
 "      --summary          print counts at the end\n"
@@ -64,6 +67,7 @@ usage(FILE *f)
 enum {
 	OPT_FORMAT = 256, OPT_SUMMARY, OPT_ALLOW, OPT_NO_PROGRESS, OPT_RULES,
 	OPT_HARDENING, OPT_REQUIRE,
+	OPT_NO_HEADER,
 };
 
 /* The leading ':' tells a missing argument from an unknown option, and
@@ -257,6 +261,7 @@ parse(int argc, char **argv, struct opts *o)
 	static const struct option longopts[] = {
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "no-header", no_argument, NULL, OPT_NO_HEADER },
 		{ "print0", no_argument, NULL, '0' },
 		{ "summary", no_argument, NULL, OPT_SUMMARY },
 		{ "allow", required_argument, NULL, OPT_ALLOW },
@@ -288,6 +293,9 @@ parse(int argc, char **argv, struct opts *o)
 		case OPT_FORMAT:
 			if (set_format(o, optarg) < 0)
 				return -1;
+			break;
+		case OPT_NO_HEADER:
+			o->no_header = true;
 			break;
 		case '0':
 			o->print0 = true;
@@ -490,6 +498,7 @@ main(int argc, char **argv)
 		warn("the sarif log's notifications");
 		failed = 1;
 	}
+	report_notes(&r);
 	if (o.summary)
 		report_summary(&r, (double)(t1.tv_sec - t0.tv_sec) +
 		    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);

@@ -329,6 +329,9 @@ struct writer {
 	void (*error)(struct buf *b, const struct where *w, bool malformed,
 	    const char *msg);
 	void (*finding_path)(struct buf *b, const char *path);
+	/* After the records, what each kind of finding met means (v: the
+	   counters, by enum counter) */
+	void (*notes)(struct buf *b, const unsigned long *v);
 	/* v: the counters, by enum counter; hardening: give theirs too */
 	void (*summary)(struct buf *b, const unsigned long *v,
 	    bool hardening, double seconds);
@@ -439,6 +442,60 @@ text_sentence(struct buf *b, const char *tmpl, const unsigned long *v)
 		} else if (*p == ']') {
 			p++;
 		}
+	}
+}
+
+/* text, as words after prefix, wrapped at 79 columns, the lines after
+   the first indented as far as the prefix goes. A quoted command is not
+   broken: a quote that starts a word runs to the next quote. */
+static void
+text_wrap(struct buf *b, const char *prefix, const char *text)
+{
+	size_t indent = strlen(prefix), col = indent, len;
+	const char *p = text, *q;
+
+	buf_puts(b, prefix);
+	while (*p != '\0') {
+		for (q = p; *q != '\0' && *q != ' '; q++)
+			if (*q == '\'' && q == p && (q = strchr(q + 1, '\'')) ==
+			    NULL) {
+				q = p + strlen(p);
+				break;
+			}
+		len = (size_t)(q - p);
+		if (col > indent && col + 1 + len > 79) {
+			buf_addf(b, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (col > indent) {
+			buf_add(b, " ", 1);
+			col++;
+		}
+		buf_add(b, p, len);
+		col += len;
+		for (p = q; *p == ' '; p++)
+			;
+	}
+	buf_add(b, "\n", 1);
+}
+
+/* What each kind of finding met means, and how to fix it, once. */
+static void
+text_notes(struct buf *b, const unsigned long *v)
+{
+	const struct finding_kind *k;
+	unsigned long n;
+	unsigned i;
+
+	for (i = 0; i < F_COUNT; i++) {
+		if ((n = v[C_KIND + i]) == 0)
+			continue;
+		k = finding_kind(i);
+		buf_addf(b, "%s%s (%lu %s): ", b->len == 0 ? "\n" : "", k->id,
+		    n, n == 1 ? "image" : "images");
+		buf_puts(b, k->brief);
+		buf_add(b, "\n", 1);
+		text_wrap(b, "  Why: ", k->full);
+		text_wrap(b, "  Fix: ", k->help);
 	}
 }
 
@@ -587,7 +644,8 @@ sarif_error(struct report *r, const struct where *w, bool malformed,
 }
 
 static const struct writer text_writer = {
-	.header = text_header, .image = text_image, .summary = text_summary,
+	.header = text_header, .image = text_image, .notes = text_notes,
+	.summary = text_summary,
 };
 static const struct writer json_writer = {
 	.image = json_image, .error = json_error, .summary = json_summary,
@@ -617,7 +675,7 @@ report_header(struct report *r)
 	char space[256];
 	struct buf b;
 
-	if (writer(r)->header == NULL || r->o->quiet)
+	if (writer(r)->header == NULL || r->o->quiet || r->o->no_header)
 		return;
 	BUF_INIT(b, space);
 	writer(r)->header(&b, r->o->hardening);
@@ -687,16 +745,39 @@ report_path0(struct report *r, const char *path)
 	emit(r, &b);
 }
 
+/* The counters, read. */
+static void
+counts(const struct report *r, unsigned long *v)
+{
+	size_t i;
+
+	for (i = 0; i < C_COUNT; i++)
+		v[i] = atomic_load(&r->st->c[i]);
+}
+
+void
+report_notes(struct report *r)
+{
+	unsigned long v[C_COUNT];
+	char space[4096];
+	struct buf b;
+
+	if (writer(r)->notes == NULL || r->o->no_header)
+		return;
+	counts(r, v);
+	BUF_INIT(b, space);
+	writer(r)->notes(&b, v);
+	emit(r, &b);
+}
+
 void
 report_summary(struct report *r, double seconds)
 {
 	unsigned long v[C_COUNT];
 	char space[1024];
 	struct buf b;
-	size_t i;
 
-	for (i = 0; i < C_COUNT; i++)
-		v[i] = atomic_load(&r->st->c[i]);
+	counts(r, v);
 	BUF_INIT(b, space);
 	writer(r)->summary(&b, v, r->o->hardening, seconds);
 	if (writer(r)->summary_on_stderr)

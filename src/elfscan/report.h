@@ -36,6 +36,9 @@ void report_image(struct report *r, const struct where *w,
 void report_error(struct report *r, const struct where *w, bool malformed,
     const char *msg);
 void report_path0(struct report *r, const char *path);
+/* After the records: in text, unless --no-header, each kind of finding
+   met, what it means and how to fix it (findings.c's texts), once. */
+void report_notes(struct report *r);
 void report_summary(struct report *r, double seconds);
 
 /* progress.c: a line on the terminal while the scan runs, drawn under the
