@@ -90,10 +90,14 @@ bool judge_batch(struct judge *j, const struct batch *b);
 /* The file is done: -0 prints its path when it had a finding. */
 void judge_file(struct judge *j, const char *path, bool findings);
 
-/* read.c: the images of the file name in dirfd, named path, to j. named:
-   it was named on the command line (a container is looked into). */
+/* How a file came to be read: met in the walk, or named as an argument.
+   A named container is looked into; a named file that is neither ELF, an
+   ar archive nor a container is an error. */
+enum named { NAMED_NO, NAMED_ARG };
+
+/* read.c: the images of the file name in dirfd, named path, to j. */
 void read_file(struct judge *j, int dirfd, const char *name,
-    const char *path, bool follow, bool named);
+    const char *path, bool follow, enum named named);
 /* The images of the OCI image layout open on fd, named path. */
 void read_layout(struct judge *j, int fd, const char *path);
 

@@ -60,8 +60,9 @@ usage(FILE *f)
 "(an OCI layout or archive, a docker save tarball) as IMAGE!/PATH, as a\n"
 "container of it sees them.\n"
 "\n"
-"Exit status: 0 no findings, 1 findings, 2 an error: a bad option, or a\n"
-"path, file, directory or member that could not be read (2 wins over 1).\n");
+"Exit status: 0 no findings, 1 findings, 2 an error: a bad option, a PATH\n"
+"that is not ELF, an archive, a package or an image, or a path, file,\n"
+"directory or member that could not be read (2 wins over 1).\n");
 }
 
 enum {

@@ -287,7 +287,7 @@ entry(struct walker *w, const struct job *j, int fd, dev_t dev,
 	if (type == DT_DIR)
 		push(w, s->path, len, j->root_dev, dev, false, false);
 	else
-		read_file(w->j, fd, e->d_name, s->path, link, false);
+		read_file(w->j, fd, e->d_name, s->path, link, NAMED_NO);
 }
 
 /* getdents64 straight into the worker's buffer: no DIR to allocate, and
@@ -341,7 +341,8 @@ worker(void *arg)
 	s->path = xmalloc(s->cap);
 	while ((j = pop(w)) != NULL) {
 		if (j->file)
-			read_file(w->j, AT_FDCWD, j->path, j->path, true, true);
+			read_file(w->j, AT_FDCWD, j->path, j->path, true,
+			    NAMED_ARG);
 		else
 			scan_dir(w, j, s);
 		free(j);
