@@ -32,6 +32,8 @@ struct opts {
 	bool quiet;		/* -q: only files with findings */
 	bool print0;		/* -0: NUL-separated paths with findings */
 	bool no_header;		/* text: no column header, no notes */
+	const char *files_from;	/* --files-from LIST, or NULL */
+	bool null;		/* LIST is NUL-separated (--null, or -0) */
 	bool summary;
 	bool follow;		/* -L: follow symbolic links */
 	bool one_fs;		/* -x */
@@ -90,10 +92,11 @@ bool judge_batch(struct judge *j, const struct batch *b);
 /* The file is done: -0 prints its path when it had a finding. */
 void judge_file(struct judge *j, const char *path, bool findings);
 
-/* How a file came to be read: met in the walk, or named as an argument.
-   A named container is looked into; a named file that is neither ELF, an
-   ar archive nor a container is an error. */
-enum named { NAMED_NO, NAMED_ARG };
+/* How a file came to be read: met in the walk, read from a --files-from
+   list, or named as an argument. A named or listed container is looked
+   into; a named file that is neither ELF, an ar archive nor a container
+   is an error, a listed one is passed over, as in the walk. */
+enum named { NAMED_NO, NAMED_LISTED, NAMED_ARG };
 
 /* read.c: the images of the file name in dirfd, named path, to j. */
 void read_file(struct judge *j, int dirfd, const char *name,
@@ -101,8 +104,12 @@ void read_file(struct judge *j, int dirfd, const char *name,
 /* The images of the OCI image layout open on fd, named path. */
 void read_layout(struct judge *j, int fd, const char *path);
 
-/* walk.c: scan the given roots with o->jobs threads. Returns -1 when a
-   root could not be read (reported), else 0. */
-int walk(struct judge *j, char **roots, size_t n);
+/* walk.c: scan the paths named as arguments, args[0, nargs), then the
+   files listed in --files-from, listed[0, nlisted) (a directory there is
+   passed over), with o->jobs threads; a file named twice under one real
+   path is read once. Returns -1 when one could not be read (reported),
+   else 0. */
+int walk(struct judge *j, char **args, size_t nargs, char **listed,
+    size_t nlisted);
 
 #endif

@@ -21,7 +21,7 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-"usage: elfscan [OPTIONS] [PATH...]\n"
+"usage: elfscan [OPTIONS] [PATH...] [--files-from LIST]\n"
 "Audit ELF files for executable stacks: every program, shared object,\n"
 "object and archive member under each PATH (recursively); without PATH,\n"
 "the directories of $PATH and of the dynamic linker's search path.\n"
@@ -34,7 +34,12 @@ usage(FILE *f)
 "      --no-header        text: print the records only, without the column\n"
 "                         header and the notes on the findings\n"
 "  -0, --print0           print only the paths of files with findings, each\n"
-"                         followed by NUL (for chstk --files-from - -0)\n"
+"                         followed by NUL (for chstk --files-from - -0);\n"
+"                         with --files-from, LIST is NUL-separated too\n"
+"      --files-from LIST  also scan the files named in LIST, one a line\n"
+"                         (- reads standard input); its directories and\n"
+"                         the files in it that are not ELF are passed over\n"
+"      --null             names in LIST end with NUL, not newline\n"
 "      --summary          print counts at the end\n"
 "      --allow FILE       glob patterns, one a line, of paths allowed an\n"
 "                         executable stack\n"
@@ -58,7 +63,8 @@ usage(FILE *f)
 "Members of .deb, .rpm, zip (.whl, .jar, .apk), tar and cpio files, plain\n"
 "or compressed, are shown as FILE!MEMBER; the files of a container image\n"
 "(an OCI layout or archive, a docker save tarball) as IMAGE!/PATH, as a\n"
-"container of it sees them.\n"
+"container of it sees them. A file named twice by one real path, or named\n"
+"and met in a directory named, is scanned once.\n"
 "\n"
 "Exit status: 0 no findings, 1 findings, 2 an error: a bad option, a PATH\n"
 "that is not ELF, an archive, a package or an image, or a path, file,\n"
@@ -68,7 +74,7 @@ usage(FILE *f)
 enum {
 	OPT_FORMAT = 256, OPT_SUMMARY, OPT_ALLOW, OPT_NO_PROGRESS, OPT_RULES,
 	OPT_HARDENING, OPT_REQUIRE,
-	OPT_NO_HEADER,
+	OPT_NO_HEADER, OPT_FILES_FROM, OPT_NULL,
 };
 
 /* The leading ':' tells a missing argument from an unknown option, and
@@ -264,6 +270,8 @@ parse(int argc, char **argv, struct opts *o)
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "no-header", no_argument, NULL, OPT_NO_HEADER },
 		{ "print0", no_argument, NULL, '0' },
+		{ "files-from", required_argument, NULL, OPT_FILES_FROM },
+		{ "null", no_argument, NULL, OPT_NULL },
 		{ "summary", no_argument, NULL, OPT_SUMMARY },
 		{ "allow", required_argument, NULL, OPT_ALLOW },
 		{ "hardening", no_argument, NULL, OPT_HARDENING },
@@ -279,6 +287,7 @@ parse(int argc, char **argv, struct opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	bool format = false;
 	char *end;
 	long n;
 	int c;
@@ -294,12 +303,19 @@ parse(int argc, char **argv, struct opts *o)
 		case OPT_FORMAT:
 			if (set_format(o, optarg) < 0)
 				return -1;
+			format = true;
 			break;
 		case OPT_NO_HEADER:
 			o->no_header = true;
 			break;
 		case '0':
 			o->print0 = true;
+			break;
+		case OPT_FILES_FROM:
+			o->files_from = optarg;
+			break;
+		case OPT_NULL:
+			o->null = true;
 			break;
 		case OPT_SUMMARY:
 			o->summary = true;
@@ -352,6 +368,16 @@ parse(int argc, char **argv, struct opts *o)
 			return -1;
 		}
 	}
+	if (o->print0 && format) {
+		warnx("-0 and --format cannot be used together: -0 prints only paths");
+		return -1;
+	}
+	if (o->null && o->files_from == NULL) {
+		warnx("--null: there is no --files-from LIST to read");
+		return -1;
+	}
+	if (o->print0 && o->files_from != NULL)
+		o->null = true;
 	return 0;
 }
 
@@ -366,6 +392,45 @@ add(struct list *l, const char *path)
 {
 	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
 	l->v[l->n++] = xstrdup(path);
+}
+
+/*
+ * The names in --files-from LIST, one a line or NUL-terminated, as chstk
+ * reads them: empty names are skipped, the last one needs no terminator.
+ * Returns 0, or -1 when the list cannot be read (said).
+ */
+static int
+add_list(struct list *l, const char *list, bool null)
+{
+	FILE *f = strcmp(list, "-") == 0 ? stdin : fopen(list, "r");
+	int sep = null ? '\0' : '\n', ret = 0;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+
+	if (f == NULL) {
+		warn("%s: cannot open", list);
+		return -1;
+	}
+	while ((len = getdelim(&line, &cap, sep, f)) > 0) {
+		if (line[len - 1] == sep)
+			line[--len] = '\0';
+		if (strlen(line) != (size_t)len) {
+			warnx("%s: a name holds a NUL byte: NUL-separated names need --null or -0", list);
+			ret = -1;
+			break;
+		}
+		if (len > 0)
+			add(l, line);
+	}
+	if (ret == 0 && ferror(f)) {
+		warn("%s: cannot read", list);
+		ret = -1;
+	}
+	free(line);
+	if (f != stdin)
+		fclose(f);
+	return ret;
 }
 
 /* A default root, by its real name (so /lib is /usr/lib where /usr is
@@ -448,6 +513,35 @@ default_roots(struct list *l)
 		add_real(l, builtin[i]);
 }
 
+static void
+free_list(struct list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+}
+
+/* The SARIF log's bases: the arguments, and the current directory (an
+   empty path) for the names of a list, which are relative to it. The log
+   keeps the strings, not the array. */
+static struct sarif *
+start_sarif(const struct list *args, bool listed)
+{
+	char **bases = xcalloc(args->n + 1, sizeof(*bases));
+	struct sarif *s;
+
+	if (args->n > 0)
+		memcpy(bases, args->v, args->n * sizeof(*bases));
+	bases[args->n] = (char *)"";
+	s = sarif_begin(stdout, bases, args->n + listed);
+	if (s == NULL)
+		err(2, "cannot start the sarif log");
+	free(bases);
+	return s;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -455,10 +549,9 @@ main(int argc, char **argv)
 	struct stats st;
 	struct report r = { .o = &o, .st = &st };
 	struct judge j = { .o = &o, .r = &r, .st = &st };
-	struct list roots = { NULL, 0 };
+	struct list args = { NULL, 0 }, listed = { NULL, 0 };
 	struct timespec t0, t1;
 	int i, failed;
-	size_t k;
 
 	/* Every message names the program as its manual does, not as
 	   libtool runs it in the build tree (.libs/lt-elfscan). */
@@ -470,28 +563,27 @@ main(int argc, char **argv)
 	   not one each, keeps 400 KiB of peak memory off a scan of /usr. */
 	mallopt(M_ARENA_MAX, 1);
 #endif
-	if ((failed = parse(argc, argv, &o)) < 0) {
+	if ((failed = parse(argc, argv, &o)) < 0 || (o.files_from != NULL &&
+	    add_list(&listed, o.files_from, o.null) < 0)) {
 		if (failed == -1)
 			fputs("Try 'elfscan --help' for more information.\n",
 			    stderr);
-		allow_free(&o.allow);
-		require_free(o.require, o.nrequire);
-		return 2;
+		failed = 1;
+		goto out;
 	}
 	for (i = optind; i < argc; i++)
-		add(&roots, argv[i]);
-	if (roots.n == 0)
-		default_roots(&roots);
+		add(&args, argv[i]);
+	if (args.n == 0 && o.files_from == NULL)
+		default_roots(&args);
 	pthread_mutex_init(&r.lock, NULL);
 	pthread_mutex_init(&r.err_lock, NULL);
-	if (o.format == FORMAT_SARIF && !o.print0 &&
-	    (r.sarif = sarif_begin(stdout, roots.v, roots.n)) == NULL)
-		err(2, "cannot start the sarif log");
+	if (o.format == FORMAT_SARIF && !o.print0)
+		r.sarif = start_sarif(&args, o.files_from != NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	report_header(&r);
 	if (o.progress)
 		j.prog = progress_start(&r);
-	failed = walk(&j, roots.v, roots.n) < 0;
+	failed = walk(&j, args.v, args.n, listed.v, listed.n) < 0;
 	progress_stop(j.prog);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (r.sarif != NULL && sarif_end(r.sarif, !failed &&
@@ -507,9 +599,9 @@ main(int argc, char **argv)
 		warn("standard output: cannot write");
 		failed = 1;
 	}
-	for (k = 0; k < roots.n; k++)
-		free(roots.v[k]);
-	free(roots.v);
+out:
+	free_list(&args);
+	free_list(&listed);
 	allow_free(&o.allow);
 	require_free(o.require, o.nrequire);
 	if (failed || atomic_load(&st.c[C_ERRORS]) > 0)

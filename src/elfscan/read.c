@@ -4,10 +4,10 @@
  * of those it reads (chstk_format): an ELF file or ar archive goes to the
  * library whole, with the bytes already read; a package, wheel or tarball
  * goes to container.c, and a container image to oci.c, when it was named
- * on the command line, or with -A; anything else is passed over after that
- * one read, or an error when it was named (elfscan.h, enum named). With
- * --hardening the library reads each image's other defences too, and
- * hands over its symbols (batch.c).
+ * on the command line or listed, or with -A; anything else is passed over
+ * after that one read, or an error when it was named (elfscan.h, enum
+ * named). With --hardening the library reads each image's other
+ * defences too, and hands over its symbols (batch.c).
  */
 #include <errno.h>
 #include <fcntl.h>
