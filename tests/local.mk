@@ -30,10 +30,13 @@ chstk_shell_tests = \
 
 # elfscan on trees and containers it builds, and on the machine's programs
 # judged against readelf; --hardening judged against checksec,
-# hardening-check and readelf.
+# hardening-check and readelf; its words (usage errors, notes, counts) and
+# its lists (--files-from, duplicates).
 elfscan_shell_tests = \
 	tests/elfscan/tree.sh \
 	tests/elfscan/options.sh \
+	tests/elfscan/words.sh \
+	tests/elfscan/lists.sh \
 	tests/elfscan/system.sh \
 	tests/elfscan/containers.sh \
 	tests/elfscan/hostile.sh \

@@ -31,6 +31,9 @@ struct opts {
 	enum format format;
 	bool quiet;		/* -q: only files with findings */
 	bool print0;		/* -0: NUL-separated paths with findings */
+	bool no_header;		/* text: no column header, no notes */
+	const char *files_from;	/* --files-from LIST, or NULL */
+	bool null;		/* LIST is NUL-separated (--null, or -0) */
 	bool summary;
 	bool follow;		/* -L: follow symbolic links */
 	bool one_fs;		/* -x */
@@ -70,7 +73,10 @@ enum counter {
 	C_V_UNRESOLVED, C_V_TUNABLE,
 	/* --diff: what got worse and better, images only on one side. */
 	C_REGRESSIONS, C_IMPROVEMENTS, C_ADDED, C_REMOVED,
-	C_COUNT
+	C_KIND,			/* F_COUNT, by finding bit index: images
+				   with that finding (text's notes) */
+	C_COUNT = C_KIND + F_COUNT
+
 };
 struct stats {
 	atomic_ulong c[C_COUNT];
@@ -105,15 +111,24 @@ bool judge_batch(struct judge *j, const struct batch *b);
 /* The file is done: -0 prints its path when it had a finding. */
 void judge_file(struct judge *j, const char *path, bool findings);
 
-/* read.c: the images of the file name in dirfd, named path, to j. named:
-   it was named on the command line (a container is looked into). */
+/* How a file came to be read: met in the walk, read from a --files-from
+   list, or named as an argument. A named or listed container is looked
+   into; a named file that is neither ELF, an ar archive nor a container
+   is an error, a listed one is passed over, as in the walk. */
+enum named { NAMED_NO, NAMED_LISTED, NAMED_ARG };
+
+/* read.c: the images of the file name in dirfd, named path, to j. */
 void read_file(struct judge *j, int dirfd, const char *name,
-    const char *path, bool follow, bool named);
+    const char *path, bool follow, enum named named);
 /* The images of the OCI image layout open on fd, named path. */
 void read_layout(struct judge *j, int fd, const char *path);
 
-/* walk.c: scan the given roots with o->jobs threads. Returns -1 when a
-   root could not be read (reported), else 0. */
-int walk(struct judge *j, char **roots, size_t n);
+/* walk.c: scan the paths named as arguments, args[0, nargs), then the
+   files listed in --files-from, listed[0, nlisted) (a directory there is
+   passed over), with o->jobs threads; a file named twice under one real
+   path is read once. Returns -1 when one could not be read (reported),
+   else 0. */
+int walk(struct judge *j, char **args, size_t nargs, char **listed,
+    size_t nlisted);
 
 #endif
