@@ -6,10 +6,16 @@ EXTRA_DIST += bench/run.sh bench/gentree.sh bench/README.md bench/hardening.sh \
 	bench/elfscan.sh
 EXTRA_PROGRAMS = bench/floor
 bench_floor_SOURCES = bench/floor.c
-bench_floor_LDADD = -lpthread
+bench_floor_CFLAGS = $(AM_CFLAGS) $(LIBURING_CFLAGS)
+bench_floor_LDADD = $(LIBURING_LIBS) -lpthread
 CLEANFILES += bench/floor
+if HAVE_LIBURING
 bench: all bench/floor
 	$(SHELL) $(srcdir)/bench/run.sh $(BENCH_TREE) $(BENCH_ROUNDS)
+else
+bench:
+	@echo "make bench: the cold-cache floor needs liburing: install it with ./bootstrap deps, then rerun configure" >&2; exit 2
+endif
 .PHONY: bench
 # `make bench-hardening`: elfscan --hardening against checksec --dir and
 # plain elfscan on /usr/bin and /usr; see bench/hardening.sh.
