@@ -1,7 +1,8 @@
 # Benchmarks: not part of make check (they measure, they do not test).
-# `make bench` compares elfscan with the floor (bench/floor.c: list every
-# directory and read 64 bytes of every file) and with scanelf on /usr; see
-# bench/run.sh.
+# `make bench` compares elfscan with the floors (bench/floor.c: list every
+# directory and read 64 bytes of every file, with two threads and with a
+# deep queue of reads) and with scanelf, warm and cold, on /usr and the
+# million-file tree (BENCH_TREE for one tree); see bench/run.sh.
 EXTRA_DIST += bench/run.sh bench/gentree.sh bench/README.md bench/hardening.sh \
 	bench/elfscan.sh
 EXTRA_PROGRAMS = bench/floor
