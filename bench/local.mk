@@ -4,6 +4,7 @@
 # deep queue of reads) and with scanelf, warm and cold, on /usr and the
 # million-file tree (BENCH_TREE for one tree); see bench/run.sh.
 EXTRA_DIST += bench/run.sh bench/gentree.sh bench/README.md bench/hardening.sh \
+	bench/system.sh \
 	bench/elfscan.sh
 EXTRA_PROGRAMS = bench/floor
 bench_floor_SOURCES = bench/floor.c
@@ -23,3 +24,8 @@ endif
 bench-hardening: all
 	$(SHELL) $(srcdir)/bench/hardening.sh $(BENCH_ROUNDS)
 .PHONY: bench-hardening
+# `make bench-system`: what the verdicts of a root cost, against a plain
+# scan of the same directories; see bench/system.sh.
+bench-system: all
+	$(SHELL) $(srcdir)/bench/system.sh $(BENCH_ROUNDS) $(BENCH_ROOT)
+.PHONY: bench-system
