@@ -257,7 +257,7 @@ fortify_name(unsigned i)
 /* The properties --require names, each with the finding it gives. */
 static const struct {
 	const char *name;
-	unsigned finding;
+	uint64_t finding;
 } props[] = {
 	{ "pie", F_NO_PIE }, { "relro", F_NO_FULL_RELRO },
 	{ "canary", F_NO_CANARY }, { "fortify", F_NO_FORTIFY },
@@ -306,11 +306,11 @@ require_parse(struct require *r, const char *arg, const char **bad)
 
 /* The findings a missing required property gives; a property that is
    unknown, or means nothing for this image, is not held against it. */
-unsigned
+uint64_t
 require_check(const struct require *req, size_t n, const char *path,
     const struct hard *h)
 {
-	unsigned want = 0, got = 0;
+	uint64_t want = 0, got = 0;
 	size_t i;
 
 	if (!h->known)
@@ -367,7 +367,7 @@ name_list(char *buf, size_t len, const unsigned char *idx, unsigned n)
 }
 
 const char *
-hard_why(unsigned bit, const struct hard *h, char *buf, size_t len)
+hard_why(uint64_t bit, const struct hard *h, char *buf, size_t len)
 {
 	switch (bit) {
 	case F_NO_PIE:

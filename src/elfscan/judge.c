@@ -38,12 +38,12 @@ allowed(const struct judge *j, const char *path, const char *member)
 }
 
 /* The findings --require gives the image, by FILE or FILE!MEMBER. */
-static unsigned
+static uint64_t
 required(const struct judge *j, const char *path, const char *member,
     const struct hard *h)
 {
 	char *full;
-	unsigned f;
+	uint64_t f;
 
 	if (member == NULL)
 		return require_check(j->o->require, j->o->nrequire, path, h);
@@ -143,7 +143,7 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 	if (v.findings)
 		stat_add(st, C_FINDINGS);
 	for (i = 0; i < F_COUNT; i++)
-		if (v.findings & 1u << i)
+		if (v.findings & F_BIT(i))
 			stat_add(st, C_KIND + i);
 	if (j->diff != NULL)
 		diff_image(j->diff, j->side, &w, &f->info, &v, &h);
@@ -170,7 +170,7 @@ judge_batch(struct judge *j, const struct batch *b)
 			stat_add(j->st, C_IMAGES);
 			stat_add(j->st, C_FINDINGS);
 			stat_add(j->st, C_KIND +
-			    (unsigned)__builtin_ctz(F_MALFORMED));
+			    (unsigned)__builtin_ctzll(F_MALFORMED));
 			if (j->diff != NULL) {
 				diff_malformed(j->diff, j->side, &w);
 				findings = true;

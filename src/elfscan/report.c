@@ -75,13 +75,13 @@ armor_word(const struct chstk_info *info)
 }
 
 static void
-findings_list(struct buf *b, unsigned f, bool json)
+findings_list(struct buf *b, uint64_t f, bool json)
 {
 	unsigned i;
 	bool first = true;
 
 	for (i = 0; i < F_COUNT; i++) {
-		if (!(f & (1u << i)))
+		if (!(f & F_BIT(i)))
 			continue;
 		if (json)
 			buf_addf(b, "%s\"%s\"", first ? "" : ",",
@@ -636,7 +636,8 @@ sarif_image(struct report *r, const struct where *w,
 	struct region wx_region = { info->wx_offset, info->wx_size };
 	char just[512], wx[64], lack[600], *full = NULL;
 	const char *pat;
-	unsigned i, waived = 0;
+	uint64_t waived = 0;
+	unsigned i;
 
 	if (v->findings == 0 && !v->allowed)
 		return;
@@ -655,18 +656,18 @@ sarif_image(struct report *r, const struct where *w,
 	snprintf(wx, sizeof(wx), "%u writable and executable segment%s",
 	    info->wx, info->wx == 1 ? "" : "s");
 	for (i = 0; i < F_COUNT; i++) {
-		if (!((v->findings | waived) & 1u << i))
+		if (!((v->findings | waived) & F_BIT(i)))
 			continue;
 		/* What --require found missing is no byte range's. */
-		if (1u << i & F_HARDENING)
+		if (F_BIT(i) & F_HARDENING)
 			sarif_result(r->sarif, i, w, NULL,
-			    hard_why(1u << i, h, lack, sizeof(lack)), NULL);
-		else if (1u << i == F_WX_SEGMENT)
+			    hard_why(F_BIT(i), h, lack, sizeof(lack)), NULL);
+		else if (F_BIT(i) == F_WX_SEGMENT)
 			sarif_result(r->sarif, i, w, &wx_region, wx,
-			    waived & 1u << i ? just : NULL);
+			    waived & F_BIT(i) ? just : NULL);
 		else
 			sarif_result(r->sarif, i, w, &mark, v->why,
-			    waived & 1u << i ? just : NULL);
+			    waived & F_BIT(i) ? just : NULL);
 	}
 }
 
@@ -677,7 +678,7 @@ sarif_error(struct report *r, const struct where *w, bool malformed,
     const char *msg)
 {
 	if (malformed)
-		sarif_result(r->sarif, (unsigned)__builtin_ctz(F_MALFORMED), w,
+		sarif_result(r->sarif, (unsigned)__builtin_ctzll(F_MALFORMED), w,
 		    NULL, msg, NULL);
 	else
 		sarif_notification(r->sarif, w, msg);
@@ -780,7 +781,7 @@ sarif_verdict(struct report *r, const struct sys_verdict *v)
 	const char *in;
 	struct buf b;
 
-	in = v->finding == __builtin_ctz(F_UNRESOLVED) && v->nhosts > 0 ?
+	in = v->finding == __builtin_ctzll(F_UNRESOLVED) && v->nhosts > 0 ?
 	    v->hosts[0].path : v->subject;
 	if (asprintf(&path, "%s%s", strcmp(v->root, "/") == 0 ? "" : v->root,
 	    in) < 0)
@@ -788,7 +789,7 @@ sarif_verdict(struct report *r, const struct sys_verdict *v)
 	w.path = path;
 	BUF_INIT(b, space);
 	buf_puts(&b, v->why);
-	if (v->finding == __builtin_ctz(F_UNRESOLVED)) {
+	if (v->finding == __builtin_ctzll(F_UNRESOLVED)) {
 		buf_puts(&b, ": ");
 		buf_puts(&b, v->subject);
 	}
@@ -866,7 +867,7 @@ sarif_change(struct report *r, const struct diff_change *c)
 		return;
 	snprintf(why, sizeof(why), "%s (%s: was %s, now %s)", c->why, c->key,
 	    c->old != NULL ? c->was : "absent", c->now);
-	sarif_result(r->sarif, (unsigned)__builtin_ctz(F_REGRESSION), &w,
+	sarif_result(r->sarif, (unsigned)__builtin_ctzll(F_REGRESSION), &w,
 	    NULL, why, NULL);
 }
 

@@ -356,7 +356,7 @@ judge_program(struct system *s, const struct obj *p, const struct ldso *l)
 	free(origin);
 	stat_add(s->r->st, C_SYS_PROGRAMS);
 	if (main_x && t == 0)
-		verdict(s, __builtin_ctz(F_STARTUP_REFUSED), p->path,
+		verdict(s, __builtin_ctzll(F_STARTUP_REFUSED), p->path,
 		    "glibc.rtld.execstack=0: glibc refuses a program that asks for an executable stack",
 		    p->path, "");
 	for (i = 1; i < c.n; i++) {
@@ -364,12 +364,12 @@ judge_program(struct system *s, const struct obj *p, const struct ldso *l)
 			continue;
 		chain = via(&c, i);
 		if (t == 0)
-			verdict(s, __builtin_ctz(F_STARTUP_REFUSED),
+			verdict(s, __builtin_ctzll(F_STARTUP_REFUSED),
 			    c.v[i].o->path,
 			    "glibc.rtld.execstack=0: glibc refuses a library that asks for an executable stack at start-up",
 			    p->path, chain);
 		else
-			verdict(s, __builtin_ctz(F_STACK_MADE_EXEC),
+			verdict(s, __builtin_ctzll(F_STACK_MADE_EXEC),
 			    c.v[i].o->path,
 			    "it asks for an executable stack: glibc makes the stack of every program that loads it executable",
 			    p->path, chain);
@@ -377,7 +377,7 @@ judge_program(struct system *s, const struct obj *p, const struct ldso *l)
 	}
 	for (i = 0; i < c.nmiss; i++) {
 		chain = via(&c, c.miss[i].from);
-		verdict(s, __builtin_ctz(F_UNRESOLVED), c.miss[i].name,
+		verdict(s, __builtin_ctzll(F_UNRESOLVED), c.miss[i].name,
 		    c.miss[i].why, p->path, chain);
 		free(chain);
 	}
@@ -394,7 +394,7 @@ each_program(void *arg, struct obj *o)
 		return;
 	l = ldso_at(s, o->interp, o->info.machine, o->info.elf_class);
 	if (!l->present)
-		verdict(s, __builtin_ctz(F_UNRESOLVED), o->interp,
+		verdict(s, __builtin_ctzll(F_UNRESOLVED), o->interp,
 		    "the program's dynamic linker is not in the root",
 		    o->path, "");
 	else if (l->glibc)
@@ -460,7 +460,7 @@ system_judge(struct system *s)
 	for (i = 0; i < s->nld; i++) {
 		t = tunable(s, &s->ld[i]);
 		if (t == 2)
-			verdict(s, __builtin_ctz(F_TUNABLE_EXEC_STACK),
+			verdict(s, __builtin_ctzll(F_TUNABLE_EXEC_STACK),
 			    "/etc/environment",
 			    "it sets GLIBC_TUNABLES=glibc.rtld.execstack=2 for every session",
 			    NULL, NULL);

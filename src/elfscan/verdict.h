@@ -9,43 +9,44 @@
 #define VERDICT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "chstk.h"
 
-/* What a finding is: each a bit, in the order of the table below. */
-enum finding {
-	F_EXEC_STACK = 1 << 0,		/* the stack will be executable */
-	F_READ_IMPLIES_EXEC = 1 << 1,	/* and every readable mapping too */
-	F_DLOPEN_REFUSED = 1 << 2,	/* glibc >= 2.41 refuses to dlopen it */
-	F_UNKNOWN_DEFAULT = 1 << 3,	/* unmarked, default not known here */
-	F_NO_NOTE = 1 << 4,		/* object without .note.GNU-stack */
-	F_WX_SEGMENT = 1 << 5,		/* writable and executable memory */
-	F_MALFORMED = 1 << 6,		/* an ELF file that does not parse */
-	/* --require'd hardening found missing (hardening.c). */
-	F_NO_PIE = 1 << 7,
-	F_NO_FULL_RELRO = 1 << 8,
-	F_NO_CANARY = 1 << 9,
-	F_NO_FORTIFY = 1 << 10,
-	F_UNSAFE_RPATH = 1 << 11,
-	F_NO_IBT = 1 << 12,
-	F_NO_SHSTK = 1 << 13,
-	F_NO_BTI = 1 << 14,
-	F_NO_PAC = 1 << 15,
-	F_NOT_STRIPPED = 1 << 16,
-	/* The verdicts of a root (system.h): what breaks, and where. */
-	F_STACK_MADE_EXEC = 1 << 17,	/* a library makes a process's
-					   stack executable */
-	F_STARTUP_REFUSED = 1 << 18,	/* glibc will not start the program */
-	F_PLUGIN_REFUSED = 1 << 19,	/* the host's dlopen refuses it */
-	F_PLUGIN_EXEC_STACK = 1 << 20,	/* it makes the host's stack
+/* What a finding is: each a bit of a uint64_t, in the order of the table
+   below; a set of findings is a uint64_t. */
+#define F_BIT(i) (UINT64_C(1) << (i))
+#define F_EXEC_STACK F_BIT(0)		/* the stack will be executable */
+#define F_READ_IMPLIES_EXEC F_BIT(1)	/* and every readable mapping too */
+#define F_DLOPEN_REFUSED F_BIT(2)	/* glibc >= 2.41 refuses to dlopen it */
+#define F_UNKNOWN_DEFAULT F_BIT(3)	/* unmarked, default not known here */
+#define F_NO_NOTE F_BIT(4)		/* object without .note.GNU-stack */
+#define F_WX_SEGMENT F_BIT(5)		/* writable and executable memory */
+#define F_MALFORMED F_BIT(6)		/* an ELF file that does not parse */
+/* --require'd hardening found missing (hardening.c). */
+#define F_NO_PIE F_BIT(7)
+#define F_NO_FULL_RELRO F_BIT(8)
+#define F_NO_CANARY F_BIT(9)
+#define F_NO_FORTIFY F_BIT(10)
+#define F_UNSAFE_RPATH F_BIT(11)
+#define F_NO_IBT F_BIT(12)
+#define F_NO_SHSTK F_BIT(13)
+#define F_NO_BTI F_BIT(14)
+#define F_NO_PAC F_BIT(15)
+#define F_NOT_STRIPPED F_BIT(16)
+/* The verdicts of a root (system.h): what breaks, and where. */
+#define F_STACK_MADE_EXEC F_BIT(17)	/* a library makes a process's stack
 					   executable */
-	F_UNRESOLVED = 1 << 21,		/* a needed library found nowhere */
-	F_TUNABLE_EXEC_STACK = 1 << 22,	/* GLIBC_TUNABLES forces executable
+#define F_STARTUP_REFUSED F_BIT(18)	/* glibc will not start the program */
+#define F_PLUGIN_REFUSED F_BIT(19)	/* the host's dlopen refuses it */
+#define F_PLUGIN_EXEC_STACK F_BIT(20)	/* it makes the host's stack
+					   executable */
+#define F_UNRESOLVED F_BIT(21)		/* a needed library found nowhere */
+#define F_TUNABLE_EXEC_STACK F_BIT(22)	/* GLIBC_TUNABLES forces executable
 					   stacks */
-	/* --diff: a defence the new build lost (diff.c). */
-	F_REGRESSION = 1 << 23,
-};
+/* --diff: a defence the new build lost (diff.c). */
+#define F_REGRESSION F_BIT(23)
 #define F_COUNT 24
 #define F_FIRST_SYSTEM 17	/* the bit index of F_STACK_MADE_EXEC */
 /* The findings --require gives. */
@@ -86,9 +87,9 @@ enum effective { EFF_NOEXEC, EFF_EXEC, EFF_UNKNOWN, EFF_NONE };
 /* The verdict on one ELF image. */
 struct verdict {
 	enum effective effective;
-	unsigned findings;	/* enum finding bits */
+	uint64_t findings;	/* F_* bits */
 	bool allowed;		/* matched --allow: stack findings waived */
-	unsigned waived;	/* those findings */
+	uint64_t waived;	/* those findings */
 	const char *why;	/* a sentence, static */
 };
 /* How an image is judged: verdict_of()'s how, bits. */
@@ -145,19 +146,19 @@ const char *fortify_name(unsigned i);
    property gives there. */
 struct require {
 	char *glob;
-	unsigned findings;
+	uint64_t findings;
 };
 /* Parse "[GLOB=]PROP,PROP..." into r. 0, or -1 with *bad pointing at the
    unknown word in arg (which ends at a comma or at the end). */
 int require_parse(struct require *r, const char *arg, const char **bad);
 /* The name of the i-th property (from 0), or NULL past the last. */
 const char *require_property(size_t i);
-unsigned require_check(const struct require *req, size_t n, const char *path,
+uint64_t require_check(const struct require *req, size_t n, const char *path,
     const struct hard *h);
 void require_free(struct require *r, size_t n);
 /* Why an image has the --require finding bit (one of F_HARDENING), in
    one sentence, in buf. */
-const char *hard_why(unsigned bit, const struct hard *h, char *buf,
+const char *hard_why(uint64_t bit, const struct hard *h, char *buf,
     size_t len);
 
 #endif
