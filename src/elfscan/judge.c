@@ -84,6 +84,17 @@ count_hardening(struct stats *st, const struct hard *h)
 	}
 	if (h->symbols == T_NO)
 		stat_add(st, C_STRIPPED);
+	if (h->textrel == T_YES)
+		stat_add(st, C_TEXTREL);
+	if (h->entry_endbr != T_NA) {
+		stat_add(st, C_X86_PROGRAMS);
+		if (h->entry_endbr == T_YES)
+			stat_add(st, C_ENTRY_ENDBR);
+	}
+	if (h->lang == LANG_GO)
+		stat_add(st, C_GO);
+	if (h->lang == LANG_RUST)
+		stat_add(st, C_RUST);
 }
 
 /* What the record is about: the batch's file, the found's member. */

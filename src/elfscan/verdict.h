@@ -47,12 +47,24 @@
 					   stacks */
 /* --diff: a defence the new build lost (diff.c). */
 #define F_REGRESSION F_BIT(23)
-#define F_COUNT 24
+/* --require'd: annocheck's tests of the binary alone (hardening.c). */
+#define F_TEXTREL F_BIT(24)
+#define F_MULTI_DYNAMIC F_BIT(25)
+#define F_BAD_PROPERTY F_BIT(26)
+#define F_NO_ENDBR F_BIT(27)
+#define F_NO_BTI_PLT F_BIT(28)
+#define F_ODD_SEGMENT F_BIT(29)
+#define F_RELRO_GAP F_BIT(30)
+#define F_RUN_PATH_OUTSIDE F_BIT(31)
+#define F_SUSPICIOUS_NAME F_BIT(32)
+#define F_COUNT 33
 #define F_FIRST_SYSTEM 17	/* the bit index of F_STACK_MADE_EXEC */
 /* The findings --require gives. */
 #define F_HARDENING (F_NO_PIE | F_NO_FULL_RELRO | F_NO_CANARY | F_NO_FORTIFY | \
     F_UNSAFE_RPATH | F_NO_IBT | F_NO_SHSTK | F_NO_BTI | F_NO_PAC | \
-    F_NOT_STRIPPED)
+    F_NOT_STRIPPED | F_TEXTREL | F_MULTI_DYNAMIC | F_BAD_PROPERTY | \
+    F_NO_ENDBR | F_NO_BTI_PLT | F_ODD_SEGMENT | F_RELRO_GAP | \
+    F_RUN_PATH_OUTSIDE | F_SUSPICIOUS_NAME)
 
 /* findings.c: each kind of finding, once, for every writer. */
 struct finding_kind {
@@ -110,11 +122,22 @@ void rules_print(FILE *f);
 /* hardening.c: the symbols of one image as they go by, then the judged
    defences. */
 #define HARD_NFORT 79	/* the fortifiable functions' table */
+#define HARD_NAME 64	/* bytes kept of a suspicious name, escaped */
 struct hard_syms {
 	bool canary;
 	/* Per fortifiable function: 1 referenced, 2 its __*_chk referenced,
 	   in the dynamic table; 4 and 8 the same in the static one. */
 	unsigned char fort[HARD_NFORT];
+	/* The functions the image exports (chstk_sym.code), and how many
+	   start with each landing pad: ENDBR64, ENDBR32, and AArch64's BTI
+	   c or jc, PACIASP or PACIBSP. */
+	unsigned functions, endbr64, endbr32, bti;
+	/* Names that may hide what they say: with a control character, a
+	   bidirectional or zero-width format character, or bytes that are
+	   no UTF-8; and those whose only flaw is a space, which Go allows. */
+	unsigned suspicious, spaced;
+	char first_suspicious[HARD_NAME], first_spaced[HARD_NAME];
+	bool rust;		/* a symbol of Rust's runtime */
 };
 void hard_syms_clear(struct hard_syms *s);
 void hard_syms_add(struct hard_syms *s, const struct chstk_sym *sym);
@@ -137,10 +160,36 @@ struct hard {
 	char unsafe[512];	/* the unsafe entries, ':'-separated */
 	enum tri ibt, shstk, bti, pac;
 	enum tri symbols;	/* .symtab present */
+	/* annocheck's tests of the binary alone (elfscan(1), HARDENING):
+	   T_NA where a test means nothing for the image. */
+	enum tri textrel;	/* text relocations */
+	enum tri one_dynamic;	/* at most one dynamic segment and section */
+	enum tri property;	/* the property note is well-formed; T_NA
+				   without one */
+	const char *property_fault;	/* what is wrong with it, or NULL */
+	enum tri entry_endbr;	/* x86 programs: ENDBR at the entry point */
+	unsigned functions, endbr;	/* x86 and AArch64: exported functions,
+					   and those with a landing pad */
+	enum tri bti_plt, pac_plt;	/* AArch64, dynamic */
+	unsigned odd;		/* ODD_* */
+	enum tri relro_covers;	/* GNU_RELRO covers what it should */
+	unsigned relro_gaps;	/* CHSTK_RELRO_* sections it does not */
+	enum tri system_paths;	/* run paths only under /usr or $ORIGIN */
+	unsigned noutside;
+	char outside[512];	/* the other entries, ':'-separated */
+	enum tri names;		/* no suspicious symbol name */
+	unsigned nsuspicious;
+	char suspicious[HARD_NAME];	/* the first, escaped */
+	enum lang { LANG_UNKNOWN, LANG_GO, LANG_RUST } lang;
 };
+/* Segments whose flags make no sense (struct hard.odd). */
+enum { ODD_TLS_EXEC = 1, ODD_STACK_NOT_RW = 2 };
 void hardening_judge(const struct chstk_info *info, const struct hard_syms *s,
     struct hard *out);
 const char *fortify_name(unsigned i);
+/* The names of the CHSTK_RELRO_* sections of bits, ':'-separated, in
+   buf. */
+const char *relro_names(unsigned bits, char *buf, size_t len);
 
 /* --require: a glob (NULL: every path) and the findings a missing
    property gives there. */

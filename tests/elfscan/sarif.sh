@@ -118,7 +118,11 @@ def check(root, jsonl, sarif, allowed):
                      "no-bti", "no-pac", "not-stripped",
                      "stack-made-exec", "startup-refused", "plugin-refused",
                      "plugin-exec-stack", "unresolved-library",
-                     "tunable-exec-stack", "regression"):
+                     "tunable-exec-stack", "regression",
+                     "text-relocations", "multiple-dynamic",
+                     "bad-property-note", "no-endbr", "no-bti-plt",
+                     "odd-segment", "relro-gap", "run-path-outside",
+                     "suspicious-symbol"):
             fail("unknown rule " + r)
     got = set()
     fps = {}
