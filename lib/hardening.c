@@ -17,7 +17,7 @@
  * read once whole when it is at most NAMES_WHOLE bytes, else through a
  * window on it, a string of the dynamic section up to CHSTK_PATH_LEN
  * bytes, at most NEEDED_MAX needed libraries, the property note up to
- * NOTE_MAX bytes, .go.buildinfo's first 65, CHSTK_CODE_LEN bytes of code
+ * NOTE_MAX bytes, .go.buildinfo's first 66, CHSTK_CODE_LEN bytes of code
  * at each address, through a window of CODE_WIN. A count no real file
  * reaches is an error, so that a sparse file claiming billions of entries
  * costs nothing.
