@@ -104,7 +104,7 @@ build "$D/i386/libcet.so" gcc -m32 $CET "$F/exports.c"
 # The property note: well formed (libcet.so: IBT and SHSTK, then the x86
 # ISA needed), and a copy with each fault.
 P=$D/prop
-for f in misaligned order size feature notfirst; do
+for f in misaligned order size feature notfirst many; do
 	cp "$D/x86/libcet.so" "$P/lib$f.so"
 done
 cp "$D/x86/libcet.so" "$P/libok.so"
@@ -121,6 +121,14 @@ struct.pack_into("<I", d, o + 20, 8)'
 patch "$P/libnotfirst.so" '
 o = struct.unpack_from("<Q", d, ph(0x6474e553)[0] + 8)[0]
 struct.pack_into("<I", d, o + 8, 4)'
+# The build-id note that follows made a second property note, inside the
+# segment.
+patch "$P/libmany.so" '
+p = ph(0x6474e553)[0]
+o, size = struct.unpack_from("<Q", d, p + 8)[0], struct.unpack_from("<Q", d, p + 32)[0]
+assert d[o + size + 12:o + size + 16] == b"GNU\0"
+struct.pack_into("<I", d, o + size + 8, 5)
+struct.pack_into("<QQ", d, p + 32, size + 40, size + 40)'
 
 # AArch64: landing pads, DT_AARCH64_BTI_PLT and PAC_PLT, by lld and bfd.
 A64="clang --target=aarch64-linux-gnu -O2 -fPIC -c"
@@ -257,6 +265,41 @@ PY
 )" "True"
 "$ELFSCAN" --no-progress --require textrel "$D/x86/libpic.so" >/dev/null
 expect "--require textrel: a PIC library passes" "$?" 0
+
+# Lying sizes: a clear message for the file, nothing read outside it, the
+# other files reported. .go.buildinfo placed past the end; a Go version
+# of 200 bytes, not kept (not an error: earlier Go writes pointers there);
+# a static program's code cut off below its entry point (its section
+# headers dropped, so that the entry is what fails).
+H=$T/hostile
+mkdir "$H"
+cp "$D/lang/go-hello" "$H/go-offset"
+patch "$H/go-offset" 'struct.pack_into("<Q", d, sh(".go.buildinfo") + 24, 1 << 40)'
+cp "$D/lang/go-hello" "$H/go-length"
+patch "$H/go-length" '
+o = struct.unpack_from("<Q", d, sh(".go.buildinfo") + 24)[0]
+d[o + 32:o + 34] = bytes([0xc8, 0x01])'
+cp "$D/seg/plain" "$H/entry-cut"
+patch "$H/entry-cut" '
+struct.pack_into("<Q", d, 0x28, 0)
+struct.pack_into("<HH", d, 0x3c, 0, 0)
+entry = struct.unpack_from("<Q", d, 0x18)[0]
+t = ph(1)[0]
+off = struct.unpack_from("<Q", d, t + 8)[0] + entry - struct.unpack_from("<Q", d, t + 16)[0]
+d[:] = d[:off + 2]'
+cp "$D/x86/libcet.so" "$H/good.so"
+"$ELFSCAN" --hardening --format=json --no-progress -j1 "$H" >"$T/h.json" 2>"$T/h.err"
+expect "hostile: a malformed file is a finding, exit status 1" "$?" 1
+expect "hostile: what failed, for each" "$(python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    print(r["path"].split("/")[-1], r.get("error", r.get("go_version", "-")))' "$T/h.json" | sort)" \
+"entry-cut entry point runs past the end of the file
+go-length None
+go-offset Go build information runs past the end of the file
+good.so None"
+expect "hostile: nothing on stderr" "$(cat "$T/h.err")" ""
 
 # The same answers from a tarball and a Debian package, read as streams.
 mkdir -p "$T/pkg/DEBIAN" "$T/pkg/usr/lib"

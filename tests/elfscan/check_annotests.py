@@ -139,39 +139,42 @@ def exported(path):
 
 def property_view(path, segs):
     """(present, fault words) of the property note, by readelf: the
-    segment's alignment, the notes of the section at its address, their
-    data size and the properties' order and sizes as readelf -n decodes
-    them."""
+    segment's alignment, the notes of the sections it spans (an object's
+    .note.gnu.property), their data size and the properties' order and
+    sizes as readelf -n decodes them."""
     prop = [s for s in segs if s[0] == "GNU_PROPERTY"]
-    secs = [s for s in sections(path) if s[0] == ".note.gnu.property"]
-    if not prop and not secs:
+    secs = sections(path)
+    if prop:
+        lo, hi = prop[0][1], prop[0][1] + prop[0][2]
+        inside = [s[0] for s in secs if s[1] == "NOTE" and lo <= s[2] < hi]
+    else:
+        inside = [s[0] for s in secs if s[0] == ".note.gnu.property"]
+    notes = []
+    for block in readelf("-n", path).split("Displaying notes found in: ")[1:]:
+        name = block.split("\n")[0].strip()
+        if name in inside:
+            notes += re.findall(r"\n  (\S+)\s+0x([0-9a-f]+)\s+(\S+)(.*)",
+                                block)
+    if not notes:
         return False, None
-    out = readelf("-n", path)
-    block = out.split("Displaying notes found in: .note.gnu.property")
-    if len(block) < 2:
-        return False, None
-    body = block[1].split("Displaying notes found in:")[0]
-    notes = re.findall(r"\n  (\S+)\s+0x([0-9a-f]+)\s+(\S+)(.*)", body)
     faults = []
-    is64 = "ELF64" in readelf("-h", path)
-    want = 8 if is64 else 4
+    want = 8 if "ELF64" in readelf("-h", path) else 4
     if prop and prop[0][4] != want:
         faults.append("misaligned")
-    if notes and notes[0][2] != "NT_GNU_PROPERTY_TYPE_0":
+    if notes[0][2] != "NT_GNU_PROPERTY_TYPE_0":
         faults.append("not the first note of its segment")
     gnu = [n for n in notes if n[0] == "GNU"
            and n[2] == "NT_GNU_PROPERTY_TYPE_0"]
     if not gnu:
-        return bool(faults), faults or None
+        return True, faults
     size = int(gnu[0][1], 16)
     if size < 8 or size % want:
         faults.append("descriptor size not a multiple of the alignment")
     text = gnu[0][3]
-    order = [w for w in re.findall(r"(x86 feature|x86 ISA needed|"
-                                   r"AArch64 feature)", text)]
     rank = {"x86 feature": 0xc0000002, "AArch64 feature": 0xc0000000,
             "x86 ISA needed": 0xc0008002}
-    ranks = [rank[w] for w in order]
+    ranks = [rank[w] for w in re.findall(r"(x86 feature|x86 ISA needed|"
+                                         r"AArch64 feature)", text)]
     if any(b <= a for a, b in zip(ranks, ranks[1:])):
         faults.append("properties out of order")
     if re.search(r"feature: <corrupt length", text):
