@@ -331,17 +331,26 @@ judge_symbols(const struct chstk_info *info, const struct chstk_hardening *h,
 	    T_NO : T_NA;
 }
 
+/* The protections the property note asks for; none when glibc's loader
+   ignores the note (elf/dl-load.c, _dl_process_pt_gnu_property: its
+   alignment, its size, a property running past it, properties out of
+   order). */
 static void
 judge_cfi(const struct chstk_info *info, const struct chstk_hardening *h,
     struct hard *out)
 {
 	bool x86 = info->machine == EM_X86_64 || info->machine == EM_386;
 	bool arm = info->machine == EM_AARCH64;
+	enum chstk_property_fault f = h->property_fault;
+	bool ignored = f == CHSTK_PROPERTY_ALIGN || f == CHSTK_PROPERTY_SIZE ||
+	    f == CHSTK_PROPERTY_OVERRUN || f == CHSTK_PROPERTY_ORDER;
+	uint32_t x = ignored ? 0 : h->x86_feature_1;
+	uint32_t a = ignored ? 0 : h->aarch64_feature_1;
 
-	out->ibt = tri(x86, h->x86_feature_1 & 1);
-	out->shstk = tri(x86, h->x86_feature_1 & 2);
-	out->bti = tri(arm, h->aarch64_feature_1 & 1);
-	out->pac = tri(arm, h->aarch64_feature_1 & 2);
+	out->ibt = tri(x86, x & 1);
+	out->shstk = tri(x86, x & 2);
+	out->bti = tri(arm, a & 1);
+	out->pac = tri(arm, a & 2);
 }
 
 /* What is wrong with a property note, by enum chstk_property_fault. */

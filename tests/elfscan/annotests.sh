@@ -217,6 +217,10 @@ expect "the control character, escaped" "$(field names/lib6.so suspicious_symbol
 expect "a harmless é" "$(field names/lib4.so suspicious_symbols)" 0
 expect "the entries outside" "$(field paths/runpath7 outside_paths)" '"/opt/y"'
 expect "a cut RELRO" "$(field x86/librelro-cut.so relro_gaps)" '".got"'
+# glibc ignores a note out of order or misaligned, and the IBT it asks for.
+expect "IBT of a note glibc ignores, and of one it reads" \
+    "$(field prop/liborder.so ibt) $(field prop/libmisaligned.so ibt) $(field prop/libok.so ibt)" \
+    "false false true"
 expect "Go's version" "$(field lang/go-hello go_version)" \
     "\"$(go version "$D/lang/go-hello" | sed 's/.*: //')\""
 
