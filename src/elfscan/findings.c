@@ -233,11 +233,12 @@ static const struct finding_kind kinds[] = {
 	  "objects at fault.", "image" },
 	{ "multiple-dynamic", "MultipleDynamicSegments", "warning", "5.0",
 	  "The image has more than one dynamic segment or section.",
-	  "glibc's loader takes the last PT_DYNAMIC, readers such as readelf, "
-	  "annocheck and this scanner the first: what a review sees is not "
-	  "what is loaded. No linker writes two unless a linker script asks.",
-	  "Relink with the linker's default script, or list PT_DYNAMIC once "
-	  "in the script's PHDRS.", "image" },
+	  "glibc's loader takes the last dynamic segment, readers such as "
+	  "readelf, annocheck and this scanner the first: what a review sees "
+	  "is not what is loaded. No linker writes two unless a linker "
+	  "script asks.",
+	  "Relink with the linker's default script, or list the dynamic "
+	  "segment once in the script's PHDRS.", "image" },
 	{ "bad-property-note", "MalformedPropertyNote", "warning", "4.0",
 	  "The GNU property note is malformed.",
 	  "glibc ignores a property note that is misaligned, sized wrongly or "
@@ -267,8 +268,8 @@ static const struct finding_kind kinds[] = {
 	  "link with '-z force-bti' once they all are.", "image" },
 	{ "odd-segment", "OddSegmentFlags", "warning", "4.0",
 	  "A segment has flags that make no sense for its type.",
-	  "An executable PT_TLS (its template is data, copied for each "
-	  "thread: nothing in it should run), or a PT_GNU_STACK without "
+	  "An executable TLS segment (its template is data, copied for each "
+	  "thread: nothing in it should run), or a GNU_STACK segment without "
 	  "read and write: no linker writes these unless a linker script or "
 	  "an edit of the file asks.",
 	  "Correct the FLAGS of the linker script's PHDRS, or relink with "
@@ -277,7 +278,7 @@ static const struct finding_kind kinds[] = {
 	  "GNU_RELRO does not cover all the data it should.",
 	  "The dynamic section, the GOT (and with immediate binding "
 	  ".got.plt), the init, fini or preinit arrays or .data.rel.ro lie "
-	  "partly outside the PT_GNU_RELRO segment: they stay writable "
+	  "partly outside the GNU_RELRO segment: they stay writable "
 	  "after relocation, and an overwrite there redirects a call.",
 	  "Link with '-Wl,-z,relro' and the linker's default script; a "
 	  "script of one's own must place these sections before "

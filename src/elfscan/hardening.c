@@ -696,7 +696,7 @@ annocheck_why(uint64_t bit, const struct hard *h, char *buf, size_t len)
 	if (bit == F_TEXTREL)
 		return "its dynamic section has DT_TEXTREL or DF_TEXTREL";
 	if (bit == F_MULTI_DYNAMIC)
-		return "it has more than one PT_DYNAMIC segment or SHT_DYNAMIC section";
+		return "it has more than one dynamic segment or dynamic section";
 	if (bit == F_BAD_PROPERTY)
 		snprintf(buf, len, "its GNU property note: %s",
 		    h->property_fault != NULL ? h->property_fault : "?");
@@ -709,10 +709,10 @@ annocheck_why(uint64_t bit, const struct hard *h, char *buf, size_t len)
 	else if (bit == F_NO_BTI_PLT)
 		return "its dynamic section lacks DT_AARCH64_BTI_PLT";
 	else if (bit == F_ODD_SEGMENT)
-		return h->odd & ODD_TLS_EXEC ? "its PT_TLS is executable" :
-		    "its PT_GNU_STACK lacks read or write";
+		return h->odd & ODD_TLS_EXEC ? "its TLS segment is executable" :
+		    "its GNU_STACK segment lacks read or write";
 	else if (bit == F_RELRO_GAP)
-		snprintf(buf, len, "PT_GNU_RELRO does not cover %s",
+		snprintf(buf, len, "its GNU_RELRO segment does not cover %s",
 		    relro_names(h->relro_gaps, names, sizeof(names)));
 	else if (bit == F_RUN_PATH_OUTSIDE)
 		snprintf(buf, len, "its search path holds %s", h->outside);
