@@ -448,20 +448,36 @@ read_property(const struct chstk_image *im, uint64_t off, uint64_t size,
 #define BLOCK 65536
 #define NAMES_WHOLE (16u << 20)
 #define NAMES_WIN 65536
-/* The code of exported functions is read through a window of CODE_WIN
-   bytes, the functions of a block in the order of their offsets: those of
-   a library lie close together in its .text. */
-#define CODE_WIN 4096
+/*
+ * The code of a table's exported functions is read before its symbols are
+ * handed over, all of them in the order of their offsets, each read
+ * running on to the functions that start within CODE_GAP bytes of its end
+ * (a read costs about what copying a few KiB does), up to CODE_WIN bytes:
+ * node, which exports 67,000 functions, costs a read per stretch of its
+ * code, not one per function or per block of symbols. A table may export
+ * at most FUNCS_MAX functions (node's is the most in Debian's /usr/bin).
+ */
+#define CODE_WIN 65536
+#define CODE_GAP 4096
+#define FUNCS_MAX (UINT64_C(1) << 20)
 
 struct chstk__symread_sizes chstk__symread_sizes = {
 	NAMES_WHOLE, NAMES_WIN, BLOCK, CODE_WIN
 };
 
-/* A symbol of the block: its name's offset, or its code's in the file;
-   its index. */
+/* A named symbol of the block: its name's offset, its index. */
 struct pending {
 	uint64_t key;
 	size_t k;
+};
+
+/* An exported function of the table: where its code lies in the file, its
+   index in the table, how many of its first bytes the file holds, those
+   bytes (zeros after). */
+struct func {
+	uint64_t off, index;
+	unsigned char len;
+	unsigned char code[CHSTK_CODE_LEN];
 };
 
 /* A symbol table and its string table being read. */
@@ -475,13 +491,15 @@ struct symread {
 	unsigned char block[BLOCK];
 	struct pending pend[BLOCK / sizeof(Elf32_Sym)];
 	char cutname[NAME_MAX_LEN + 1];
-	/* CHSTK_READ_CODE, in the dynamic table: the code of the block's
-	   exported functions, through a window on the file. */
+	/* CHSTK_READ_CODE, in the dynamic table: the table's exported
+	   functions, by index once their code is read; the next of them to
+	   hand over; the code of the block's symbols (has[k]: whether the
+	   file holds any of symbol k's). */
 	bool code;
+	struct func *funcs;
+	size_t nfuncs, cur;
 	unsigned char has[BLOCK / sizeof(Elf32_Sym)];
-	unsigned char fcode[BLOCK / sizeof(Elf32_Sym)][CHSTK_CODE_LEN];
-	uint64_t cwin;		/* the window's start in the file */
-	size_t clen;		/* bytes in cbuf */
+	const unsigned char *fcode[BLOCK / sizeof(Elf32_Sym)];
 	unsigned char cbuf[CODE_WIN];
 };
 
@@ -585,50 +603,151 @@ code_off(const struct chstk_image *im, const unsigned char *raw,
 	return 0;
 }
 
-/*
- * The first bytes of the block's c exported functions, in w->fcode (zeros
- * past the end of a segment's file image), read in the order of their
- * offsets through a window that only moves forward in a block: one read
- * for all the functions of a small library. w->has[k]: how many bytes of
- * symbol k's code the file holds, 0 for no exported function.
- */
-static int
-block_code(const struct chstk_image *im, struct symread *w, size_t c,
-    struct chstk_error *err)
-{
-	size_t es = chstk__fsize(im, ELF_T_SYM), k, n = 0, win, have, i;
+/* A function of the table by the offset of its code: its place in
+   w->funcs. */
+struct by_off {
 	uint64_t off;
-	int r;
+	size_t at;
+};
 
-	win = chstk__symread_sizes.code_win;
-	win = win < CHSTK_CODE_LEN ? CHSTK_CODE_LEN : win < CODE_WIN ? win :
-	    CODE_WIN;
-	for (k = 0; k < c; k++) {
-		w->has[k] = 0;
-		if (code_off(im, w->block + k * es, &off, &have) == 0) {
-			w->has[k] = (unsigned char)have;
-			w->pend[n].key = off;
-			w->pend[n++].k = k;
+/*
+ * Sort the n entries of v by offset, tmp as large: a radix sort, a byte
+ * at a time from the lowest, the bytes all functions share passed over.
+ * Tens of thousands of functions (node's) sort in a few passes, without
+ * a call per comparison.
+ */
+static void
+sort_by_off(struct by_off *v, struct by_off *tmp, size_t n)
+{
+	size_t count[256], i, sum, t;
+	unsigned shift, b;
+
+	for (shift = 0; shift < 64; shift += 8) {
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[v[i].off >> shift & 0xff]++;
+		if (n == 0 || count[v[0].off >> shift & 0xff] == n)
+			continue;
+		for (b = 0, sum = 0; b < 256; b++) {
+			t = count[b];
+			count[b] = sum;
+			sum += t;
 		}
+		for (i = 0; i < n; i++)
+			tmp[count[v[i].off >> shift & 0xff]++] = v[i];
+		memcpy(v, tmp, n * sizeof(*v));
 	}
-	qsort(w->pend, n, sizeof(w->pend[0]), by_key);
-	for (i = 0; i < n; i++) {
-		off = w->pend[i].key;
-		k = w->pend[i].k;
-		if (off < w->cwin || off - w->cwin + w->has[k] > w->clen) {
-			w->cwin = off;
-			r = chstk__src_read_upto(im->src, off, w->cbuf, win,
-			    &w->clen, "exported function", err);
-			if (r < 0)
-				return r;
-			if (w->clen < w->has[k])
-				return chstk__error(err, CHSTK_ERR_TRUNCATED,
-				    "exported function runs past the end of the file");
+}
+
+/* Note the exported functions of the block of c symbols from index base. */
+static int
+block_funcs(const struct chstk_image *im, struct symread *w, uint64_t base,
+    size_t c, size_t *cap, struct chstk_error *err)
+{
+	size_t es = chstk__fsize(im, ELF_T_SYM), k, have;
+	struct func *f;
+	uint64_t off;
+
+	for (k = 0; k < c; k++) {
+		if (code_off(im, w->block + k * es, &off, &have) < 0)
+			continue;
+		/* No file reaches there; spans are summed below. */
+		if (off > UINT64_MAX - CODE_WIN - CODE_GAP)
+			return chstk__error(err, CHSTK_ERR_TRUNCATED,
+			    "exported function runs past the end of the file");
+		if (w->nfuncs == *cap) {
+			if (*cap >= FUNCS_MAX)
+				return chstk__error(err, CHSTK_ERR_CORRUPT,
+				    "more than %ju exported functions, more than this library reads",
+				    (uintmax_t)FUNCS_MAX);
+			*cap = *cap ? 2 * *cap : 64;
+			if ((f = realloc(w->funcs, *cap * sizeof(*f))) == NULL)
+				return chstk__syserror(err,
+				    "cannot read exported functions");
+			w->funcs = f;
 		}
-		memset(w->fcode[k], 0, CHSTK_CODE_LEN);
-		memcpy(w->fcode[k], w->cbuf + (off - w->cwin), w->has[k]);
+		f = &w->funcs[w->nfuncs++];
+		memset(f, 0, sizeof(*f));
+		f->off = off;
+		f->index = base + k;
+		f->len = (unsigned char)have;
 	}
 	return 0;
+}
+
+/* The first bytes of each exported function, the functions in the order of
+   their offsets, a read for each stretch of them (CODE_GAP). */
+static int
+funcs_code(const struct chstk_image *im, struct symread *w,
+    struct chstk_error *err)
+{
+	struct func *f = w->funcs;
+	struct by_off *v;
+	size_t i, j, k, win = chstk__symread_sizes.code_win;
+	uint64_t end;
+	int r = 0;
+
+	if (w->nfuncs == 0)
+		return 0;
+	win = win < CHSTK_CODE_LEN ? CHSTK_CODE_LEN : win < CODE_WIN ? win :
+	    CODE_WIN;
+	if ((v = malloc(2 * w->nfuncs * sizeof(*v))) == NULL)
+		return chstk__syserror(err, "cannot read exported functions");
+	for (i = 0; i < w->nfuncs; i++) {
+		v[i].off = f[i].off;
+		v[i].at = i;
+	}
+	sort_by_off(v, v + w->nfuncs, w->nfuncs);
+	for (i = 0; r == 0 && i < w->nfuncs; i = j) {
+		end = v[i].off + f[v[i].at].len;
+		for (j = i + 1; j < w->nfuncs && v[j].off <= end + CODE_GAP &&
+		    v[j].off + f[v[j].at].len - v[i].off <= win; j++)
+			if (v[j].off + f[v[j].at].len > end)
+				end = v[j].off + f[v[j].at].len;
+		r = chstk__src_read(im->src, v[i].off, w->cbuf,
+		    (size_t)(end - v[i].off), "exported function", err);
+		for (k = i; r == 0 && k < j; k++)
+			memcpy(f[v[k].at].code, w->cbuf + (v[k].off - v[i].off),
+			    f[v[k].at].len);
+	}
+	free(v);
+	return r;
+}
+
+/* The table's exported functions and their code, before its symbols are
+   handed over: a first reading of the table, per symbols at a time. */
+static int
+table_code(const struct chstk_image *im, const GElf_Shdr *tab, uint64_t n,
+    size_t per, struct symread *w, struct chstk_error *err)
+{
+	size_t es = chstk__fsize(im, ELF_T_SYM), c, cap = 0;
+	uint64_t i;
+	int r = 0;
+
+	for (i = 1; r == 0 && i < n; i += c) {
+		c = n - i < per ? (size_t)(n - i) : per;
+		r = chstk__src_read(im->src, tab->sh_offset + i * es, w->block,
+		    c * es, "symbol table", err);
+		if (r == 0)
+			r = block_funcs(im, w, i, c, &cap, err);
+	}
+	return r == 0 ? funcs_code(im, w, err) : r;
+}
+
+/* The code of the block of c symbols from index base, in w->has and
+   w->fcode. */
+static void
+block_code(struct symread *w, uint64_t base, size_t c)
+{
+	size_t k;
+
+	memset(w->has, 0, c);
+	for (; w->cur < w->nfuncs && w->funcs[w->cur].index < base + c;
+	    w->cur++) {
+		k = (size_t)(w->funcs[w->cur].index - base);
+		w->has[k] = w->funcs[w->cur].len != 0;
+		w->fcode[k] = w->funcs[w->cur].code;
+	}
 }
 
 /* The code of symbol k of the block, or NULL. */
@@ -641,14 +760,15 @@ code_of(const struct symread *w, size_t k)
 /* Hand the c symbols of the block to fn: in the table's order when the
    string table is read whole, else in the order of their names. */
 static int
-symbol_block(const struct chstk_image *im, struct symread *w, size_t c,
-    bool dynamic, chstk_sym_fn fn, void *arg, struct chstk_error *err)
+symbol_block(const struct chstk_image *im, struct symread *w, uint64_t base,
+    size_t c, bool dynamic, chstk_sym_fn fn, void *arg,
+    struct chstk_error *err)
 {
 	size_t es = chstk__fsize(im, ELF_T_SYM), k, n = 0;
 	int msb = is_msb(im), r = 0;
 
-	if (w->code && (r = block_code(im, w, c, err)) < 0)
-		return r;
+	if (w->code)
+		block_code(w, base, c);
 	if (w->whole) {
 		for (k = 0; r == 0 && k < c; k++)
 			r = one_symbol(im, w, w->block + k * es, code_of(w, k),
@@ -710,14 +830,17 @@ read_symbols(const struct chstk_image *im, const GElf_Shdr *tab,
 		free(w);
 		return chstk__syserror(err, "cannot read symbols");
 	}
+	if (w->code)
+		r = table_code(im, tab, n, per, w, err);
 	/* Entry 0 is the undefined symbol, nameless. */
 	for (i = 1; r == 0 && i < n; i += c) {
 		c = n - i < per ? (size_t)(n - i) : per;
 		r = chstk__src_read(im->src, tab->sh_offset + i * es, w->block,
 		    c * es, "symbol table", err);
 		if (r == 0)
-			r = symbol_block(im, w, c, dynamic, fn, arg, err);
+			r = symbol_block(im, w, i, c, dynamic, fn, arg, err);
 	}
+	free(w->funcs);
 	free(w->names);
 	free(w);
 	return r;

@@ -311,7 +311,7 @@ struct chstk__symread_sizes {
 				   (at most 65536, at least one symbol) */
 	size_t code_win;	/* exported functions' code read through a
 				   window of this (at least CHSTK_CODE_LEN,
-				   at most 4096) */
+				   at most 65536) */
 };
 extern struct chstk__symread_sizes chstk__symread_sizes;
 
