@@ -87,15 +87,25 @@ bool judge_batch(struct judge *j, const struct batch *b);
 /* The file is done: -0 prints its path when it had a finding. */
 void judge_file(struct judge *j, const char *path, bool findings);
 
-/* read.c: the images of the file name in dirfd, named path, to j. named:
-   it was named on the command line (a container is looked into). */
+/* read.c: how the walk met a file. */
+struct met {
+	const char *path;	/* as the walk names it */
+	size_t root;		/* what of path is the directory named on the
+				   command line (struct where) */
+	bool follow;		/* a symbolic link: follow it */
+	bool named;		/* named on the command line: a container is
+				   looked into */
+};
+/* The images of the file name in dirfd, met as m, to j. */
 void read_file(struct judge *j, int dirfd, const char *name,
-    const char *path, bool follow, bool named);
-/* The images of the OCI image layout open on fd, named path. */
-void read_layout(struct judge *j, int fd, const char *path);
+    const struct met *m);
+/* The images of the OCI image layout open on fd, met as m. */
+void read_layout(struct judge *j, int fd, const struct met *m);
 
-/* walk.c: scan the given roots with o->jobs threads. Returns -1 when a
-   root could not be read (reported), else 0. */
-int walk(struct judge *j, char **roots, size_t n);
+/* walk.c: scan the given roots with o->jobs threads. system: they are
+   the system's own directories (no PATH named), whose files' installed
+   paths are their paths; else a directory named stands for / below it.
+   Returns -1 when a root could not be read (reported), else 0. */
+int walk(struct judge *j, char **roots, size_t n, bool system);
 
 #endif

@@ -287,6 +287,7 @@ main(int argc, char **argv)
 	struct judge j = { .o = &o, .r = &r, .st = &st };
 	struct list roots = { NULL, 0 };
 	struct timespec t0, t1;
+	bool system;
 	int i, failed;
 	size_t k;
 
@@ -304,7 +305,7 @@ main(int argc, char **argv)
 	}
 	for (i = optind; i < argc; i++)
 		add(&roots, argv[i]);
-	if (roots.n == 0)
+	if ((system = roots.n == 0))
 		default_roots(&roots);
 	pthread_mutex_init(&r.lock, NULL);
 	pthread_mutex_init(&r.err_lock, NULL);
@@ -315,7 +316,7 @@ main(int argc, char **argv)
 	report_header(&r);
 	if (o.progress)
 		j.prog = progress_start(&r);
-	failed = walk(&j, roots.v, roots.n) < 0;
+	failed = walk(&j, roots.v, roots.n, system) < 0;
 	progress_stop(j.prog);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (r.sarif != NULL && sarif_end(r.sarif, !failed &&

@@ -56,23 +56,27 @@ read_library(struct batch *b, int fd, const unsigned char *head, size_t n,
 /* A container's members are judged one by one, as they are read. */
 struct container_ctx {
 	struct judge *j;
+	size_t root;
 	bool findings;
 };
 
+/* The container names its members; where the file lies, the walk knows. */
 static void
 judge_member(void *arg, const struct batch *b)
 {
 	struct container_ctx *c = arg;
+	struct batch in = *b;
 
-	c->findings |= judge_batch(c->j, b);
+	in.at.root = c->root;
+	c->findings |= judge_batch(c->j, &in);
 }
 
 void
-read_file(struct judge *j, int dirfd, const char *name, const char *path,
-    bool follow, bool named)
+read_file(struct judge *j, int dirfd, const char *name, const struct met *m)
 {
-	struct batch b = { .at.path = path };
-	struct container_ctx c = { .j = j };
+	const char *path = m->path;
+	struct batch b = { .at.path = path, .at.root = m->root };
+	struct container_ctx c = { .j = j, .root = m->root };
 	struct container_out out = { .found = judge_member, .arg = &c,
 	    .hardening = j->o->hardening };
 	/* Enough for the ELF header and program headers of nearly every
@@ -87,7 +91,7 @@ read_file(struct judge *j, int dirfd, const char *name, const char *path,
 	int fd;
 
 	fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
-	    (follow ? 0 : O_NOFOLLOW));
+	    (m->follow ? 0 : O_NOFOLLOW));
 	if (fd == -1) {
 		/* Gone, or replaced by a link, since the listing. */
 		if (errno != ENOENT && errno != ELOOP) {
@@ -108,10 +112,10 @@ read_file(struct judge *j, int dirfd, const char *name, const char *path,
 	if (format == CHSTK_FORMAT_ELF || format == CHSTK_FORMAT_AR)
 		read_library(&b, fd, head, (size_t)n, format,
 		    j->o->hardening);
-	else if (kind == CONTAINER_TAR && (named || j->o->archives) &&
+	else if (kind == CONTAINER_TAR && (m->named || j->o->archives) &&
 	    oci_is_archive(fd))
 		oci_scan(fd, false, path, &out);
-	else if (kind != CONTAINER_NONE && (named || j->o->archives))
+	else if (kind != CONTAINER_NONE && (m->named || j->o->archives))
 		container_scan(fd, path, kind, &out);
 	c.findings |= judge_batch(j, &b);
 	batch_clear(&b);
@@ -120,12 +124,12 @@ read_file(struct judge *j, int dirfd, const char *name, const char *path,
 }
 
 void
-read_layout(struct judge *j, int fd, const char *path)
+read_layout(struct judge *j, int fd, const struct met *m)
 {
-	struct container_ctx c = { .j = j };
+	struct container_ctx c = { .j = j, .root = m->root };
 	struct container_out out = { .found = judge_member, .arg = &c,
 	    .hardening = j->o->hardening };
 
-	oci_scan(fd, true, path, &out);
-	judge_file(j, path, c.findings);
+	oci_scan(fd, true, m->path, &out);
+	judge_file(j, m->path, c.findings);
 }

@@ -15,7 +15,6 @@
 #include "buf.h"
 #include "report.h"
 #include "sarif.h"
-#include "xalloc.h"
 
 /* Erase the progress line before anything is printed. */
 static void
@@ -488,8 +487,7 @@ sarif_image(struct report *r, const struct where *w,
 {
 	struct region mark = { info->mark_offset, info->mark_size };
 	struct region wx_region = { info->wx_offset, info->wx_size };
-	char just[512], wx[64], lack[600], *full = NULL;
-	const char *pat;
+	char just[512], wx[64], lack[600];
 	struct verdict raw;
 	unsigned i, waived = 0;
 
@@ -498,15 +496,8 @@ sarif_image(struct report *r, const struct where *w,
 	if (v->allowed) {
 		verdict_of(info, false, &raw);
 		waived = raw.findings & ~v->findings;
-		if ((pat = allow_which(&r->o->allow, w->path)) == NULL &&
-		    w->member != NULL) {
-			if (asprintf(&full, "%s!%s", w->path, w->member) < 0)
-				oom();
-			pat = allow_which(&r->o->allow, full);
-		}
 		snprintf(just, sizeof(just), "allowed by the pattern '%s' of the --allow list",
-		    pat != NULL ? pat : "?");
-		free(full);
+		    v->allowed_by != NULL ? v->allowed_by->text : "?");
 	}
 	snprintf(wx, sizeof(wx), "%u writable and executable segment%s",
 	    info->wx, info->wx == 1 ? "" : "s");

@@ -34,6 +34,8 @@ struct job {
 	dev_t parent_dev;	/* the device of the directory it is in */
 	bool root;		/* named on the command line */
 	bool file;		/* a file named on the command line */
+	size_t root_len;	/* path[0, root_len) is the directory named
+				   on the command line (struct where) */
 	size_t len;
 	char path[];
 };
@@ -106,19 +108,16 @@ first_visit(struct walker *w, dev_t dev, ino_t ino)
 	return first;
 }
 
+/* Push path[0, len), with what like says of it. */
 static void
-push(struct walker *w, const char *path, size_t len, dev_t root_dev,
-    dev_t parent_dev, bool root, bool file)
+push(struct walker *w, const struct job *like, const char *path, size_t len)
 {
 	struct job *j = xmalloc(sizeof(*j) + len + 1);
 
+	*j = *like;
 	memcpy(j->path, path, len);
 	j->path[len] = '\0';
 	j->len = len;
-	j->root_dev = root_dev;
-	j->parent_dev = parent_dev;
-	j->root = root;
-	j->file = file;
 	pthread_mutex_lock(&w->lock);
 	j->next = w->stack;
 	w->stack = j;
@@ -268,6 +267,9 @@ entry(struct walker *w, const struct job *j, int fd, dev_t dev,
 {
 	size_t nlen = strlen(e->d_name), len;
 	unsigned char type;
+	struct job dir = { .root_dev = j->root_dev, .parent_dev = dev,
+	    .root_len = j->root_len };
+	struct met m = { .root = j->root_len };
 	bool link;
 
 	if (e->d_name[0] == '.' && (nlen == 1 ||
@@ -284,10 +286,12 @@ entry(struct walker *w, const struct job *j, int fd, dev_t dev,
 	}
 	snprintf(s->path, s->cap, "%s%s%s", j->path,
 	    j->path[j->len - 1] == '/' ? "" : "/", e->d_name);
+	m.path = s->path;
+	m.follow = link;
 	if (type == DT_DIR)
-		push(w, s->path, len, j->root_dev, dev, false, false);
+		push(w, &dir, s->path, len);
 	else
-		read_file(w->j, fd, e->d_name, s->path, link, false);
+		read_file(w->j, fd, e->d_name, &m);
 }
 
 /* getdents64 straight into the worker's buffer: no DIR to allocate, and
@@ -296,6 +300,8 @@ static void
 scan_dir(struct walker *w, const struct job *j, struct scratch *s)
 {
 	int fd = open_dir(j->path, j->len, j->root || w->o->follow);
+	/* A layout named is its own root, as a file named is. */
+	struct met m = { .path = j->path, .root = j->root ? 0 : j->root_len };
 	ssize_t n, off;
 	dev_t dev;
 
@@ -310,7 +316,7 @@ scan_dir(struct walker *w, const struct job *j, struct scratch *s)
 	}
 	/* An image layout is one container: named, or with -A. */
 	if ((j->root || w->o->archives) && oci_is_layout(fd)) {
-		read_layout(w->j, fd, j->path);
+		read_layout(w->j, fd, &m);
 		close(fd);
 		return;
 	}
@@ -340,8 +346,11 @@ worker(void *arg)
 	s->cap = 4096;
 	s->path = xmalloc(s->cap);
 	while ((j = pop(w)) != NULL) {
+		struct met m = { .path = j->path, .follow = true,
+		    .named = true };
+
 		if (j->file)
-			read_file(w->j, AT_FDCWD, j->path, j->path, true, true);
+			read_file(w->j, AT_FDCWD, j->path, &m);
 		else
 			scan_dir(w, j, s);
 		free(j);
@@ -352,10 +361,11 @@ worker(void *arg)
 }
 
 /* Look at the roots, in the order given, then push those to scan in
-   reverse: the stack hands them out in the given order. Returns -1 when
-   one cannot be scanned (reported). */
+   reverse: the stack hands them out in the given order. Each directory
+   named is the / of the installed paths below it; the system's own are
+   not. Returns -1 when one cannot be scanned (reported). */
 static int
-push_roots(struct walker *w, char **roots, size_t n)
+push_roots(struct walker *w, char **roots, size_t n, bool system)
 {
 	struct stat *st = xcalloc(n, sizeof(*st));
 	int ret = 0;
@@ -374,20 +384,25 @@ push_roots(struct walker *w, char **roots, size_t n)
 		}
 	}
 	for (i = n; i-- > 0;) {
+		struct job root = { .root_dev = st[i].st_dev,
+		    .parent_dev = st[i].st_dev, .root = true,
+		    .file = S_ISREG(st[i].st_mode) };
+
 		if (!S_ISDIR(st[i].st_mode) && !S_ISREG(st[i].st_mode))
 			continue;
 		len = strlen(roots[i]);
 		while (len > 1 && roots[i][len - 1] == '/')
 			len--;
-		push(w, roots[i], len, st[i].st_dev, st[i].st_dev, true,
-		    S_ISREG(st[i].st_mode));
+		if (S_ISDIR(st[i].st_mode) && !system)
+			root.root_len = len;
+		push(w, &root, roots[i], len);
 	}
 	free(st);
 	return ret;
 }
 
 int
-walk(struct judge *j, char **roots, size_t n)
+walk(struct judge *j, char **roots, size_t n, bool system)
 {
 	struct walker w = { .o = j->o, .j = j };
 	pthread_t *t = xmalloc(j->o->jobs * sizeof(*t));
@@ -396,7 +411,7 @@ walk(struct judge *j, char **roots, size_t n)
 
 	pthread_mutex_init(&w.lock, NULL);
 	pthread_cond_init(&w.cond, NULL);
-	ret = push_roots(&w, roots, n);
+	ret = push_roots(&w, roots, n, system);
 	/* The main thread is a worker too. Until every thread is started,
 	   the count stays above what the idle ones can reach. */
 	pthread_mutex_lock(&w.lock);

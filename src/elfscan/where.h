@@ -10,6 +10,11 @@
 
 struct where {
 	const char *path;	/* the file, as the walk names it */
+	size_t root;		/* path[0, root) is the directory named on
+				   the command line it was found under, which
+				   stands for / in its installed path (what
+				   --allow matches); 0 for a file named, or
+				   under a default root */
 	const char *member;	/* a member of a container or archive, a
 				   path inside an image; or NULL */
 	const char *image;	/* of an image archive holding several
