@@ -33,6 +33,7 @@ chstk_shell_tests = \
 elfscan_shell_tests = \
 	tests/elfscan/tree.sh \
 	tests/elfscan/options.sh \
+	tests/elfscan/allow.sh \
 	tests/elfscan/system.sh \
 	tests/elfscan/containers.sh \
 	tests/elfscan/hostile.sh \

@@ -34,7 +34,9 @@ usage(FILE *f)
 "                         followed by NUL (for chstk --files-from - -0)\n"
 "      --summary          print counts at the end\n"
 "      --allow FILE       glob patterns, one a line, of paths allowed an\n"
-"                         executable stack\n"
+"                         executable stack (installed paths: /usr/lib/x/**)\n"
+"      --allow-pattern GLOB\n"
+"                         one such pattern\n"
 "      --hardening        also report RELRO, PIE, canary, FORTIFY_SOURCE,\n"
 "                         RPATH/RUNPATH, IBT/SHSTK, BTI/PAC, symbols\n"
 "      --require [GLOB=]PROPS\n"
@@ -62,8 +64,8 @@ usage(FILE *f)
 }
 
 enum {
-	OPT_FORMAT = 256, OPT_SUMMARY, OPT_ALLOW, OPT_NO_PROGRESS, OPT_RULES,
-	OPT_HARDENING, OPT_REQUIRE,
+	OPT_FORMAT = 256, OPT_SUMMARY, OPT_ALLOW, OPT_ALLOW_PATTERN,
+	OPT_NO_PROGRESS, OPT_RULES, OPT_HARDENING, OPT_REQUIRE,
 };
 
 /* --require [GLOB=]PROPS, added to o. */
@@ -92,6 +94,7 @@ parse(int argc, char **argv, struct opts *o)
 		{ "print0", no_argument, NULL, '0' },
 		{ "summary", no_argument, NULL, OPT_SUMMARY },
 		{ "allow", required_argument, NULL, OPT_ALLOW },
+		{ "allow-pattern", required_argument, NULL, OPT_ALLOW_PATTERN },
 		{ "hardening", no_argument, NULL, OPT_HARDENING },
 		{ "require", required_argument, NULL, OPT_REQUIRE },
 		{ "follow", no_argument, NULL, 'L' },
@@ -140,6 +143,9 @@ parse(int argc, char **argv, struct opts *o)
 				warn("%s: cannot read the allowlist", optarg);
 				return -1;
 			}
+			break;
+		case OPT_ALLOW_PATTERN:
+			allow_add(&o->allow, optarg, NULL, 0);
 			break;
 		case OPT_HARDENING:
 			o->hardening = true;
@@ -318,6 +324,7 @@ main(int argc, char **argv)
 		j.prog = progress_start(&r);
 	failed = walk(&j, roots.v, roots.n, system) < 0;
 	progress_stop(j.prog);
+	report_unused(&r);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (r.sarif != NULL && sarif_end(r.sarif, !failed &&
 	    atomic_load(&st.c[C_ERRORS]) == 0) < 0) {

@@ -336,6 +336,10 @@ struct writer {
 	    const struct hard *h);
 	void (*log_error)(struct report *r, const struct where *w,
 	    bool malformed, const char *msg);
+	/* An --allow pattern that allowed nothing: without a hook, a
+	   message on the standard error. */
+	void (*unused)(struct buf *b, const struct allow_pattern *p);
+	void (*log_unused)(struct report *r, const struct allow_pattern *p);
 };
 
 static void
@@ -471,6 +475,22 @@ json_summary(struct buf *b, const unsigned long *v, bool hardening,
 	    seconds);
 }
 
+/* {"unused_allow":{...}}: a pattern that allowed nothing, and where it
+   was written (null for --allow-pattern). */
+static void
+json_unused(struct buf *b, const struct allow_pattern *p)
+{
+	buf_puts(b, "{\"unused_allow\":{\"pattern\":");
+	buf_json(b, p->text);
+	buf_puts(b, ",\"file\":");
+	if (p->file != NULL) {
+		buf_json(b, p->file);
+		buf_addf(b, ",\"line\":%u}}\n", p->line);
+	} else {
+		buf_puts(b, "null,\"line\":null}}\n");
+	}
+}
+
 /* -0: the path of a file with findings, once. */
 static void
 print0_path(struct buf *b, const char *path)
@@ -531,15 +551,23 @@ sarif_error(struct report *r, const struct where *w, bool malformed,
 		sarif_notification(r->sarif, w, msg);
 }
 
+static void
+sarif_unused(struct report *r, const struct allow_pattern *p)
+{
+	sarif_unused_pattern(r->sarif, p->text, p->file, p->line);
+}
+
 static const struct writer text_writer = {
 	.header = text_header, .image = text_image, .summary = text_summary,
 };
 static const struct writer json_writer = {
 	.image = json_image, .error = json_error, .summary = json_summary,
+	.unused = json_unused,
 };
 static const struct writer sarif_writer = {
 	.log_image = sarif_image, .log_error = sarif_error,
-	.summary = text_summary, .summary_on_stderr = true,
+	.log_unused = sarif_unused, .summary = text_summary,
+	.summary_on_stderr = true,
 };
 static const struct writer print0_writer = {
 	.finding_path = print0_path, .summary = text_summary,
@@ -617,6 +645,39 @@ report_error(struct report *r, const struct where *w, bool malformed,
 	text_where(&b, w);
 	buf_addf(&b, ": %s%s\n", malformed ? "malformed ELF: " : "", msg);
 	to_stderr(r, &b);
+}
+
+void
+report_unused(struct report *r)
+{
+	const struct allow *a = &r->o->allow;
+	char space[512];
+	struct buf b;
+	size_t i;
+
+	for (i = 0; i < a->n; i++) {
+		const struct allow_pattern *p = &a->v[i];
+
+		if (atomic_load(&p->used))
+			continue;
+		if (writer(r)->log_unused != NULL) {
+			pthread_mutex_lock(&r->lock);
+			writer(r)->log_unused(r, p);
+			pthread_mutex_unlock(&r->lock);
+			continue;
+		}
+		BUF_INIT(b, space);
+		if (writer(r)->unused != NULL) {
+			writer(r)->unused(&b, p);
+			emit(r, &b);
+		} else if (p->file != NULL) {
+			buf_addf(&b, "elfscan: %s:%u: unused pattern: %s\n", p->file, p->line, p->text);
+			to_stderr(r, &b);
+		} else {
+			buf_addf(&b, "elfscan: --allow-pattern: unused pattern: %s\n", p->text);
+			to_stderr(r, &b);
+		}
+	}
 }
 
 void

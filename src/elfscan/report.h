@@ -36,6 +36,9 @@ void report_image(struct report *r, const struct where *w,
 void report_error(struct report *r, const struct where *w, bool malformed,
     const char *msg);
 void report_path0(struct report *r, const char *path);
+/* At the end: each --allow pattern that allowed nothing, as lintian
+   reports unused overrides; not an error. */
+void report_unused(struct report *r);
 void report_summary(struct report *r, double seconds);
 
 /* progress.c: a line on the terminal while the scan runs, drawn under the

@@ -334,6 +334,31 @@ sarif_notification(struct sarif *s, const struct where *w, const char *msg)
 	buf_free(&b);
 }
 
+void
+sarif_unused_pattern(struct sarif *s, const char *pattern, const char *file,
+    unsigned line)
+{
+	char space[1024], *real = file != NULL ? realpath(file, NULL) : NULL;
+	struct buf b;
+
+	BUF_INIT(b, space);
+	buf_addf(&b, "%s{\"level\":\"warning\",\"message\":{\"text\":\"",
+	    s->notifications++ ? ",\n" : "");
+	buf_puts(&b, "The --allow pattern '");
+	buf_json_chars(&b, pattern);
+	buf_puts(&b, "' allowed nothing: no image with an executable stack matched it.\"}");
+	if (real != NULL) {
+		buf_puts(&b, ",\"locations\":[{\"physicalLocation\":{"
+		    "\"artifactLocation\":{\"uri\":\"file://");
+		uri_path(&b, real);
+		buf_addf(&b, "\"},\"region\":{\"startLine\":%u}}}]", line);
+	}
+	buf_add(&b, "}", 1);
+	flush(&b, s->notes);
+	buf_free(&b);
+	free(real);
+}
+
 int
 sarif_end(struct sarif *s, bool successful)
 {
