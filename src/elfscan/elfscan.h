@@ -35,6 +35,7 @@ struct opts {
 	bool follow;		/* -L: follow symbolic links */
 	bool one_fs;		/* -x */
 	bool archives;		/* -A: open containers met in the walk */
+	const char *platform;	/* --platform: OS/ARCH[/VARIANT], or NULL */
 	bool progress;		/* on a terminal, unless --no-progress */
 	unsigned jobs;
 	struct allow allow;
@@ -95,6 +96,9 @@ struct met {
 	bool follow;		/* a symbolic link: follow it */
 	bool named;		/* named on the command line: a container is
 				   looked into */
+	bool image;		/* named as an image reference: it must be an
+				   image */
+	const char *ref;	/* and the image it selects, or NULL: all */
 };
 /* The images of the file name in dirfd, met as m, to j. */
 void read_file(struct judge *j, int dirfd, const char *name,

@@ -48,6 +48,9 @@ usage(FILE *f)
 "  -x, --one-file-system  stay on the file system of each PATH\n"
 "  -A, --archives         also look into the packages, wheels, tarballs and\n"
 "                         images met in directories (those named are always)\n"
+"      --platform OS/ARCH[/VARIANT]\n"
+"                         of a multi-platform image, only this platform's\n"
+"                         (default: every platform)\n"
 "  -j, --jobs N           worker threads (default: the online CPUs)\n"
 "      --no-progress      no progress line on a terminal\n"
 "      --rules            print the table of default stack rules\n"
@@ -56,8 +59,9 @@ usage(FILE *f)
 "\n"
 "Members of .deb, .rpm, zip (.whl, .jar, .apk), tar and cpio files, plain\n"
 "or compressed, are shown as FILE!MEMBER; the files of a container image\n"
-"(an OCI layout or archive, a docker save tarball) as IMAGE!/PATH, as a\n"
-"container of it sees them.\n"
+"(an OCI layout or archive, a docker save tarball) as IMAGE!TAG!/PATH, as\n"
+"a container of it sees them. PATH may name one image as skopeo does:\n"
+"oci:DIR[:TAG], oci-archive:FILE[:TAG], docker-archive:FILE[:REF|@N].\n"
 "\n"
 "Exit status: 0 no findings, 1 findings, 2 an error: a bad option, or a\n"
 "path, file, directory or member that could not be read (2 wins over 1).\n");
@@ -65,7 +69,7 @@ usage(FILE *f)
 
 enum {
 	OPT_FORMAT = 256, OPT_SUMMARY, OPT_ALLOW, OPT_ALLOW_PATTERN,
-	OPT_NO_PROGRESS, OPT_RULES, OPT_HARDENING, OPT_REQUIRE,
+	OPT_NO_PROGRESS, OPT_RULES, OPT_HARDENING, OPT_REQUIRE, OPT_PLATFORM,
 };
 
 /* --require [GLOB=]PROPS, added to o. */
@@ -85,6 +89,18 @@ add_require(struct opts *o, const char *arg)
 	return 0;
 }
 
+/* --platform: OS/ARCH[/VARIANT], no part empty. */
+static bool
+platform_ok(const char *s)
+{
+	size_t parts, len;
+
+	for (parts = 1; (len = strcspn(s, "/")) > 0; parts++, s += len + 1)
+		if (s[len] == '\0')
+			return parts == 2 || parts == 3;
+	return false;
+}
+
 static int
 parse(int argc, char **argv, struct opts *o)
 {
@@ -100,6 +116,7 @@ parse(int argc, char **argv, struct opts *o)
 		{ "follow", no_argument, NULL, 'L' },
 		{ "one-file-system", no_argument, NULL, 'x' },
 		{ "archives", no_argument, NULL, 'A' },
+		{ "platform", required_argument, NULL, OPT_PLATFORM },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 		{ "rules", no_argument, NULL, OPT_RULES },
@@ -162,6 +179,13 @@ parse(int argc, char **argv, struct opts *o)
 			break;
 		case 'A':
 			o->archives = true;
+			break;
+		case OPT_PLATFORM:
+			if (!platform_ok(optarg)) {
+				warnx("--platform=%s: not OS/ARCH[/VARIANT]", optarg);
+				return -1;
+			}
+			o->platform = optarg;
 			break;
 		case 'j':
 			errno = 0;

@@ -5,7 +5,7 @@
  * library whole, with the bytes already read; a package, wheel or tarball
  * goes to container.c, and a container image to oci.c, when it was named
  * on the command line, or with -A; anything else is passed over after that
- * one read. With --hardening the library reads each image's other
+ * one read. A file named as an image (oci-archive:FILE...) must be one. With --hardening the library reads each image's other
  * defences too, and hands over its symbols (batch.c).
  */
 #include <errno.h>
@@ -79,6 +79,7 @@ read_file(struct judge *j, int dirfd, const char *name, const struct met *m)
 	struct container_ctx c = { .j = j, .root = m->root };
 	struct container_out out = { .found = judge_member, .arg = &c,
 	    .hardening = j->o->hardening };
+	struct oci_select sel = { m->ref, j->o->platform };
 	/* Enough for the ELF header and program headers of nearly every
 	   ELF file (all of /usr's here), which the library then does not
 	   read again: one read tells what a file is and, most often, all the
@@ -109,12 +110,16 @@ read_file(struct judge *j, int dirfd, const char *name, const struct met *m)
 		    strerror(errno));
 	format = n > 0 ? chstk_format(head, (size_t)n) : CHSTK_FORMAT_OTHER;
 	kind = n > 0 ? container_kind(head, (size_t)n) : CONTAINER_NONE;
-	if (format == CHSTK_FORMAT_ELF || format == CHSTK_FORMAT_AR)
+	if (m->image && !(kind == CONTAINER_TAR && oci_is_archive(fd)))
+		batch_add(&b, FOUND_ERROR, NULL, "not an image: neither an OCI archive nor a docker save tarball");
+	else if (m->image)
+		oci_scan(fd, false, path, &sel, &out);
+	else if (format == CHSTK_FORMAT_ELF || format == CHSTK_FORMAT_AR)
 		read_library(&b, fd, head, (size_t)n, format,
 		    j->o->hardening);
 	else if (kind == CONTAINER_TAR && (m->named || j->o->archives) &&
 	    oci_is_archive(fd))
-		oci_scan(fd, false, path, &out);
+		oci_scan(fd, false, path, &sel, &out);
 	else if (kind != CONTAINER_NONE && (m->named || j->o->archives))
 		container_scan(fd, path, kind, &out);
 	c.findings |= judge_batch(j, &b);
@@ -129,7 +134,8 @@ read_layout(struct judge *j, int fd, const struct met *m)
 	struct container_ctx c = { .j = j, .root = m->root };
 	struct container_out out = { .found = judge_member, .arg = &c,
 	    .hardening = j->o->hardening };
+	struct oci_select sel = { m->ref, j->o->platform };
 
-	oci_scan(fd, true, m->path, &out);
+	oci_scan(fd, true, m->path, &sel, &out);
 	judge_file(j, m->path, c.findings);
 }

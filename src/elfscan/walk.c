@@ -36,6 +36,8 @@ struct job {
 	bool file;		/* a file named on the command line */
 	size_t root_len;	/* path[0, root_len) is the directory named
 				   on the command line (struct where) */
+	bool image;		/* named as an image reference (ref.c) */
+	const char *ref;	/* the image it selects, or NULL */
 	size_t len;
 	char path[];
 };
@@ -53,6 +55,8 @@ struct seen {
 struct walker {
 	const struct opts *o;
 	struct judge *j;
+	char **path, **ref;	/* the roots' paths, and the images selected
+				   by those named as image references */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct job *stack;
@@ -301,7 +305,8 @@ scan_dir(struct walker *w, const struct job *j, struct scratch *s)
 {
 	int fd = open_dir(j->path, j->len, j->root || w->o->follow);
 	/* A layout named is its own root, as a file named is. */
-	struct met m = { .path = j->path, .root = j->root ? 0 : j->root_len };
+	struct met m = { .path = j->path, .root = j->root ? 0 : j->root_len,
+	    .image = j->image, .ref = j->ref };
 	ssize_t n, off;
 	dev_t dev;
 
@@ -317,6 +322,13 @@ scan_dir(struct walker *w, const struct job *j, struct scratch *s)
 	/* An image layout is one container: named, or with -A. */
 	if ((j->root || w->o->archives) && oci_is_layout(fd)) {
 		read_layout(w->j, fd, &m);
+		close(fd);
+		return;
+	}
+	if (j->image) {
+		struct where where = { .path = j->path };
+
+		report_error(w->j->r, &where, false, "not an OCI image layout");
 		close(fd);
 		return;
 	}
@@ -347,7 +359,7 @@ worker(void *arg)
 	s->path = xmalloc(s->cap);
 	while ((j = pop(w)) != NULL) {
 		struct met m = { .path = j->path, .follow = true,
-		    .named = true };
+		    .named = true, .image = j->image, .ref = j->ref };
 
 		if (j->file)
 			read_file(w->j, AT_FDCWD, j->path, &m);
@@ -360,23 +372,29 @@ worker(void *arg)
 	return NULL;
 }
 
-/* Look at the roots, in the order given, then push those to scan in
-   reverse: the stack hands them out in the given order. Each directory
-   named is the / of the installed paths below it; the system's own are
-   not. Returns -1 when one cannot be scanned (reported). */
+/* Look at the roots, in the order given (an image reference by its
+   path), then push those to scan in reverse: the stack hands them out in
+   the given order. Each directory named is the / of the installed paths
+   below it; the system's own are not. Returns -1 when one cannot be
+   scanned (reported). */
 static int
 push_roots(struct walker *w, char **roots, size_t n, bool system)
 {
 	struct stat *st = xcalloc(n, sizeof(*st));
+	char **path = w->path = xcalloc(n, sizeof(*path));
+	bool *image = xcalloc(n, sizeof(*image));
 	int ret = 0;
 	size_t i, len;
 
+	w->ref = xcalloc(n, sizeof(*w->ref));
 	for (i = 0; i < n; i++) {
-		if (stat(roots[i], &st[i]) == -1) {
-			walk_error(w, roots[i], "cannot stat", errno);
+		if (!(image[i] = image_ref(roots[i], &path[i], &w->ref[i])))
+			path[i] = xstrdup(roots[i]);
+		if (stat(path[i], &st[i]) == -1) {
+			walk_error(w, path[i], "cannot stat", errno);
 			ret = -1;
 		} else if (!S_ISDIR(st[i].st_mode) && !S_ISREG(st[i].st_mode)) {
-			struct where where = { .path = roots[i] };
+			struct where where = { .path = path[i] };
 
 			report_error(w->j->r, &where, false,
 			    "not a regular file or directory");
@@ -386,17 +404,19 @@ push_roots(struct walker *w, char **roots, size_t n, bool system)
 	for (i = n; i-- > 0;) {
 		struct job root = { .root_dev = st[i].st_dev,
 		    .parent_dev = st[i].st_dev, .root = true,
-		    .file = S_ISREG(st[i].st_mode) };
+		    .file = S_ISREG(st[i].st_mode),
+		    .image = image[i], .ref = w->ref[i] };
 
 		if (!S_ISDIR(st[i].st_mode) && !S_ISREG(st[i].st_mode))
 			continue;
-		len = strlen(roots[i]);
-		while (len > 1 && roots[i][len - 1] == '/')
+		len = strlen(path[i]);
+		while (len > 1 && path[i][len - 1] == '/')
 			len--;
 		if (S_ISDIR(st[i].st_mode) && !system)
 			root.root_len = len;
-		push(w, &root, roots[i], len);
+		push(w, &root, path[i], len);
 	}
+	free(image);
 	free(st);
 	return ret;
 }
@@ -407,6 +427,7 @@ walk(struct judge *j, char **roots, size_t n, bool system)
 	struct walker w = { .o = j->o, .j = j };
 	pthread_t *t = xmalloc(j->o->jobs * sizeof(*t));
 	unsigned i, started = 0;
+	size_t k;
 	int ret;
 
 	pthread_mutex_init(&w.lock, NULL);
@@ -428,6 +449,12 @@ walk(struct judge *j, char **roots, size_t n, bool system)
 		pthread_join(t[i], NULL);
 	free(t);
 	free(w.seen.slot);
+	for (k = 0; k < n; k++) {
+		free(w.path[k]);
+		free(w.ref[k]);
+	}
+	free(w.path);
+	free(w.ref);
 	pthread_mutex_destroy(&w.lock);
 	pthread_cond_destroy(&w.cond);
 	return ret;
