@@ -335,7 +335,7 @@ get_array(json_object *o, const char *key)
 	return v;
 }
 
-/* The image key is, or NULL. */
+/* The image whose key is key, or NULL. */
 static struct image *
 image_of(const struct images *im, const char *key)
 {
@@ -467,6 +467,25 @@ platform_is(const char *have, const char *want)
 	return hv == NULL || wv == NULL || strcmp(hv, wv) == 0;
 }
 
+/* The name of what descriptor d of the index name lists (of digest, and
+   the tag ref or NULL), in label: at the top, its tag or its digest;
+   below, the index's name and its platform, or its digest. Returns
+   whether the name is a tag's. */
+static bool
+label_of(json_object *d, const char *name, bool tagged, int depth,
+    const char *ref, const char *digest, char *label, size_t len)
+{
+	char plat[320];
+
+	if (depth == 0)
+		snprintf(label, len, "%s", ref != NULL ? ref : digest);
+	else if (platform_of(d, plat, sizeof(plat)))
+		snprintf(label, len, "%s[%s]", name, plat);
+	else
+		snprintf(label, len, "%s@%s", name, digest);
+	return depth == 0 ? ref != NULL : tagged;
+}
+
 /* An OCI index: each manifest, or index, it lists, once, but those the
    selection leaves out. Returns how many it took. */
 static size_t
@@ -485,7 +504,7 @@ oci_index(struct src *src, struct images *im, const char *name, bool tagged,
 	}
 	for (k = 0; k < json_object_array_length(list); k++) {
 		const char *digest, *ref = NULL, *type;
-		bool tag = tagged;
+		bool tag;
 
 		d = json_object_array_get_idx(list, k);
 		digest = get_str(d, "digest");
@@ -504,15 +523,8 @@ oci_index(struct src *src, struct images *im, const char *name, bool tagged,
 			continue;
 		}
 		taken++;
-		if (depth == 0) {
-			tag = ref != NULL;
-			snprintf(label, sizeof(label), "%s", ref != NULL ? ref :
-			    digest);
-		} else if (platform_of(d, plat, sizeof(plat))) {
-			snprintf(label, sizeof(label), "%s[%s]", name, plat);
-		} else {
-			snprintf(label, sizeof(label), "%s@%s", name, digest);
-		}
+		tag = label_of(d, name, tagged, depth, ref, digest, label,
+		    sizeof(label));
 		if ((known = image_of(im, digest)) != NULL) {
 			add_name(known, label);
 			known->tagged = known->tagged || tag;

@@ -5,8 +5,9 @@
  * library whole, with the bytes already read; a package, wheel or tarball
  * goes to container.c, and a container image to oci.c, when it was named
  * on the command line, or with -A; anything else is passed over after that
- * one read. A file named as an image (oci-archive:FILE...) must be one. With --hardening the library reads each image's other
- * defences too, and hands over its symbols (batch.c).
+ * one read. A file named as an image (oci-archive:FILE...) must be one.
+ * With --hardening the library reads each image's other defences too, and
+ * hands over its symbols (batch.c).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -10,10 +10,10 @@
  * image's path and tags as the user named them; the member, and in an
  * image its names and the layer, go in the location's logical location
  * and properties. The partial fingerprint hashes the rule, the relative
- * URI, the member and the image's names, not the root's
- * absolute path or anything of the run, so the same finding keeps it
- * across runs and machines. Each piece of the log is built in a buffer
- * (buf.h) and written at once.
+ * URI (of a layout, its directory's), the member and the image's names,
+ * not the root's absolute path or anything of the run, so the same
+ * finding keeps it across runs and machines. Each piece of the log is
+ * built in a buffer (buf.h) and written at once.
  */
 #include <errno.h>
 #include <limits.h>
@@ -238,14 +238,12 @@ write_location(const struct sarif *s, struct buf *b, const struct where *w,
 	const char *path = file_of(w), *rel = path;
 	const struct root *r = root_of(s, path, &rel);
 	const char *name = w->file != NULL ? rel_of(s, w->path) : rel;
-	char *real = r == NULL ? realpath(path, NULL) : NULL;
 	struct stat st;
 
 	buf_puts(b, "{\"physicalLocation\":{\"artifactLocation\":{\"uri\":\"");
 	if (r == NULL)
 		buf_puts(b, "file://");
-	uri_path(b, real != NULL ? real : rel);
-	free(real);
+	uri_path(b, rel);
 	buf_add(b, "\"", 1);
 	if (r != NULL)
 		buf_addf(b, ",\"uriBaseId\":\"%s\"", r->id);

@@ -271,9 +271,6 @@ entry(struct walker *w, const struct job *j, int fd, dev_t dev,
 {
 	size_t nlen = strlen(e->d_name), len;
 	unsigned char type;
-	struct job dir = { .root_dev = j->root_dev, .parent_dev = dev,
-	    .root_len = j->root_len };
-	struct met m = { .root = j->root_len };
 	bool link;
 
 	if (e->d_name[0] == '.' && (nlen == 1 ||
@@ -290,12 +287,17 @@ entry(struct walker *w, const struct job *j, int fd, dev_t dev,
 	}
 	snprintf(s->path, s->cap, "%s%s%s", j->path,
 	    j->path[j->len - 1] == '/' ? "" : "/", e->d_name);
-	m.path = s->path;
-	m.follow = link;
-	if (type == DT_DIR)
+	if (type == DT_DIR) {
+		struct job dir = { .root_dev = j->root_dev, .parent_dev = dev,
+		    .root_len = j->root_len };
+
 		push(w, &dir, s->path, len);
-	else
+	} else {
+		struct met m = { .path = s->path, .root = j->root_len,
+		    .follow = link };
+
 		read_file(w->j, fd, e->d_name, &m);
+	}
 }
 
 /* getdents64 straight into the worker's buffer: no DIR to allocate, and
