@@ -6,13 +6,14 @@
 # segment limit stands in for NX, on a CPU without NX at levels 2 and 0
 # and on one with NX (kernel.conf's cpu_nonx and cpu_nx), and under Bochs,
 # which checks the limit on near calls too (bochs_cpu). What it does with
-# its argument (check, bench, checkpatch) is the usage at the end.
+# its argument (check, bench, checkpatch, and image and boot for other
+# harnesses such as kernel/mdwe.sh) is the usage at the end.
 #
 # make passes the settings in the environment (kernel/local.mk):
 #   top_srcdir     the source tree (patches, fragment, test sources)
 #   workdir        where the kernel is unpacked and built, the initramfs
 #                  assembled and the boot logs kept (workdir/VERSION/)
-#   CHSTK          the chstk that marks the test programs
+#   CHSTK          the chstk that marks the test programs (check, bench)
 #   KERNEL_VERSIONS  the kernels, by directory under kernel/ (default: every
 #                  one with a kernel.conf, "6.1 6.12 6.12-i386
 #                  6.12-i386-nopae")
@@ -36,7 +37,8 @@
 #   SYSLINUX_MODULES  the directory of ldlinux.c32
 set -eu
 
-: "${top_srcdir:?}" "${workdir:?}" "${CHSTK:?}"
+: "${top_srcdir:?}" "${workdir:?}"
+: "${CHSTK:=}"
 : "${KERNEL_VERSIONS:=}"
 : "${LINUX_TARBALL:=}"
 : "${KERNEL_SERIES:=}"
@@ -185,6 +187,7 @@ kernel() {
 # readelf: NAME-exec, NAME-noexec, NAME-default.
 mark3() {
 	base=$1 dir=$2 name=$3 ext=${4:-}
+	[ -n "$CHSTK" ] || die "CHSTK: not set, the test programs need it"
 	for m in exec noexec default; do
 		cp "$base" "$dir/$name-$m$ext"
 	done
@@ -553,20 +556,52 @@ checkpatch() {
 	return $status
 }
 
+# The one version of KERNEL_VERSIONS, loaded: image and boot need one.
+load_one() {
+	# shellcheck disable=SC2086
+	set -- $KERNEL_VERSIONS
+	[ $# -eq 1 ] || die "$cmd: one version in KERNEL_VERSIONS, not $*"
+	load_version "$1"
+}
+
 mkdir -p "$workdir"
 [ -n "$KERNEL_VERSIONS" ] || KERNEL_VERSIONS=$(all_versions)
-set -- "${1:-}" $KERNEL_VERSIONS
-if [ $# -gt 2 ] && { [ -n "$KERNEL_IMAGE" ] || [ -n "$LINUX_TARBALL" ]; }; then
+cmd=${1:-}
+[ $# -gt 0 ] && shift
+# shellcheck disable=SC2086
+if [ $(set -- $KERNEL_VERSIONS; echo $#) -gt 1 ] &&
+	{ [ -n "$KERNEL_IMAGE" ] || [ -n "$LINUX_TARBALL" ]; }; then
 	die "KERNEL_IMAGE and LINUX_TARBALL need one version in KERNEL_VERSIONS"
 fi
-case $1 in
+case $cmd in
 check) check ;;
 bench) bench ;;
 checkpatch) checkpatch ;;
+image)
+	load_one
+	kernel
+	;;
+boot)
+	[ $# -ge 2 ] && [ -f "$1" ] || die "boot: needs an initramfs and a name"
+	load_one
+	cpio=$1 name=$2
+	shift 2
+	kimage=$(kernel)
+	cpu=
+	: >"$vdir/results"
+	boot "$name" "$@"
+	echo "$vdir/$name.txt"
+	;;
 *)	cat >&2 <<-EOF
 	usage: check-kernel.sh check        the whole matrix; exit 1 if a check fails
 	       check-kernel.sh bench        exec and mmap latency at levels 0 and 2
 	       check-kernel.sh checkpatch   scripts/checkpatch.pl on each patch
+	       check-kernel.sh image        print the path of the one version's
+	                                    kernel, from the cache or built
+	       check-kernel.sh boot CPIO NAME [ARG...]
+	                                    boot it once with the initramfs CPIO and
+	                                    the kernel arguments ARG; print the path
+	                                    of the console's text (kernel/mdwe.sh)
 	EOF
 	exit 2 ;;
 esac

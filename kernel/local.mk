@@ -6,7 +6,9 @@
 # kernel/6.12-i386-nopae/ builds that kernel without PAE), and the
 # harness that proves them by booting each patched kernel under qemu (and
 # the i386 one under Bochs too). None of it is part of
-# `make check`: building a kernel takes minutes.
+# `make check`: building a kernel takes minutes. kernel/mdwe.sh, the
+# MemoryDenyWriteExecute oracle, boots the stock 6.12 kernel for the
+# system tests (tests/system/mdwe.sh), which build it the first time.
 #
 #   make check-kernel       build (or reuse) each kernel, boot it once per
 #                           level and once switching levels; print the
@@ -53,12 +55,15 @@ EXTRA_DIST += \
 	kernel/6.12-i386-nopae/nopae.config \
 	kernel/check-kernel.sh \
 	kernel/matrix.awk \
+	kernel/mdwe.sh \
 	kernel/README.md \
 	kernel/test/cslimit-init.c \
 	kernel/test/cslimit.c \
 	kernel/test/init.c \
 	kernel/test/initlib.c \
 	kernel/test/initlib.h \
+	kernel/test/mdwe-exec.c \
+	kernel/test/mdwe-init.c \
 	kernel/test/probe.c \
 	kernel/test/tramp.c \
 	kernel/test/xstack.c

@@ -125,10 +125,11 @@ struct chstk_info {
 #define CHSTK_PATH_LEN 4096
 
 /*
- * The image's other defences against overflows, as its file states them
- * (what they are worth is the caller's to judge). Read with
- * CHSTK_READ_HARDENING; a field the image cannot have (a dynamic section
- * in an object) is 0.
+ * The image's other defences against overflows, and how it links, as its
+ * file states them (what they are worth is the caller's to judge). Read
+ * with CHSTK_READ_HARDENING: every field; with CHSTK_READ_DYNAMIC alone:
+ * the dynamic section's fields and the interpreter, the rest 0. A field
+ * the image cannot have (a dynamic section in an object) is 0.
  */
 struct chstk_hardening {
 	bool gnu_relro;		/* has PT_GNU_RELRO */
@@ -153,6 +154,19 @@ struct chstk_hardening {
 	bool sections;		/* has section headers */
 	bool symtab;		/* has a SHT_SYMTAB section: not stripped */
 	bool dynsym;		/* has a SHT_DYNSYM section */
+	/* What the dynamic linker reads to load it. The strings are valid
+	   during the call. */
+	bool textrel;		/* DT_TEXTREL, or DF_TEXTREL in DT_FLAGS */
+	bool has_soname;	/* DT_SONAME */
+	const char *soname;	/* "" when absent; cut like the paths */
+	unsigned nneeded;	/* DT_NEEDED entries */
+	bool needed_cut;	/* more names than fit in CHSTK_PATH_LEN bytes:
+				   the list holds the first ones */
+	/* The DT_NEEDED names in order, each ending in a NUL, the list
+	   ending in an empty name: "libm.so.6\0libc.so.6\0\0". */
+	const char *needed;
+	const char *interp;	/* PT_INTERP's path, "" when none; cut to
+				   CHSTK_PATH_LEN - 1 bytes */
 };
 
 /* One symbol, as chstk_scan_opts.symbol sees it. */
@@ -175,6 +189,8 @@ typedef int (*chstk_sym_fn)(void *arg, const struct chstk_sym *sym);
 
 enum {
 	CHSTK_READ_HARDENING = 1,	/* fill chstk_info.hardening */
+	CHSTK_READ_DYNAMIC = 2,		/* only its dynamic linking: the
+					   dynamic section and PT_INTERP */
 };
 
 /* What the chstk_scan_*_with() functions read beyond the marking. */
@@ -273,8 +289,9 @@ typedef ssize_t (*chstk_read_fn)(void *arg, void *buf, size_t len);
 int chstk_scan_stream(chstk_read_fn read, void *read_arg, uint64_t size,
     chstk_scan_fn fn, void *arg, struct chstk_error *err);
 /* The same reading what o asks beyond the marking, as
-   chstk_scan_fd_with(). With CHSTK_READ_HARDENING the symbol tables may
-   lie anywhere: an image is kept whole, within CHSTK_STREAM_KEEP. */
+   chstk_scan_fd_with(). With CHSTK_READ_HARDENING or CHSTK_READ_DYNAMIC
+   the symbol tables and strings may lie anywhere: an image is kept whole,
+   within CHSTK_STREAM_KEEP. */
 int chstk_scan_stream_with(chstk_read_fn read, void *read_arg,
     uint64_t size, const struct chstk_scan_opts *o, chstk_scan_fn fn,
     void *arg, struct chstk_error *err);
@@ -309,7 +326,11 @@ struct chstk_result {
  * original's owner, group, mode (set-user-ID and set-group-ID included) and
  * extended attributes (capabilities, SELinux label, ACLs, user.*), and
  * renamed over the original. The rename gives the path a new inode: other
- * hard links to the file keep the old contents. res may be NULL.
+ * hard links to the file keep the old contents. What it needs is what the
+ * rename needs: the directory writable, not the file (as execstack). A
+ * file or directory marked immutable or append-only is refused before
+ * anything is written (CHSTK_ERR_SYS, EPERM). A path that leads to no file
+ * fails with "cannot open". res may be NULL.
  * Returns 0, or a negative chstk_errcode with err filled; then the file is
  * as it was and no temporary file remains.
  */

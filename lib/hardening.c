@@ -1,17 +1,21 @@
 /*
- * hardening.c - what an ELF image says of its other defences, for the
- * scanners' CHSTK_READ_HARDENING: the dynamic section (immediate binding,
- * RPATH and RUNPATH), the GNU property note (x86 IBT and SHSTK, AArch64
- * BTI and PAC) and the symbol tables, handed to the caller one symbol at a
- * time. What they mean is the caller's to judge (elfscan's hardening.c).
+ * hardening.c - what an ELF image says of its other defences and of how it
+ * links, for the scanners' CHSTK_READ_HARDENING and CHSTK_READ_DYNAMIC:
+ * the dynamic section (immediate binding, RPATH and RUNPATH, the needed
+ * libraries, the SONAME, text relocations) and the interpreter's path;
+ * with CHSTK_READ_HARDENING also the GNU property note (x86 IBT and SHSTK,
+ * AArch64 BTI and PAC) and the symbol tables, handed to the caller one
+ * symbol at a time. What they mean is the caller's to judge (elfscan's
+ * hardening.c and its system verdicts).
  *
  * Everything is read in bounded pieces, each range-checked against the
  * file before it is read: the dynamic section CHUNK entries at a time, the
  * symbol tables BLOCK bytes at a time, their names from the string table
  * read once whole when it is at most NAMES_WHOLE bytes, else through a
  * window on it, a string of the dynamic section up to CHSTK_PATH_LEN
- * bytes, the property note up to NOTE_MAX bytes. A count no real file reaches is an
- * error, so that a sparse file claiming billions of entries costs nothing.
+ * bytes, at most NEEDED_MAX needed libraries, the property note up to
+ * NOTE_MAX bytes. A count no real file reaches is an error, so that a
+ * sparse file claiming billions of entries costs nothing.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +31,8 @@
 #define SYM_MAX (UINT64_C(1) << 23)
 /* A property note holds a few properties of 4 or 8 bytes each. */
 #define NOTE_MAX 4096
+/* Programs need tens of libraries; more names than this are cut. */
+#define NEEDED_MAX 256
 /* A symbol name longer than this is passed cut (and flagged). */
 #define NAME_MAX_LEN 1024
 
@@ -115,7 +121,9 @@ dyn_string(const struct chstk_image *im, uint64_t strtab, uint64_t strsz,
 /* What the dynamic section's walk keeps until the strings can be read. */
 struct dyn_walk {
 	bool strtab, strsz;
-	uint64_t strtab_addr, strsz_val, rpath, runpath;
+	uint64_t strtab_addr, strsz_val, rpath, runpath, soname;
+	uint64_t needed[NEEDED_MAX];
+	unsigned nneeded;
 };
 
 static void
@@ -130,6 +138,22 @@ dyn_entry(struct chstk_hardening *h, struct dyn_walk *w, int64_t tag,
 		h->flags = val;
 		if (val & DF_BIND_NOW)
 			h->bind_now = true;
+		if (val & DF_TEXTREL)
+			h->textrel = true;
+		break;
+	case DT_TEXTREL:
+		h->textrel = true;
+		break;
+	case DT_SONAME:
+		h->has_soname = true;
+		w->soname = val;
+		break;
+	case DT_NEEDED:
+		h->nneeded++;
+		if (w->nneeded < NEEDED_MAX)
+			w->needed[w->nneeded++] = val;
+		else
+			h->needed_cut = true;
 		break;
 	case DT_FLAGS_1:
 		h->flags_1 = val;
@@ -160,6 +184,65 @@ dyn_entry(struct chstk_hardening *h, struct dyn_walk *w, int64_t tag,
 	}
 }
 
+/* The DT_NEEDED names, one after the other in b->needed, as many as fit
+   whole. */
+static int
+needed_names(const struct chstk_image *im, const struct dyn_walk *w,
+    struct chstk_hardening_buf *b, struct chstk_error *err)
+{
+	char name[CHSTK_PATH_LEN];
+	size_t used = 0, len;
+	unsigned i;
+	bool cut;
+	int r;
+
+	for (i = 0; i < w->nneeded; i++) {
+		r = dyn_string(im, w->strtab_addr, w->strsz_val, w->needed[i],
+		    name, sizeof(name), &cut, err);
+		if (r < 0)
+			return r;
+		len = strlen(name) + 1;
+		if (cut || used + len + 1 > sizeof(b->needed)) {
+			b->h.needed_cut = true;
+			break;
+		}
+		memcpy(b->needed + used, name, len);
+		used += len;
+	}
+	b->needed[used] = '\0';
+	return 0;
+}
+
+/* The interpreter's path: the first PT_INTERP's bytes up to its NUL. */
+static int
+read_interp(const struct chstk_image *im, struct chstk_hardening_buf *b,
+    struct chstk_error *err)
+{
+	uint64_t n;
+	size_t i;
+	int r;
+
+	for (i = 0; i < im->phnum; i++) {
+		const GElf_Phdr *ph = &im->phdr[i];
+
+		if (ph->p_type != PT_INTERP)
+			continue;
+		if (!chstk__in_range(ph->p_offset, ph->p_filesz,
+		    chstk__src_size(im->src)))
+			return chstk__error(err, CHSTK_ERR_TRUNCATED,
+			    "interpreter path runs past the end of the file");
+		n = ph->p_filesz < sizeof(b->interp) - 1 ? ph->p_filesz :
+		    sizeof(b->interp) - 1;
+		r = chstk__src_read(im->src, ph->p_offset, b->interp,
+		    (size_t)n, "interpreter path", err);
+		if (r < 0)
+			return r;
+		b->interp[n] = '\0';
+		return 0;
+	}
+	return 0;
+}
+
 /* Walk the first PT_DYNAMIC, as the loader does, up to DT_NULL. */
 static int
 read_dynamic(const struct chstk_image *im, struct chstk_hardening_buf *b,
@@ -172,6 +255,7 @@ read_dynamic(const struct chstk_image *im, struct chstk_hardening_buf *b,
 	struct dyn_walk w = { 0 };
 	const GElf_Phdr *ph = NULL;
 	uint64_t i, n;
+	bool cut;
 	int r = 0;
 
 	for (k = 0; k < im->phnum && ph == NULL; k++)
@@ -205,15 +289,21 @@ read_dynamic(const struct chstk_image *im, struct chstk_hardening_buf *b,
 		}
 	}
 strings:
-	if ((h->has_rpath || h->has_runpath) && (!w.strtab || !w.strsz))
+	if ((h->has_rpath || h->has_runpath || h->has_soname ||
+	    h->nneeded > 0) && (!w.strtab || !w.strsz))
 		return chstk__error(err, CHSTK_ERR_CORRUPT,
-		    "dynamic section has a search path but no string table");
+		    "dynamic section names strings but has no string table");
 	if (h->has_rpath)
 		r = dyn_string(im, w.strtab_addr, w.strsz_val, w.rpath,
 		    b->rpath, sizeof(b->rpath), &h->rpath_cut, err);
 	if (r == 0 && h->has_runpath)
 		r = dyn_string(im, w.strtab_addr, w.strsz_val, w.runpath,
 		    b->runpath, sizeof(b->runpath), &h->runpath_cut, err);
+	if (r == 0 && h->has_soname)
+		r = dyn_string(im, w.strtab_addr, w.strsz_val, w.soname,
+		    b->soname, sizeof(b->soname), &cut, err);
+	if (r == 0)
+		r = needed_names(im, &w, b, err);
 	return r;
 }
 
@@ -506,18 +596,25 @@ chstk__hardening_read(const struct chstk_image *im,
 	int r;
 
 	memset(h, 0, sizeof(*h));
-	b->rpath[0] = b->runpath[0] = '\0';
+	b->rpath[0] = b->runpath[0] = b->soname[0] = '\0';
+	b->needed[0] = b->interp[0] = '\0';
 	h->rpath = b->rpath;
 	h->runpath = b->runpath;
+	h->soname = b->soname;
+	h->needed = b->needed;
+	h->interp = b->interp;
+	r = read_dynamic(im, b, err);
+	if (r == 0)
+		r = read_interp(im, b, err);
+	if (r != 0 || !(o->read & CHSTK_READ_HARDENING))
+		return r;
 	for (i = 0; i < im->phnum; i++)
 		if (im->phdr[i].p_type == PT_GNU_RELRO)
 			h->gnu_relro = true;
 	h->sections = im->shnum > 0;
 	h->symtab = im->symtab.sh_type == SHT_SYMTAB;
 	h->dynsym = im->dynsym.sh_type == SHT_DYNSYM;
-	r = read_dynamic(im, b, err);
-	if (r == 0)
-		r = property_of(im, h, err);
+	r = property_of(im, h, err);
 	if (r != 0 || o->symbol == NULL)
 		return r;
 	if (h->dynsym)

@@ -449,10 +449,11 @@ chstk__image_open(struct chstk_image *im, const struct chstk_src *src,
 	r = read_ehdr(im, err);
 	/* Section headers lie at the end, their names anywhere: an object is
 	   read in no particular order, and so is a program that counts its
-	   program headers in section 0, or whose symbol tables are read. */
+	   program headers in section 0, or whose symbol tables are read, or
+	   its dynamic strings, which lie before the dynamic section. */
 	if (r == 0 && (im->ehdr.e_type == ET_REL ||
-	    im->ehdr.e_phnum == PN_XNUM ||
-	    how & (CHSTK_IMAGE_SECTIONS | CHSTK_IMAGE_SYMBOLS)))
+	    im->ehdr.e_phnum == PN_XNUM || how & (CHSTK_IMAGE_SECTIONS |
+	    CHSTK_IMAGE_SYMBOLS | CHSTK_IMAGE_DYNAMIC)))
 		r = chstk__src_keep_all(src, err);
 	if (r == 0)
 		r = read_phdrs(im, err);

@@ -12,8 +12,8 @@
  *     scan.c      chstk_scan_*(): an ELF file or archive read;
  *                 chstk_format(): what a file's first bytes say it is
  *   ELF and archive formats
- *     hardening.c the dynamic section, property note and symbol tables
- *                 (CHSTK_READ_HARDENING)
+ *     hardening.c the dynamic section, PT_INTERP, property note and
+ *                 symbol tables (CHSTK_READ_HARDENING, CHSTK_READ_DYNAMIC)
  *     archive.c   the ar format: members read, an archive written anew
  *     object.c    .note.GNU-stack in relocatable objects
  *     phdr.c      PT_GNU_STACK in executables and shared objects
@@ -244,6 +244,9 @@ enum {
 	CHSTK_IMAGE_SYMBOLS = 2,	/* read the section headers, whatever
 					   the type of file, for the symbol
 					   tables (not kept) */
+	CHSTK_IMAGE_DYNAMIC = 4,	/* the dynamic section's strings will
+					   be read, wherever they lie: a
+					   stream is kept whole */
 };
 
 int chstk__image_open(struct chstk_image *im, const struct chstk_src *src,
@@ -273,12 +276,16 @@ int chstk__encode_shdr(const struct chstk_image *im, const GElf_Shdr *shdr,
     unsigned char *out, struct chstk_error *err);
 
 /* hardening.c: the image's other defences (CHSTK_READ_HARDENING), with
-   the search paths' strings kept, its symbols handed to o->symbol when
-   set; im opened with CHSTK_IMAGE_SYMBOLS. 0, what o->symbol returned to
-   stop, or an error. */
+   the dynamic section's strings kept, its symbols handed to o->symbol
+   when set; im opened with CHSTK_IMAGE_SYMBOLS. With CHSTK_READ_DYNAMIC
+   alone, only the dynamic section and PT_INTERP; im opened with
+   CHSTK_IMAGE_DYNAMIC. 0, what o->symbol
+   returned to stop, or an error. */
 struct chstk_hardening_buf {
 	struct chstk_hardening h;
 	char rpath[CHSTK_PATH_LEN], runpath[CHSTK_PATH_LEN];
+	char soname[CHSTK_PATH_LEN], needed[CHSTK_PATH_LEN];
+	char interp[CHSTK_PATH_LEN];
 };
 int chstk__hardening_read(const struct chstk_image *im,
     const struct chstk_scan_opts *o, void *arg, struct chstk_hardening_buf *b,

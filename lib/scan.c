@@ -26,8 +26,9 @@ read_image(const struct chstk_src *src, const struct chstk_scan_opts *o,
 	struct chstk_image im;
 	int r;
 
-	r = chstk__image_open(&im, src, h != NULL ? CHSTK_IMAGE_SYMBOLS : 0,
-	    err);
+	r = chstk__image_open(&im, src, h == NULL ? 0 :
+	    o->read & CHSTK_READ_HARDENING ? CHSTK_IMAGE_SYMBOLS :
+	    CHSTK_IMAGE_DYNAMIC, err);
 	if (r < 0)
 		return r;
 	chstk__image_info(&im, info);
@@ -109,8 +110,8 @@ chstk__scan(const struct chstk_src *src, const struct chstk_scan_opts *o,
 	    "file header", err);
 	if (r < 0)
 		return r;
-	/* Some 8 KiB of search paths: on the heap, not a worker's stack. */
-	if (o != NULL && o->read & CHSTK_READ_HARDENING &&
+	/* Some 20 KiB of strings: on the heap, not a worker's stack. */
+	if (o != NULL && o->read & (CHSTK_READ_HARDENING | CHSTK_READ_DYNAMIC) &&
 	    (s.h = malloc(sizeof(*s.h))) == NULL)
 		return chstk__syserror(err, "cannot read hardening");
 	if (chstk__ar_magic(magic, len) != CHSTK_AR_NONE)
@@ -220,7 +221,7 @@ chstk_scan_path(const char *path, chstk_scan_fn fn, void *arg,
 	chstk__clear_error(err);
 	/* Look before opening: opening a device can have effects. */
 	if (stat(path, &st) == -1)
-		return chstk__syserror(err, "cannot stat");
+		return chstk__syserror(err, "cannot open");
 	if (!S_ISREG(st.st_mode))
 		return chstk__error(err, CHSTK_ERR_UNSUPPORTED,
 		    "not a regular file");

@@ -9,14 +9,17 @@
  * capabilities), then its mode, then every extended attribute; it is
  * synced and renamed over the original, and the directory is synced. Each
  * step names itself in the error message if it fails, and every failure
- * removes the temporary file.
+ * removes the temporary file. A file or directory that the rename would
+ * fail on for its attributes (chattr +i, +a) is refused before any of it.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <time.h>
@@ -41,9 +44,11 @@ open_target(struct target *t, const char *path, struct chstk_error *err)
 {
 	char *slash;
 
+	/* One message for a path that leads nowhere, whichever step finds
+	   it out: "cannot open", as chstk_scan_path() says. */
 	t->path = realpath(path, NULL);
 	if (t->path == NULL)
-		return chstk__syserror(err, "cannot resolve path");
+		return chstk__syserror(err, "cannot open");
 	slash = strrchr(t->path, '/');
 	t->base = slash + 1;
 	*slash = '\0';
@@ -58,7 +63,7 @@ open_target(struct target *t, const char *path, struct chstk_error *err)
 		return chstk__syserror(err, "cannot open directory");
 	/* Look before opening: opening a device can have effects. */
 	if (fstatat(t->dirfd, t->base, &t->st, AT_SYMLINK_NOFOLLOW) == -1)
-		return chstk__syserror(err, "cannot stat");
+		return chstk__syserror(err, "cannot open");
 	if (!S_ISREG(t->st.st_mode))
 		return chstk__error(err, CHSTK_ERR_UNSUPPORTED,
 		    "not a regular file");
@@ -69,6 +74,48 @@ open_target(struct target *t, const char *path, struct chstk_error *err)
 		return chstk__syserror(err, "cannot open");
 	if (fstat(t->fd, &t->st) == -1)
 		return chstk__syserror(err, "cannot stat");
+	return 0;
+}
+
+/* The inode flags chattr sets on fd; none where the file system has
+   none (ENOTTY, EOPNOTSUPP) or fd cannot be asked (an O_PATH directory):
+   then the rename is the judge. */
+static int
+inode_flags(int fd)
+{
+	int flags = 0;
+
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) == -1)
+		return 0;
+	return flags;
+}
+
+static int
+refuse(struct chstk_error *err, const char *why)
+{
+	chstk__error(err, CHSTK_ERR_SYS, "cannot rewrite: %s", why);
+	if (err != NULL)
+		err->sys_errno = EPERM;	/* what the rename would fail with */
+	return CHSTK_ERR_SYS;
+}
+
+/* An immutable or append-only file cannot be renamed over, nor can a
+   name in an immutable or append-only directory: say so before the
+   rewrite, not after it. */
+static int
+renamable(const struct target *t, struct chstk_error *err)
+{
+	int file = inode_flags(t->fd);
+	int dir = t->dir_readable ? inode_flags(t->dirfd) : 0;
+
+	if (file & FS_IMMUTABLE_FL)
+		return refuse(err, "the file is immutable (chattr +i)");
+	if (file & FS_APPEND_FL)
+		return refuse(err, "the file is append-only (chattr +a)");
+	if (dir & FS_IMMUTABLE_FL)
+		return refuse(err, "its directory is immutable (chattr +i)");
+	if (dir & FS_APPEND_FL)
+		return refuse(err, "its directory is append-only (chattr +a)");
 	return 0;
 }
 
@@ -287,7 +334,9 @@ replace(struct target *t, enum chstk_op op, struct chstk_result *res,
 	struct chstk_src src;
 	int r;
 
-	r = chstk__src_file(&src, t->fd, err);
+	r = renamable(t, err);
+	if (r == 0)
+		r = chstk__src_file(&src, t->fd, err);
 	if (r == 0)
 		r = open_temp(t, err);
 	if (r == 0) {

@@ -18,8 +18,11 @@
 #            false to name them by the path given (debhelper's debian/P)
 #   allowed  the words after "executable stack allowed" that say by what
 #   tree     what the tree is called in a message ("the build root")
-#   refused  a sub given the number of refused images under fail: it says
-#            how to fix or allow them
+#   fix_by   the hook's words for the fix policy ("--policy=fix")
+#   allow_by the hook's words for where globs are allowed ("%chstk_allow")
+#   refused  a sub given, under fail, the message that counts the refused
+#            images and says how to fix them: the build first, then the
+#            fix policy, then an allowance
 # and calls check(ROOT, POLICY, REQUIRE, GLOBS...), REQUIRE an array of
 # the defences required, words of elfscan --require ([GLOB=]PROPS, the
 # GLOB an installed path; none by default), GLOBS the installed paths
@@ -44,7 +47,7 @@ our $CHSTK = $ENV{CHSTK_HOOK_CHSTK} || '@bindir@/chstk';
 my %HARDENING = map { $_ => 1 } qw(no-pie no-full-relro no-canary no-fortify
     unsafe-rpath no-ibt no-shstk no-bti no-pac not-stripped);
 my %PROPS = map { $_ => 1 } qw(pie relro canary fortify rpath ibt shstk bti
-    pac stripped);
+    pac);
 
 # Findings that are not about the stack: chstk cannot change a W^X
 # segment, a malformed file is reported as unreadable, and the defences
@@ -66,10 +69,14 @@ sub bad_policy {
 }
 
 # The message for a word of REQUIRE that is not [GLOB=]PROPS, or undef.
+# The hooks run before the build strips the files (so that the detached
+# debugging files copy the marking they give): stripped cannot be judged.
 sub bad_require {
 	for my $word (@_) {
 		my $props = $word =~ /=([^=]*)$/ ? $1 : $word;
 		my @bad = grep { !$PROPS{$_} } split(/,/, $props, -1);
+		return "cannot require 'stripped' in '$word': the hook runs before the build strips the files"
+			if @bad && $bad[0] eq 'stripped';
 		return "unknown defence '$bad[0]' in '$word': want " .
 		    join(', ', sort keys %PROPS) if @bad;
 	}
@@ -193,8 +200,9 @@ sub fix {
 			$h->{error}->($name, ': executable stack that chstk ',
 			    '-E did not mark noexec: ', detail($r));
 		} else {
-			$h->{note}->($name, ': executable stack marked ',
-			    'noexec: ', detail($r));
+			$h->{note}->($name,
+			    ': executable stack marked noexec (was: ',
+			    detail($r), ')');
 		}
 	}
 	return scalar(keys %left) + ($status >= 2);
@@ -209,6 +217,17 @@ sub weak {
 	$say->($h->name_of($root, $_), ': lacks required hardening: ',
 	    join(', ', grep { $HARDENING{$_} } @{$_->{findings}})) for @weak;
 	return $policy eq 'warn' ? 0 : scalar @weak;
+}
+
+# What fail says of N refused images: the real fix, in the build, first;
+# marking them noexec is the stopgap, an allowance the last resort.
+sub refusal {
+	my ($h, $n) = @_;
+	my ($images, $them) = $n == 1 ? ('1 ELF image', 'it') :
+	    ("$n ELF images", 'them');
+
+	return sprintf('%s with an executable stack: fix the build: give each assembly source a .note.GNU-stack section (or assemble with -Wa,--noexecstack) and link without -z execstack; until then %s marks %s noexec, or %s allows %s',
+	    $images, $h->{fix_by}, $them, $h->{allow_by}, $them);
 }
 
 sub check {
@@ -238,7 +257,7 @@ sub check {
 	if ($policy eq 'warn') {
 		return $unread ? 1 : 0;
 	}
-	$h->{refused}->(scalar @bad) if @bad;
+	$h->{refused}->($h->refusal(scalar @bad)) if @bad;
 	return @bad || $unread || $weak ? 1 : 0;
 }
 

@@ -24,6 +24,7 @@ chstk_shell_tests = \
 	tests/chstk/objects.sh \
 	tests/chstk/metadata.sh \
 	tests/chstk/errors.sh \
+	tests/chstk/attributes.sh \
 	tests/chstk/cli.sh \
 	tests/chstk/cross.sh
 
@@ -77,6 +78,15 @@ reliability_tests = \
 	tests/reliability/hostile-trees.sh \
 	tests/reliability/valgrind.sh
 
+# The oracles of the system verdicts (tests/system/): real glibc in
+# debootstrap'd Debian roots (cached), running hosts and plugins built here
+# under each glibc.rtld.execstack value; and the MDWE oracle, which boots
+# Linux 6.12 (kernel/mdwe.sh) and runs its fixtures with and without
+# PR_SET_MDWE (the first run builds that kernel, later ones take it from
+# the kernel cache).
+system_tests = tests/system/glibc-roots.sh tests/system/mdwe-setup.sh \
+	tests/system/closures.sh
+
 # The house rules as tests: the manual pages render, no build product is
 # in git, the library's layers point one way, and no message is split
 # across lines of source.
@@ -84,7 +94,8 @@ other_shell_tests = tests/man.sh tests/repo.sh tests/lib-layers.sh \
 	tests/messages.sh
 
 shell_tests = $(chstk_shell_tests) $(elfscan_shell_tests) $(armor_tests) \
-	$(packaging_tests) $(reliability_tests) $(other_shell_tests)
+	$(packaging_tests) $(reliability_tests) $(system_tests) \
+	$(other_shell_tests)
 TESTS += $(shell_tests) $(unit_tests)
 if FUZZING
 # A short bounded run of each libFuzzer target (FUZZ_CHECK_SECONDS each).
@@ -100,7 +111,14 @@ EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/packaging/installed.sh tests/packaging/packages.sh \
 	tests/fixtures/hello.c tests/fixtures/trampoline.c \
 	tests/fixtures/lib.c tests/fixtures/dlopen.c tests/fixtures/stack_perms.h \
+	tests/system/roots.sh tests/fixtures/system/asm-answer.S \
+	tests/fixtures/system/pymod.c tests/fixtures/system/pam_stacktest.c \
+	tests/fixtures/system/pamhost.c tests/fixtures/system/nss_stacktest.c \
+	tests/fixtures/system/nsshost.c \
 	tests/fixtures/tiny64.asm tests/fixtures/tiny32.asm \
+	tests/system/mdwe.sh tests/fixtures/system/mdwe-prog.c \
+	tests/fixtures/system/mdwe-lib.c tests/fixtures/system/mdwe-xstack.S \
+	tests/fixtures/system/mdwe-textrel.S tests/fixtures/system/mdwe-wx.S \
 	tests/fixtures/cross/ppc.s tests/fixtures/cross/s390x.s \
 	tests/fixtures/cross/aarch64.s tests/fixtures/cross/mips.s \
 	tests/fixtures/cross/noheaders.ld tests/fixtures/cross/noheaders-gap.ld

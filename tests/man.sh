@@ -1,9 +1,12 @@
 #!/bin/sh
 # Every manual page is well-formed mdoc: mandoc's linter finds nothing at
 # the warning level, and each page has EXIT STATUS (sections 1 and 8) and
-# EXAMPLES.
+# EXAMPLES. The RULES table of elfscan(1), rendered by groff (man -l) and
+# by mandoc, is what elfscan --rules prints: one row per machine, in the
+# same order, each word in its header's column.
 . "$top_srcdir/tests/lib.sh"
-need mandoc
+: "${ELFSCAN:?}"
+need mandoc man groff col
 for page in "$top_srcdir"/man/*.[1-9]; do
 	name=$(basename "$page")
 	expect "$name: mandoc -T lint" "$(mandoc -T lint -W warning "$page" 2>&1 | sed "s|$top_srcdir/||")" ""
@@ -11,5 +14,35 @@ for page in "$top_srcdir"/man/*.[1-9]; do
 		expect "$name: has EXIT STATUS" "$(grep -c '^\.Sh EXIT STATUS' "$page")" 1 ;;
 	esac
 	expect "$name: has EXAMPLES" "$(grep -c '^\.Sh EXAMPLES' "$page")" 1
+done
+
+# The page as each renderer lays it out, 80 columns, tabs expanded.
+render_groff() { MANWIDTH=80 MANPAGER=cat PAGER=cat man -l "$1" 2>/dev/null | col -bx; }
+render_mandoc() { mandoc -T ascii -O width=78 "$1" | col -bx; }
+# The lines from the table's header to the blank line after it.
+table() { sed -n '/^ *MACHINE  *CLASS  *KERNEL-STACK  *RIE  *GLIBC *$/,/^ *$/p' | sed '/^ *$/d'; }
+# The rows whose words do not start where the header's do.
+misaligned() {
+	awk '{
+		n = 0; at = 1; line = $0
+		while (match(substr(line, at), /[^ ]+/)) {
+			start[++n] = at + RSTART - 1; at = start[n] + RLENGTH
+		}
+		if (NR == 1) { cols = n; for (i = 1; i <= n; i++) col[i] = start[i]; next }
+		ok = n == cols
+		for (i = 1; ok && i <= n; i++) ok = start[i] == col[i]
+		if (!ok) print
+	}'
+}
+words() { awk '{ $1 = $1; print }'; }
+"$ELFSCAN" --rules | words >"$T/rules"
+[ "$(wc -l <"$T/rules")" -gt 1 ] && pass "elfscan --rules prints a table to compare with" ||
+    fail "elfscan --rules prints no table: $(cat "$T/rules")"
+for renderer in groff mandoc; do
+	"render_$renderer" "$top_srcdir/man/elfscan.1" | table >"$T/$renderer"
+	expect "elfscan.1 RULES under $renderer: the rows of elfscan --rules, a machine a line" \
+	    "$(words <"$T/$renderer")" "$(cat "$T/rules")"
+	expect "elfscan.1 RULES under $renderer: each word in its header's column" \
+	    "$(misaligned <"$T/$renderer")" ""
 done
 finish

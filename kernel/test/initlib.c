@@ -7,6 +7,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #define RUN_MAX_ARGS 6
@@ -163,6 +166,60 @@ char *finish(struct child *ch, int *status)
 		len += (size_t)n;
 		if (len == cap)
 			buf = xrealloc(buf, (cap *= 2) + 1, "finish");
+	}
+	close(ch->out);
+	waitpid(ch->pid, &st, 0);
+	if (status != NULL)
+		*status = st;
+	buf[len] = '\0';
+	return buf;
+}
+
+/* Milliseconds from now until the CLOCK_MONOTONIC time end, at least 0. */
+static int ms_until(const struct timespec *end)
+{
+	struct timespec now;
+	long long ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ms = (end->tv_sec - now.tv_sec) * 1000LL +
+	     (end->tv_nsec - now.tv_nsec) / 1000000;
+	return ms > 0 ? (int)ms : 0;
+}
+
+char *finish_within(struct child *ch, int seconds, int *status,
+		    bool *timed_out)
+{
+	size_t len = 0, cap = 65536;
+	char *buf = xrealloc(NULL, cap + 1, "finish_within");
+	struct pollfd pfd = { .fd = ch->out, .events = POLLIN };
+	struct timespec end;
+	ssize_t n;
+	int st;
+
+	*timed_out = false;
+	close(ch->in);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += seconds;
+	for (;;) {
+		int r = poll(&pfd, 1, ms_until(&end));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			break;
+		if (r == 0) {
+			*timed_out = true;
+			kill(-ch->pid, SIGKILL);
+			kill(ch->pid, SIGKILL);
+			break;
+		}
+		n = read(ch->out, buf + len, cap - len);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		if (len == cap)
+			buf = xrealloc(buf, (cap *= 2) + 1, "finish_within");
 	}
 	close(ch->out);
 	waitpid(ch->pid, &st, 0);

@@ -84,6 +84,15 @@ int spawn(struct child *ch, char *const argv[]);
 char *finish(struct child *ch, int *status);
 
 /*
+ * finish() for a program that may never end (a service): if it has not
+ * closed its output after seconds seconds, its process group and it are
+ * killed (SIGKILL), what it printed so far is kept, and *timed_out is set
+ * (else cleared). The wait status is then that of the kill.
+ */
+char *finish_within(struct child *ch, int seconds, int *status,
+		    bool *timed_out);
+
+/*
  * Run prog with the arguments that follow it, up to the NULL that ends
  * them (at most 6); its wait status goes to *status unless status is
  * NULL. Returns its output as finish() does, or "error ..." (malloc'd

@@ -56,6 +56,9 @@ batch_image(struct batch *b, const char *member,
 	*h = *info->hardening;
 	h->rpath = xstrdup(h->rpath);
 	h->runpath = xstrdup(h->runpath);
+	h->soname = xstrdup(h->soname);
+	h->interp = xstrdup(h->interp);
+	h->needed = xlistdup(h->needed);
 	f->info.hardening = h;
 }
 
@@ -75,6 +78,9 @@ free_hardening(const struct chstk_info *info)
 		return;
 	free((char *)h->rpath);
 	free((char *)h->runpath);
+	free((char *)h->soname);
+	free((char *)h->interp);
+	free((char *)h->needed);
 	free(h);
 }
 

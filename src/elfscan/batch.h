@@ -8,6 +8,7 @@
 #define BATCH_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "chstk.h"
 #include "verdict.h"
@@ -29,6 +30,12 @@ struct batch {
 	/* The file, and in a container or an image where its members are;
 	   each found's member completes it. All lent; at.member unused. */
 	struct where at;
+	/* Read out of a package, a tarball or an image: no file of a root,
+	   whose rules do not apply to it. */
+	bool packed;
+	/* With the system verdicts, the file's identity; 0 when packed. */
+	dev_t dev;
+	ino_t ino;
 	struct found *v;
 	size_t n, cap;
 	struct hard_syms syms;	/* of the image being read */

@@ -594,7 +594,7 @@ container_scan_stream(ssize_t (*read)(void *arg, void *buf, size_t len),
     const struct container_out *out)
 {
 	struct scan s = { .out = out, .read = read, .arg = arg,
-	    .b.at = { .path = path, .streamed = true },
+	    .b.at = { .path = path, .streamed = true }, .b.packed = true,
 	    .budget = EXPAND_MIN };
 	struct level *l;
 	locale_t was, utf8;
@@ -639,7 +639,7 @@ container_scan(int fd, const char *path, enum container kind,
     const struct container_out *out)
 {
 	struct scan s = { .out = out,
-	    .b.at = { .path = path, .streamed = true },
+	    .b.at = { .path = path, .streamed = true }, .b.packed = true,
 	    .budget = EXPAND_MIN };
 	struct level *l;
 	locale_t was, utf8;

@@ -42,6 +42,7 @@ struct opts {
 	bool hardening;		/* --hardening, or any --require */
 	struct require *require;
 	size_t nrequire;
+	bool system;		/* the verdicts of roots (system.h) */
 };
 
 /* The counters, updated by every worker; report.c's table names each for
@@ -62,6 +63,11 @@ enum counter {
 	C_FORTIFY = C_CANARY + T_YES + 1,	/* four, by enum tri */
 	C_UNSAFE_PATHS = C_FORTIFY + T_YES + 1,
 	C_X86, C_IBT_SHSTK, C_ARM, C_BTI_PAC, C_STRIPPED,
+	/* The verdicts of roots (system.h): programs judged, verdicts, and
+	   the programs each kind breaks, by finding from F_FIRST_SYSTEM. */
+	C_SYS_PROGRAMS, C_VERDICTS,
+	C_V_STACK, C_V_STARTUP, C_V_PLUGIN_REFUSED, C_V_PLUGIN_EXEC,
+	C_V_UNRESOLVED, C_V_TUNABLE,
 	C_COUNT
 };
 struct stats {
@@ -77,11 +83,15 @@ stat_add(struct stats *st, unsigned c)
 struct report;
 struct progress;
 struct batch;
+struct system;
 struct judge {
 	const struct opts *o;
 	struct report *r;
 	struct stats *st;
 	struct progress *prog;
+	/* The root the files on disk are judged in: the one --system
+	   judges, or this machine's "/". NULL: none could be read. */
+	struct system *sys;
 };
 /* Returns whether the batch held a finding. */
 bool judge_batch(struct judge *j, const struct batch *b);
@@ -106,10 +116,10 @@ void read_file(struct judge *j, int dirfd, const char *name,
 /* The images of the OCI image layout open on fd, met as m. */
 void read_layout(struct judge *j, int fd, const struct met *m);
 
-/* walk.c: scan the given roots with o->jobs threads. system: they are
-   the system's own directories (no PATH named), whose files' installed
-   paths are their paths; else a directory named stands for / below it.
-   Returns -1 when a root could not be read (reported), else 0. */
-int walk(struct judge *j, char **roots, size_t n, bool system);
+/* walk.c: scan the given roots with o->jobs threads. A file's installed
+   path (struct where) is its in-root path under a system root (o->system,
+   j->sys), else its path below the directory named. Returns -1 when a root
+   could not be read (reported), else 0. */
+int walk(struct judge *j, char **roots, size_t n);
 
 #endif

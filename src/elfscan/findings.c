@@ -142,6 +142,70 @@ static const struct finding_kind kinds[] = {
 	  "Strip the file ('strip --strip-unneeded FILE'; packages: the "
 	  "distribution's strip step, which keeps the debugging symbols in "
 	  "a separate package)." },
+	/* The verdicts of a root (system.c; elfscan(1), SYSTEM VERDICTS). */
+	{ "stack-made-exec", "ProcessExecutableStack", "error", "7.0",
+	  "A library makes the stack of the processes that load it "
+	  "executable.",
+	  "A library that a program loads at start-up asks for an "
+	  "executable stack: the root's glibc then makes the stack of the "
+	  "whole process, and of every thread, executable, however the "
+	  "program itself is marked.",
+	  "Fix the library: rebuild its assembly sources with "
+	  "'-Wa,--noexecstack' (or add '.section .note.GNU-stack,\"\","
+	  "@progbits' to them) and link it with '-z noexecstack'; "
+	  "'chstk -E LIBRARY' marks the built file when its code does not "
+	  "run on the stack." },
+	{ "startup-refused", "StartupRefused", "error", "8.0",
+	  "The program will not start.",
+	  "With glibc.rtld.execstack=0 in its environment, glibc refuses "
+	  "to start a program that asks for an executable stack, itself or "
+	  "through a library it loads at start-up: it exits with 'cannot "
+	  "enable executable stack'.",
+	  "Mark the program and its libraries non-executable ('chstk -E "
+	  "FILE'), or rebuild them with '-Wa,--noexecstack' and "
+	  "'-z noexecstack'; or take glibc.rtld.execstack=0 out of "
+	  "GLIBC_TUNABLES where the program runs." },
+	{ "plugin-refused", "PluginRefused", "error", "7.0",
+	  "The host's dlopen will refuse this plugin.",
+	  "A module that its host program loads with dlopen (a Python "
+	  "extension, a PAM, NSS or gconv module, a Node addon) asks for an "
+	  "executable stack, itself or through a library it needs: the "
+	  "root's glibc (2.41 and later) refuses to load it, and the "
+	  "feature it brings fails ('cannot enable executable stack as "
+	  "shared object requires').",
+	  "Fix the module: rebuild its assembly sources with "
+	  "'-Wa,--noexecstack' and link it with '-z noexecstack', or mark "
+	  "it with 'chstk -E MODULE' when its code does not run on the "
+	  "stack. GLIBC_TUNABLES=glibc.rtld.execstack=2 (where it exists) "
+	  "loads it, at the price of an executable stack everywhere." },
+	{ "plugin-exec-stack", "PluginExecutableStack", "error", "6.5",
+	  "Loading this plugin makes its host's stack executable.",
+	  "A module that its host program loads with dlopen asks for an "
+	  "executable stack: the root's glibc (before 2.41) makes the stack "
+	  "of the host process, and of every thread, executable when it "
+	  "loads it; glibc 2.41 and later refuse it instead.",
+	  "Fix the module: rebuild it with '-Wa,--noexecstack' and "
+	  "'-z noexecstack', or mark it with 'chstk -E MODULE' when its "
+	  "code does not run on the stack." },
+	{ "unresolved-library", "UnresolvedLibrary", "warning", "5.0",
+	  "A library the program needs is not found.",
+	  "The root's dynamic linker would look for the library where it "
+	  "looks (the RPATH and RUNPATH of the programs and libraries "
+	  "needing it, the root's ld.so.cache, its default directories) "
+	  "and find none: the program does not start on this root, and "
+	  "nothing can be said of what the library would do.",
+	  "Install what provides the library, or correct the RUNPATH of "
+	  "what needs it; 'ldd PROGRAM' run inside the root names the same "
+	  "library 'not found'." },
+	{ "tunable-exec-stack", "TunableForcesExecutableStack", "error",
+	  "7.5",
+	  "GLIBC_TUNABLES makes every stack executable.",
+	  "glibc.rtld.execstack=2 in an environment the root sets makes "
+	  "glibc give every process that inherits it an executable stack "
+	  "from its start, whether anything it loads asks for one or not.",
+	  "Take glibc.rtld.execstack=2 out of the file that sets it, and "
+	  "fix the libraries it was set for: rebuild them with "
+	  "'-Wa,--noexecstack' or mark them with 'chstk -E FILE'." },
 };
 
 _Static_assert(sizeof(kinds) / sizeof(kinds[0]) == F_COUNT,

@@ -12,6 +12,7 @@
 #include "batch.h"
 #include "elfscan.h"
 #include "report.h"
+#include "system.h"
 
 /* The --hardening counts of one image. */
 static void
@@ -55,6 +56,22 @@ where_of(const struct batch *b, const struct found *f)
 	return w;
 }
 
+/* Does the glibc that would dlopen the image refuse it when it asks for
+   an executable stack? On disk, the root's (system.h) says; in a package,
+   a tarball or an image, which holds no rules of its own, glibc's since
+   2.41. */
+static unsigned
+refusing(const struct judge *j, const struct batch *b,
+    const struct chstk_info *info)
+{
+	if (info->kind != CHSTK_KIND_SHARED)
+		return 0;
+	if (b->packed || j->sys == NULL)
+		return VERDICT_REFUSING;
+	return system_refuses_dlopen(j->sys, info->machine, info->elf_class) ?
+	    VERDICT_REFUSING : 0;
+}
+
 /* Returns whether the image has a finding. The allowlist waives the
    stack's findings, not what --require asks. */
 static bool
@@ -64,13 +81,16 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 	struct stats *st = j->st;
 	struct verdict v;
 	struct where w = where_of(b, f);
+	unsigned how = refusing(j, b, &f->info);
 	struct hard h;
 
-	verdict_of(&f->info, false, &v);
+	verdict_of(&f->info, how, &v);
 	if ((v.findings & ~F_WX_SEGMENT) != 0 &&
 	    (by = allow_which(&j->o->allow, &w)) != NULL)
-		verdict_of(&f->info, true, &v);
+		verdict_of(&f->info, how | VERDICT_ALLOWED, &v);
 	v.allowed_by = by;
+	if (j->sys != NULL && b->ino != 0 && f->member == NULL)
+		system_add(j->sys, b->at.path, b->dev, b->ino, &f->info);
 	hardening_judge(&f->info, &f->syms, &h);
 	if (j->o->nrequire > 0)
 		v.findings |= require_check(j->o->require, j->o->nrequire, &w,

@@ -4,7 +4,6 @@
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
-#include <glob.h>
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include "elfscan.h"
 #include "report.h"
 #include "sarif.h"
+#include "system.h"
 #include "xalloc.h"
 
 static void
@@ -44,6 +44,10 @@ usage(FILE *f)
 "                         fortify, rpath, ibt, shstk, bti, pac, stripped) is\n"
 "                         missing, in paths matching GLOB (default: all);\n"
 "                         implies --hardening\n"
+"      --system           each PATH is the root of a system (\"/\", a\n"
+"                         sysroot, a chroot): judge what will break there,\n"
+"                         by its own glibc and libraries (the default when\n"
+"                         no PATH is given)\n"
 "  -L, --follow           follow symbolic links\n"
 "  -x, --one-file-system  stay on the file system of each PATH\n"
 "  -A, --archives         also look into the packages, wheels, tarballs and\n"
@@ -69,7 +73,8 @@ usage(FILE *f)
 
 enum {
 	OPT_FORMAT = 256, OPT_SUMMARY, OPT_ALLOW, OPT_ALLOW_PATTERN,
-	OPT_NO_PROGRESS, OPT_RULES, OPT_HARDENING, OPT_REQUIRE, OPT_PLATFORM,
+	OPT_NO_PROGRESS, OPT_RULES, OPT_HARDENING, OPT_REQUIRE, OPT_SYSTEM,
+	OPT_PLATFORM,
 };
 
 /* --require [GLOB=]PROPS, added to o. */
@@ -113,6 +118,7 @@ parse(int argc, char **argv, struct opts *o)
 		{ "allow-pattern", required_argument, NULL, OPT_ALLOW_PATTERN },
 		{ "hardening", no_argument, NULL, OPT_HARDENING },
 		{ "require", required_argument, NULL, OPT_REQUIRE },
+		{ "system", no_argument, NULL, OPT_SYSTEM },
 		{ "follow", no_argument, NULL, 'L' },
 		{ "one-file-system", no_argument, NULL, 'x' },
 		{ "archives", no_argument, NULL, 'A' },
@@ -171,6 +177,9 @@ parse(int argc, char **argv, struct opts *o)
 			if (add_require(o, optarg) < 0)
 				return -1;
 			break;
+		case OPT_SYSTEM:
+			o->system = true;
+			break;
 		case 'L':
 			o->follow = true;
 			break;
@@ -215,97 +224,71 @@ parse(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-/* A list of paths that grows. */
-struct list {
-	char **v;
-	size_t n;
+/* A root judged, or "/" whose rules judge the paths named (system.h),
+   and the paths walked there. */
+struct session {
+	struct system *sys;
+	struct pathset paths;
 };
 
 static void
-add(struct list *l, const char *path)
+add(struct pathset *p, const char *path)
 {
-	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
-	l->v[l->n++] = xstrdup(path);
+	p->v = xrealloc(p->v, (p->n + 1) * sizeof(*p->v));
+	p->v[p->n++] = xstrdup(path);
 }
 
-/* A default root, by its real name (so /lib is /usr/lib where /usr is
-   merged), once. */
-static void
-add_real(struct list *l, const char *path)
+/* The sessions: this machine's root and its programs when no path is
+   named; with --system, each path a root; else the paths, on this
+   machine's root. Returns the count, or -1 when a root cannot be opened
+   (said). */
+static int
+sessions(struct opts *o, char **arg, int n, struct report *r,
+    struct session **out)
 {
-	char *real = realpath(path, NULL);
-	size_t i;
+	struct session *s = xcalloc(n > 0 ? (size_t)n : 1, sizeof(*s));
+	const char *why;
+	char *real;
+	int i;
 
-	if (real == NULL)
-		return;
-	for (i = 0; i < l->n && strcmp(l->v[i], real) != 0; i++)
-		;
-	if (i == l->n)
-		add(l, real);
-	free(real);
-}
-
-/* The directories of /etc/ld.so.conf and the files it includes. */
-static void
-add_ld_conf(struct list *l, const char *file, int depth)
-{
-	FILE *f = fopen(file, "r");
-	char *line = NULL, *p, *q;
-	size_t cap = 0, i;
-	glob_t g;
-
-	if (f == NULL || depth > 8) {
-		if (f != NULL)
-			fclose(f);
-		return;
+	*out = s;
+	if (n == 0 || !o->system) {
+		o->system = o->system || n == 0;
+		if ((s->sys = system_open("/", o, r, &why)) == NULL)
+			warnx("/: cannot open the root: %s", why);
+		else if (n == 0)
+			system_paths(s->sys, getenv("PATH"), &s->paths);
+		for (i = 0; i < n; i++)
+			add(&s->paths, arg[i]);
+		return 1;
 	}
-	while (getline(&line, &cap, f) > 0) {
-		line[strcspn(line, "#\n")] = '\0';
-		for (p = line; *p == ' ' || *p == '\t'; p++)
-			;
-		if (strncmp(p, "include", 7) == 0 && (p[7] == ' ' ||
-		    p[7] == '\t')) {
-			for (p += 8; *p == ' ' || *p == '\t'; p++)
-				;
-			if (glob(p, 0, NULL, &g) == 0) {
-				for (i = 0; i < g.gl_pathc; i++)
-					add_ld_conf(l, g.gl_pathv[i], depth + 1);
-				globfree(&g);
-			}
-			continue;
+	for (i = 0; i < n; i++) {
+		if ((real = realpath(arg[i], NULL)) == NULL ||
+		    (s[i].sys = system_open(real, o, r, &why)) == NULL) {
+			warnx("%s: cannot open the root: %s", arg[i],
+			    real == NULL ? strerror(errno) : why);
+			free(real);
+			return -1;
 		}
-		for (q = p + strlen(p); q > p && (q[-1] == ' ' || q[-1] == '\t');)
-			*--q = '\0';
-		if (*p == '/')
-			add_real(l, p);
+		system_paths(s[i].sys, NULL, &s[i].paths);
+		free(real);
 	}
-	free(line);
-	fclose(f);
+	return n;
 }
 
-/* With no PATH: $PATH, the linker's configured and built-in directories;
-   missing ones are no error of the user's. */
 static void
-default_roots(struct list *l)
+sessions_free(struct session *s, int n)
 {
-	static const char *const builtin[] = {
-		"/lib", "/usr/lib", "/lib64", "/usr/lib64", "/lib32",
-		"/usr/lib32", "/libx32", "/usr/libx32", "/usr/local/lib",
-	};
-	const char *path = getenv("PATH");
-	char *copy, *dir, *save = NULL;
-	size_t i;
+	size_t k;
+	int i;
 
-	if (path != NULL && (copy = strdup(path)) != NULL) {
-		for (dir = strtok_r(copy, ":", &save); dir != NULL;
-		    dir = strtok_r(NULL, ":", &save))
-			if (dir[0] == '/')
-				add_real(l, dir);
-		free(copy);
+	for (i = 0; i < n; i++) {
+		system_close(s[i].sys);
+		for (k = 0; k < s[i].paths.n; k++)
+			free(s[i].paths.v[k]);
+		free(s[i].paths.v);
 	}
-	add_ld_conf(l, "/etc/ld.so.conf", 0);
-	for (i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++)
-		add_real(l, builtin[i]);
+	free(s);
 }
 
 int
@@ -315,10 +298,10 @@ main(int argc, char **argv)
 	struct stats st;
 	struct report r = { .o = &o, .st = &st };
 	struct judge j = { .o = &o, .r = &r, .st = &st };
-	struct list roots = { NULL, 0 };
+	struct pathset all = { NULL, 0 };
+	struct session *sess;
 	struct timespec t0, t1;
-	bool system;
-	int i, failed;
+	int i, nsess, failed = 0;
 	size_t k;
 
 	memset(&st, 0, sizeof(st));
@@ -333,20 +316,31 @@ main(int argc, char **argv)
 		require_free(o.require, o.nrequire);
 		return 2;
 	}
-	for (i = optind; i < argc; i++)
-		add(&roots, argv[i]);
-	if ((system = roots.n == 0))
-		default_roots(&roots);
 	pthread_mutex_init(&r.lock, NULL);
 	pthread_mutex_init(&r.err_lock, NULL);
+	nsess = sessions(&o, argv + optind, argc - optind, &r, &sess);
+	if (nsess < 0) {
+		sessions_free(sess, argc - optind);
+		allow_free(&o.allow);
+		require_free(o.require, o.nrequire);
+		return 2;
+	}
+	for (i = 0; i < nsess; i++)
+		for (k = 0; k < sess[i].paths.n; k++)
+			add(&all, sess[i].paths.v[k]);
 	if (o.format == FORMAT_SARIF && !o.print0 &&
-	    (r.sarif = sarif_begin(stdout, roots.v, roots.n)) == NULL)
+	    (r.sarif = sarif_begin(stdout, all.v, all.n)) == NULL)
 		err(2, "cannot start the sarif log");
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	report_header(&r);
 	if (o.progress)
 		j.prog = progress_start(&r);
-	failed = walk(&j, roots.v, roots.n, system) < 0;
+	for (i = 0; i < nsess; i++) {
+		j.sys = sess[i].sys;
+		failed |= walk(&j, sess[i].paths.v, sess[i].paths.n) < 0;
+		if (o.system && j.sys != NULL)
+			system_judge(j.sys);
+	}
 	progress_stop(j.prog);
 	report_unused(&r);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -362,12 +356,14 @@ main(int argc, char **argv)
 		warn("standard output: cannot write");
 		failed = 1;
 	}
-	for (k = 0; k < roots.n; k++)
-		free(roots.v[k]);
-	free(roots.v);
+	sessions_free(sess, nsess);
+	for (k = 0; k < all.n; k++)
+		free(all.v[k]);
+	free(all.v);
 	allow_free(&o.allow);
 	require_free(o.require, o.nrequire);
 	if (failed || atomic_load(&st.c[C_ERRORS]) > 0)
 		return 2;
-	return atomic_load(&st.c[C_FINDINGS]) > 0 ? 1 : 0;
+	return atomic_load(&st.c[C_FINDINGS]) > 0 ||
+	    atomic_load(&st.c[C_VERDICTS]) > 0 ? 1 : 0;
 }

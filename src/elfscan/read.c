@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "batch.h"
@@ -34,10 +35,11 @@ collect(void *arg, const char *member, const struct chstk_info *info,
 
 static void
 read_library(struct batch *b, int fd, const unsigned char *head, size_t n,
-    enum chstk_format format, bool hardening)
+    enum chstk_format format, const struct opts *o)
 {
 	struct chstk_scan_opts so = {
-		.read = hardening ? CHSTK_READ_HARDENING : 0,
+		.read = (o->hardening ? CHSTK_READ_HARDENING : 0) |
+		    (o->system ? CHSTK_READ_DYNAMIC : 0),
 		.symbol = batch_symbol, .head = head, .head_len = n,
 		.regular = true,
 	};
@@ -89,6 +91,7 @@ read_file(struct judge *j, int dirfd, const char *name, const struct met *m)
 	unsigned char head[1024];
 	enum chstk_format format;
 	enum container kind;
+	struct stat st;
 	ssize_t n;
 	int fd;
 
@@ -111,13 +114,16 @@ read_file(struct judge *j, int dirfd, const char *name, const struct met *m)
 		    strerror(errno));
 	format = n > 0 ? chstk_format(head, (size_t)n) : CHSTK_FORMAT_OTHER;
 	kind = n > 0 ? container_kind(head, (size_t)n) : CONTAINER_NONE;
+	if (format == CHSTK_FORMAT_ELF && j->o->system && fstat(fd, &st) == 0) {
+		b.dev = st.st_dev;
+		b.ino = st.st_ino;
+	}
 	if (m->image && !(kind == CONTAINER_TAR && oci_is_archive(fd)))
 		batch_add(&b, FOUND_ERROR, NULL, "not an image: neither an OCI archive nor a docker save tarball");
 	else if (m->image)
 		oci_scan(fd, false, path, &sel, &out);
 	else if (format == CHSTK_FORMAT_ELF || format == CHSTK_FORMAT_AR)
-		read_library(&b, fd, head, (size_t)n, format,
-		    j->o->hardening);
+		read_library(&b, fd, head, (size_t)n, format, j->o);
 	else if (kind == CONTAINER_TAR && (m->named || j->o->archives) &&
 	    oci_is_archive(fd))
 		oci_scan(fd, false, path, &sel, &out);

@@ -15,6 +15,7 @@
 #include "buf.h"
 #include "report.h"
 #include "sarif.h"
+#include "xalloc.h"
 
 /* Erase the progress line before anything is printed. */
 static void
@@ -272,35 +273,50 @@ hard_json(struct buf *b, const struct chstk_info *info, const struct hard *h)
 /*
  * The counters the summaries give (enum counter), each named once: the
  * JSON summary writes them in this order, those of --hardening in its
- * "hardening" member, and the text summary's sentences below name them.
+ * "hardening" member and those of the system verdicts in "system", and
+ * the text summary's sentences below name them.
  */
+enum group { G_SCAN, G_HARDENING, G_SYSTEM };
+static const char *const group_key[] = { NULL, "hardening", "system" };
 static const struct counter_name {
 	const char *key;
 	unsigned c;
-	bool hardening;
+	enum group group;
 } counters[] = {
-	{ "files", C_FILES, false }, { "directories", C_DIRS, false },
-	{ "images", C_IMAGES, false },
-	{ "exec", C_STATE + CHSTK_EXEC, false },
-	{ "noexec", C_STATE + CHSTK_NOEXEC, false },
-	{ "absent", C_STATE + CHSTK_DEFAULT, false },
-	{ "effective_exec", C_EFF_EXEC, false },
-	{ "with_findings", C_FINDINGS, false },
-	{ "allowed", C_ALLOWED, false }, { "errors", C_ERRORS, false },
-	{ "programs", C_PROGRAMS, true }, { "pie", C_PIE, true },
-	{ "linked", C_LINKED, true },
-	{ "relro_full", C_RELRO + RELRO_FULL, true },
-	{ "relro_partial", C_RELRO + RELRO_PARTIAL, true },
-	{ "relro_none", C_RELRO + RELRO_NONE, true },
-	{ "canary", C_CANARY + T_YES, true },
-	{ "no_canary", C_CANARY + T_NO, true },
-	{ "canary_unknown", C_CANARY + T_UNKNOWN, true },
-	{ "fortified", C_FORTIFY + T_YES, true },
-	{ "unfortified", C_FORTIFY + T_NO, true },
-	{ "fortify_unknown", C_FORTIFY + T_UNKNOWN, true },
-	{ "unsafe_paths", C_UNSAFE_PATHS, true }, { "x86", C_X86, true },
-	{ "ibt_shstk", C_IBT_SHSTK, true }, { "aarch64", C_ARM, true },
-	{ "bti_pac", C_BTI_PAC, true }, { "stripped", C_STRIPPED, true },
+	{ "files", C_FILES, G_SCAN }, { "directories", C_DIRS, G_SCAN },
+	{ "images", C_IMAGES, G_SCAN },
+	{ "exec", C_STATE + CHSTK_EXEC, G_SCAN },
+	{ "noexec", C_STATE + CHSTK_NOEXEC, G_SCAN },
+	{ "absent", C_STATE + CHSTK_DEFAULT, G_SCAN },
+	{ "effective_exec", C_EFF_EXEC, G_SCAN },
+	{ "with_findings", C_FINDINGS, G_SCAN },
+	{ "allowed", C_ALLOWED, G_SCAN }, { "errors", C_ERRORS, G_SCAN },
+	{ "programs", C_PROGRAMS, G_HARDENING },
+	{ "pie", C_PIE, G_HARDENING },
+	{ "linked", C_LINKED, G_HARDENING },
+	{ "relro_full", C_RELRO + RELRO_FULL, G_HARDENING },
+	{ "relro_partial", C_RELRO + RELRO_PARTIAL, G_HARDENING },
+	{ "relro_none", C_RELRO + RELRO_NONE, G_HARDENING },
+	{ "canary", C_CANARY + T_YES, G_HARDENING },
+	{ "no_canary", C_CANARY + T_NO, G_HARDENING },
+	{ "canary_unknown", C_CANARY + T_UNKNOWN, G_HARDENING },
+	{ "fortified", C_FORTIFY + T_YES, G_HARDENING },
+	{ "unfortified", C_FORTIFY + T_NO, G_HARDENING },
+	{ "fortify_unknown", C_FORTIFY + T_UNKNOWN, G_HARDENING },
+	{ "unsafe_paths", C_UNSAFE_PATHS, G_HARDENING },
+	{ "x86", C_X86, G_HARDENING },
+	{ "ibt_shstk", C_IBT_SHSTK, G_HARDENING },
+	{ "aarch64", C_ARM, G_HARDENING },
+	{ "bti_pac", C_BTI_PAC, G_HARDENING },
+	{ "stripped", C_STRIPPED, G_HARDENING },
+	{ "programs_judged", C_SYS_PROGRAMS, G_SYSTEM },
+	{ "verdicts", C_VERDICTS, G_SYSTEM },
+	{ "stack_made_exec", C_V_STACK, G_SYSTEM },
+	{ "startup_refused", C_V_STARTUP, G_SYSTEM },
+	{ "plugin_refused", C_V_PLUGIN_REFUSED, G_SYSTEM },
+	{ "plugin_exec_stack", C_V_PLUGIN_EXEC, G_SYSTEM },
+	{ "unresolved", C_V_UNRESOLVED, G_SYSTEM },
+	{ "tunable_exec_stack", C_V_TUNABLE, G_SYSTEM },
 };
 #define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))
 
@@ -309,6 +325,8 @@ static const char text_counts[] =
     "{files} files in {directories} directories, {images} ELF images: {exec} exec, {noexec} noexec, {absent} absent; {effective_exec} with an executable stack, {with_findings} with findings, {allowed} allowed, {errors} errors; ";
 static const char text_hardening[] =
     "hardening: {pie} of {programs} programs PIE; of {linked} programs and libraries, {relro_full} full RELRO, {relro_partial} partial, {relro_none} none; canary {canary} yes, {no_canary} no, {canary_unknown} unknown; fortified {fortified} yes, {unfortified} no, {fortify_unknown} unknown; {unsafe_paths} unsafe search paths; {ibt_shstk} of {x86} x86 IBT+SHSTK, {bti_pac} of {aarch64} aarch64 BTI+PAC; {stripped} stripped\n";
+static const char text_system[] =
+    "system: {programs_judged} programs judged in their roots; {verdicts} verdicts: {stack_made_exec} programs get an executable stack from a library, {startup_refused} will not start, {plugin_refused} plugins refused, {plugin_exec_stack} plugins make their host's stack executable, {unresolved} needed libraries not found\n";
 
 /*
  * A format: each hook fills b with one record, which report.c writes to
@@ -324,9 +342,10 @@ struct writer {
 	void (*error)(struct buf *b, const struct where *w, bool malformed,
 	    const char *msg);
 	void (*finding_path)(struct buf *b, const char *path);
-	/* v: the counters, by enum counter; hardening: give theirs too */
+	/* v: the counters, by enum counter; groups: 1 << enum group of the
+	   counters beyond the scan's to give too */
 	void (*summary)(struct buf *b, const unsigned long *v,
-	    bool hardening, double seconds);
+	    unsigned groups, double seconds);
 	bool summary_on_stderr;	/* standard output is for the records */
 	/* A format whose document is kept elsewhere (SARIF: sarif.c) writes
 	   its records itself, under the output lock, instead of image and
@@ -340,6 +359,10 @@ struct writer {
 	   message on the standard error. */
 	void (*unused)(struct buf *b, const struct allow_pattern *p);
 	void (*log_unused)(struct report *r, const struct allow_pattern *p);
+	/* A root's rules, and its verdicts. */
+	void (*root)(struct buf *b, const char *root, const char *rules);
+	void (*verdict)(struct buf *b, const struct sys_verdict *v);
+	void (*log_verdict)(struct report *r, const struct sys_verdict *v);
 };
 
 static void
@@ -400,13 +423,15 @@ text_sentence(struct buf *b, const char *tmpl, const unsigned long *v)
 }
 
 static void
-text_summary(struct buf *b, const unsigned long *v, bool hardening,
+text_summary(struct buf *b, const unsigned long *v, unsigned groups,
     double seconds)
 {
 	text_sentence(b, text_counts, v);
 	buf_addf(b, "%.2f s\n", seconds);
-	if (hardening)
+	if (groups & 1u << G_HARDENING)
 		text_sentence(b, text_hardening, v);
+	if (groups & 1u << G_SYSTEM)
+		text_sentence(b, text_system, v);
 }
 
 static void
@@ -451,27 +476,29 @@ json_error(struct buf *b, const struct where *w, bool malformed,
 }
 
 static void
-json_summary(struct buf *b, const unsigned long *v, bool hardening,
+json_summary(struct buf *b, const unsigned long *v, unsigned groups,
     double seconds)
 {
+	enum group in = G_SCAN;
 	const char *sep = "";
-	bool in_hardening = false;
 	size_t i;
 
 	buf_puts(b, "{\"summary\":{");
 	for (i = 0; i < NCOUNTERS; i++) {
-		if (counters[i].hardening && !hardening)
-			break;
-		if (counters[i].hardening && !in_hardening) {
-			buf_addf(b, "%s\"hardening\":{", sep);
+		if (!(groups & 1u << counters[i].group) &&
+		    counters[i].group != G_SCAN)
+			continue;
+		if (counters[i].group != in) {
+			buf_addf(b, "%s%s\"%s\":{", in != G_SCAN ? "}" : "", sep,
+			    group_key[counters[i].group]);
 			sep = "";
-			in_hardening = true;
+			in = counters[i].group;
 		}
 		buf_addf(b, "%s\"%s\":%lu", sep, counters[i].key,
 		    v[counters[i].c]);
 		sep = ",";
 	}
-	buf_addf(b, "%s\"seconds\":%.3f}}\n", in_hardening ? "}," : ",",
+	buf_addf(b, "%s\"seconds\":%.3f}}\n", in != G_SCAN ? "}," : ",",
 	    seconds);
 }
 
@@ -508,14 +535,12 @@ sarif_image(struct report *r, const struct where *w,
 	struct region mark = { info->mark_offset, info->mark_size };
 	struct region wx_region = { info->wx_offset, info->wx_size };
 	char just[512], wx[64], lack[600];
-	struct verdict raw;
 	unsigned i, waived = 0;
 
 	if (v->findings == 0 && !v->allowed)
 		return;
 	if (v->allowed) {
-		verdict_of(info, false, &raw);
-		waived = raw.findings & ~v->findings;
+		waived = v->waived;
 		snprintf(just, sizeof(just), "allowed by the pattern '%s' of the --allow list",
 		    v->allowed_by != NULL ? v->allowed_by->text : "?");
 	}
@@ -532,8 +557,7 @@ sarif_image(struct report *r, const struct where *w,
 			sarif_result(r->sarif, i, w, &wx_region, wx,
 			    waived & 1u << i ? just : NULL);
 		else
-			sarif_result(r->sarif, i, w, &mark,
-			    v->allowed ? raw.why : v->why,
+			sarif_result(r->sarif, i, w, &mark, v->why,
 			    waived & 1u << i ? just : NULL);
 	}
 }
@@ -551,6 +575,121 @@ sarif_error(struct report *r, const struct where *w, bool malformed,
 		sarif_notification(r->sarif, w, msg);
 }
 
+/* A host of a verdict, for people: "/usr/bin/a (via libb.so.1)". */
+static void
+host_text(struct buf *b, const struct sys_host *h)
+{
+	buf_text(b, h->path);
+	if (h->via[0] != '\0') {
+		buf_puts(b, " (via ");
+		buf_text(b, h->via);
+		buf_puts(b, ")");
+	}
+}
+
+/* The hosts a verdict names in the text and SARIF messages. */
+#define HOSTS_SAID 5
+
+static void
+hosts_text(struct buf *b, const struct sys_verdict *v)
+{
+	size_t i;
+
+	if (v->nhosts == 0)
+		return;
+	buf_addf(b, "; %zu program%s: ", v->nhosts, v->nhosts == 1 ? "" :
+	    "s");
+	for (i = 0; i < v->nhosts && i < HOSTS_SAID; i++) {
+		if (i > 0)
+			buf_puts(b, ", ");
+		host_text(b, &v->hosts[i]);
+	}
+	if (v->nhosts > HOSTS_SAID)
+		buf_addf(b, " and %zu more", v->nhosts - HOSTS_SAID);
+}
+
+static void
+text_root(struct buf *b, const char *root, const char *rules)
+{
+	buf_puts(b, "root ");
+	buf_text(b, root);
+	buf_puts(b, ": ");
+	buf_text(b, rules);
+	buf_puts(b, "\n");
+}
+
+static void
+text_verdict(struct buf *b, const struct sys_verdict *v)
+{
+	buf_addf(b, "%-18s ", finding_kind(v->finding)->id);
+	buf_text(b, v->subject);
+	buf_puts(b, ": ");
+	buf_text(b, v->why);
+	hosts_text(b, v);
+	buf_puts(b, "\n");
+}
+
+static void
+json_root(struct buf *b, const char *root, const char *rules)
+{
+	buf_puts(b, "{\"root\":");
+	buf_json(b, root);
+	buf_puts(b, ",\"rules\":");
+	buf_json(b, rules);
+	buf_puts(b, "}\n");
+}
+
+static void
+json_verdict(struct buf *b, const struct sys_verdict *v)
+{
+	size_t i;
+
+	buf_addf(b, "{\"verdict\":\"%s\",\"root\":",
+	    finding_kind(v->finding)->id);
+	buf_json(b, v->root);
+	buf_puts(b, ",\"subject\":");
+	buf_json(b, v->subject);
+	buf_puts(b, ",\"why\":");
+	buf_json(b, v->why);
+	buf_puts(b, ",\"hosts\":[");
+	for (i = 0; i < v->nhosts; i++) {
+		buf_puts(b, i ? ",{\"path\":" : "{\"path\":");
+		buf_json(b, v->hosts[i].path);
+		buf_puts(b, ",\"via\":");
+		buf_json(b, v->hosts[i].via);
+		buf_puts(b, "}");
+	}
+	buf_puts(b, "]}\n");
+}
+
+/* A verdict is a SARIF result at its subject, a file of the root (or,
+   for a library found nowhere, the first program that needs it). */
+static void
+sarif_verdict(struct report *r, const struct sys_verdict *v)
+{
+	char space[2048], *path;
+	struct where w = { NULL };
+	const char *in;
+	struct buf b;
+
+	in = v->finding == __builtin_ctz(F_UNRESOLVED) && v->nhosts > 0 ?
+	    v->hosts[0].path : v->subject;
+	if (asprintf(&path, "%s%s", strcmp(v->root, "/") == 0 ? "" : v->root,
+	    in) < 0)
+		oom();
+	w.path = path;
+	BUF_INIT(b, space);
+	buf_puts(&b, v->why);
+	if (v->finding == __builtin_ctz(F_UNRESOLVED)) {
+		buf_puts(&b, ": ");
+		buf_puts(&b, v->subject);
+	}
+	hosts_text(&b, v);
+	sarif_result(r->sarif, v->finding, &w, NULL, b.p, NULL);
+	buf_free(&b);
+	free(path);
+}
+
 static void
 sarif_unused(struct report *r, const struct allow_pattern *p)
 {
@@ -559,15 +698,16 @@ sarif_unused(struct report *r, const struct allow_pattern *p)
 
 static const struct writer text_writer = {
 	.header = text_header, .image = text_image, .summary = text_summary,
+	.root = text_root, .verdict = text_verdict,
 };
 static const struct writer json_writer = {
 	.image = json_image, .error = json_error, .summary = json_summary,
-	.unused = json_unused,
+	.root = json_root, .verdict = json_verdict, .unused = json_unused,
 };
 static const struct writer sarif_writer = {
 	.log_image = sarif_image, .log_error = sarif_error,
-	.log_unused = sarif_unused, .summary = text_summary,
-	.summary_on_stderr = true,
+	.log_verdict = sarif_verdict, .log_unused = sarif_unused,
+	.summary = text_summary, .summary_on_stderr = true,
 };
 static const struct writer print0_writer = {
 	.finding_path = print0_path, .summary = text_summary,
@@ -694,6 +834,39 @@ report_path0(struct report *r, const char *path)
 }
 
 void
+report_root(struct report *r, const char *root, const char *rules)
+{
+	char space[1024];
+	struct buf b;
+
+	if (writer(r)->root == NULL || r->o->quiet)
+		return;
+	BUF_INIT(b, space);
+	writer(r)->root(&b, root, rules);
+	emit(r, &b);
+}
+
+void
+report_verdict(struct report *r, const struct sys_verdict *v)
+{
+	char space[2048];
+	struct buf b;
+
+	if (writer(r)->log_verdict != NULL) {
+		pthread_mutex_lock(&r->lock);
+		clear_line(r);
+		writer(r)->log_verdict(r, v);
+		pthread_mutex_unlock(&r->lock);
+		return;
+	}
+	if (writer(r)->verdict == NULL)
+		return;
+	BUF_INIT(b, space);
+	writer(r)->verdict(&b, v);
+	emit(r, &b);
+}
+
+void
 report_summary(struct report *r, double seconds)
 {
 	unsigned long v[C_COUNT];
@@ -704,7 +877,8 @@ report_summary(struct report *r, double seconds)
 	for (i = 0; i < C_COUNT; i++)
 		v[i] = atomic_load(&r->st->c[i]);
 	BUF_INIT(b, space);
-	writer(r)->summary(&b, v, r->o->hardening, seconds);
+	writer(r)->summary(&b, v, (r->o->hardening ? 1u << G_HARDENING : 0) |
+	    (r->o->system ? 1u << G_SYSTEM : 0), seconds);
 	if (writer(r)->summary_on_stderr)
 		to_stderr(r, &b);
 	else

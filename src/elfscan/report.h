@@ -39,6 +39,23 @@ void report_path0(struct report *r, const char *path);
 /* At the end: each --allow pattern that allowed nothing, as lintian
    reports unused overrides; not an error. */
 void report_unused(struct report *r);
+/* The rules of a root whose verdicts follow, in a line for people. */
+void report_root(struct report *r, const char *root, const char *rules);
+/* A verdict of a root (system.h): what is at fault, and what it breaks. */
+struct sys_host {
+	const char *path;	/* a program, in the root */
+	const char *via;	/* the libraries between, "a b", or "" */
+};
+struct sys_verdict {
+	unsigned finding;	/* its bit index, from F_FIRST_SYSTEM */
+	const char *root;	/* the root's directory */
+	const char *subject;	/* in the root: the library, program or
+				   file at fault, or a library's name */
+	const char *why;	/* a sentence, lowercase, no period */
+	const struct sys_host *hosts;
+	size_t nhosts;
+};
+void report_verdict(struct report *r, const struct sys_verdict *v);
 void report_summary(struct report *r, double seconds);
 
 /* progress.c: a line on the terminal while the scan runs, drawn under the

@@ -200,7 +200,7 @@ unmarked(const struct chstk_info *info, struct verdict *v)
 }
 
 void
-verdict_of(const struct chstk_info *info, bool allowed, struct verdict *v)
+verdict_of(const struct chstk_info *info, unsigned how, struct verdict *v)
 {
 	memset(v, 0, sizeof(*v));
 	if (info->kind == CHSTK_KIND_OTHER) {
@@ -221,10 +221,12 @@ verdict_of(const struct chstk_info *info, bool allowed, struct verdict *v)
 		v->findings |= F_EXEC_STACK;
 	if (v->effective == EFF_UNKNOWN)
 		v->findings |= F_UNKNOWN_DEFAULT;
-	if (v->effective == EFF_EXEC && info->kind == CHSTK_KIND_SHARED)
+	if (v->effective == EFF_EXEC && info->kind == CHSTK_KIND_SHARED &&
+	    how & VERDICT_REFUSING)
 		v->findings |= F_DLOPEN_REFUSED;
-	if (allowed && v->findings) {
+	if (how & VERDICT_ALLOWED && v->findings) {
 		v->allowed = true;
+		v->waived = v->findings;
 		v->findings = 0;
 	}
 	if (info->wx > 0)

@@ -36,8 +36,19 @@ enum finding {
 	F_NO_BTI = 1 << 14,
 	F_NO_PAC = 1 << 15,
 	F_NOT_STRIPPED = 1 << 16,
+	/* The verdicts of a root (system.h): what breaks, and where. */
+	F_STACK_MADE_EXEC = 1 << 17,	/* a library makes a process's
+					   stack executable */
+	F_STARTUP_REFUSED = 1 << 18,	/* glibc will not start the program */
+	F_PLUGIN_REFUSED = 1 << 19,	/* the host's dlopen refuses it */
+	F_PLUGIN_EXEC_STACK = 1 << 20,	/* it makes the host's stack
+					   executable */
+	F_UNRESOLVED = 1 << 21,		/* a needed library found nowhere */
+	F_TUNABLE_EXEC_STACK = 1 << 22,	/* GLIBC_TUNABLES forces executable
+					   stacks */
 };
-#define F_COUNT 17
+#define F_COUNT 23
+#define F_FIRST_SYSTEM 17	/* the bit index of F_STACK_MADE_EXEC */
 /* The findings --require gives. */
 #define F_HARDENING (F_NO_PIE | F_NO_FULL_RELRO | F_NO_CANARY | F_NO_FORTIFY | \
     F_UNSAFE_RPATH | F_NO_IBT | F_NO_SHSTK | F_NO_BTI | F_NO_PAC | \
@@ -99,11 +110,19 @@ struct verdict {
 	enum effective effective;
 	unsigned findings;	/* enum finding bits */
 	bool allowed;		/* matched --allow: stack findings waived */
+	unsigned waived;	/* those findings */
 	const struct allow_pattern *allowed_by;	/* the pattern that did,
 						   set by the judge */
 	const char *why;	/* a sentence, static */
 };
-void verdict_of(const struct chstk_info *info, bool allowed,
+/* How an image is judged: verdict_of()'s how, bits. */
+enum {
+	VERDICT_ALLOWED = 1,	/* it matched --allow */
+	VERDICT_REFUSING = 2,	/* the glibc that would load it refuses to
+				   dlopen a library that asks for an
+				   executable stack (2.41 and later) */
+};
+void verdict_of(const struct chstk_info *info, unsigned how,
     struct verdict *v);
 const char *machine_name(unsigned machine, char *buf, size_t len);
 const char *type_name(const struct chstk_info *info);

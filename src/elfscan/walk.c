@@ -26,6 +26,7 @@
 #include "container.h"
 #include "elfscan.h"
 #include "report.h"
+#include "system.h"
 #include "xalloc.h"
 
 struct job {
@@ -374,13 +375,28 @@ worker(void *arg)
 	return NULL;
 }
 
+/* What of a root's path, path[0, len), is the directory that stands for
+   / in its files' installed paths: of a directory of a system root (the
+   default audit, --system: system.h), that root's; of a directory named,
+   itself; of a file named, nothing. */
+static size_t
+root_len(const struct walker *w, const char *path, size_t len, bool dir)
+{
+	const char *in;
+
+	if (!w->o->system || w->j->sys == NULL)
+		return dir ? len : 0;
+	if ((in = system_inside(w->j->sys, path)) == NULL)
+		return 0;
+	/* the root itself: its in-root path is "/" */
+	return strcmp(in, "/") == 0 && len > 1 ? len : len - strlen(in);
+}
+
 /* Look at the roots, in the order given (an image reference by its
    path), then push those to scan in reverse: the stack hands them out in
-   the given order. Each directory named is the / of the installed paths
-   below it; the system's own are not. Returns -1 when one cannot be
-   scanned (reported). */
+   the given order. Returns -1 when one cannot be scanned (reported). */
 static int
-push_roots(struct walker *w, char **roots, size_t n, bool system)
+push_roots(struct walker *w, char **roots, size_t n)
 {
 	struct stat *st = xcalloc(n, sizeof(*st));
 	char **path = w->path = xcalloc(n, sizeof(*path));
@@ -414,8 +430,8 @@ push_roots(struct walker *w, char **roots, size_t n, bool system)
 		len = strlen(path[i]);
 		while (len > 1 && path[i][len - 1] == '/')
 			len--;
-		if (S_ISDIR(st[i].st_mode) && !system)
-			root.root_len = len;
+		root.root_len = root_len(w, path[i], len,
+		    S_ISDIR(st[i].st_mode));
 		push(w, &root, path[i], len);
 	}
 	free(image);
@@ -424,7 +440,7 @@ push_roots(struct walker *w, char **roots, size_t n, bool system)
 }
 
 int
-walk(struct judge *j, char **roots, size_t n, bool system)
+walk(struct judge *j, char **roots, size_t n)
 {
 	struct walker w = { .o = j->o, .j = j };
 	pthread_t *t = xmalloc(j->o->jobs * sizeof(*t));
@@ -434,7 +450,7 @@ walk(struct judge *j, char **roots, size_t n, bool system)
 
 	pthread_mutex_init(&w.lock, NULL);
 	pthread_cond_init(&w.cond, NULL);
-	ret = push_roots(&w, roots, n, system);
+	ret = push_roots(&w, roots, n);
 	/* The main thread is a worker too. Until every thread is started,
 	   the count stays above what the idle ones can reach. */
 	pthread_mutex_lock(&w.lock);

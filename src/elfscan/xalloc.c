@@ -53,3 +53,16 @@ xstrdup(const char *s)
 		oom();
 	return p;
 }
+
+char *
+xlistdup(const char *l)
+{
+	const char *p = l;
+	char *copy;
+
+	while (*p != '\0')
+		p += strlen(p) + 1;
+	copy = xmalloc((size_t)(p - l) + 1);
+	memcpy(copy, l, (size_t)(p - l) + 1);
+	return copy;
+}

@@ -13,5 +13,8 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* A copy of a list of strings, each ending in a NUL, the list in an
+   empty one: "a\0b\0\0". */
+char *xlistdup(const char *l);
 
 #endif

@@ -69,10 +69,20 @@ refused "$T/d" -e "not a regular file"
 mkfifo "$T/d/fifo"
 refused "$T/d/fifo" -e "not a regular file"
 refused "$T/d/fifo" -q "not a regular file"
-"$CHSTK" -e "$T/d/none" 2>"$T/err"
-expect "missing file: exit status" "$?" 1
-expect "missing file: message" "$(cat "$T/err")" \
-    "chstk: $T/d/none: cannot resolve path: No such file or directory"
+# One missing file, one message, whatever the option and wherever the
+# path ends: a missing file, a missing directory on the way, a dangling
+# symbolic link.
+ln -s none "$T/d/dangling"
+for missing in "$T/d/none" "$T/d/nodir/none" "$T/d/dangling"; do
+	for opt in -e -E -d -v -q; do
+		"$CHSTK" $opt "$missing" >"$T/out" 2>"$T/err"
+		status=$?
+		name="missing file, $opt ${missing#$T/d/}"
+		expect "$name: exit status" "$status" 1
+		expect "$name: message" "$(cat "$T/err")" \
+		    "chstk: $missing: cannot open: No such file or directory"
+	done
+done
 
 # A failure on one file does not stop the others.
 cp "$T/prog" "$T/d/good"
@@ -105,4 +115,37 @@ expect "unreadable file: exit status" "$?" 1
 expect "unreadable file: message" "$(cat "$T/err")" \
     "chstk: $T/rw/secret: cannot open: Permission denied"
 expect "unreadable file: no temporary file" "$(ls -A "$T/rw")" secret
+
+# What a user may rewrite is what execstack(8) may: a file in a directory
+# the user can write, given back its owner and mode. (prelink's execstack,
+# built from its last source and run as nobody, rewrites a mode 0444 file
+# nobody owns into a new inode and exits 0, and fails on a file owned by
+# root when it gives the new file root's owner.) Only the directory's write
+# permission counts, not the file's: a read-only file the user owns is
+# rewritten and stays read-only; one owned by someone else is refused,
+# since its owner cannot be kept, and stays as it was.
+mkdir "$T/own"
+cp "$T/prog" "$T/own/mine"
+cp "$T/prog" "$T/own/roots"
+chmod 444 "$T/own/mine" "$T/own/roots"
+chown nobody:nogroup "$T/own" "$T/own/mine"
+inode=$(stat -c %i "$T/own/mine")
+as_nobody "$N/bin/chstk" -e "$T/own/mine" 2>"$T/err"
+expect "read-only file of one's own: exit status" "$?" 0
+expect "read-only file of one's own: rewritten, by readelf" "$(readelf_stack "$T/own/mine")" RWE
+expect "read-only file of one's own: still 0444 and nobody's" \
+    "$(stat -c '%a %U' "$T/own/mine")" "444 nobody"
+[ "$(stat -c %i "$T/own/mine")" != "$inode" ] &&
+    pass "read-only file of one's own: a new inode" ||
+    fail "read-only file of one's own: the same inode"
+inode=$(stat -c %i "$T/own/roots")
+as_nobody "$N/bin/chstk" -e "$T/own/roots" 2>"$T/err"
+expect "someone else's file: exit status" "$?" 1
+expect "someone else's file: message" "$(cat "$T/err")" \
+    "chstk: $T/own/roots: cannot keep owner and group: Operation not permitted"
+cmp -s "$T/own/roots" "$T/prog" && pass "someone else's file: byte-identical" ||
+    fail "someone else's file: the file changed"
+expect "someone else's file: same inode" "$(stat -c %i "$T/own/roots")" "$inode"
+expect "someone else's file: no temporary file" "$(ls -A "$T/own")" "mine
+roots"
 finish

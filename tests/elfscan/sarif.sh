@@ -121,7 +121,10 @@ def check(root, jsonl, sarif, allowed):
                      "unknown-default", "no-gnu-stack-note", "wx-segment",
                      "malformed", "no-pie", "no-full-relro", "no-canary",
                      "no-fortify", "unsafe-rpath", "no-ibt", "no-shstk",
-                     "no-bti", "no-pac", "not-stripped"):
+                     "no-bti", "no-pac", "not-stripped",
+                     "stack-made-exec", "startup-refused", "plugin-refused",
+                     "plugin-exec-stack", "unresolved-library",
+                     "tunable-exec-stack"):
             fail("unknown rule " + r)
     got = set()
     fps = {}

@@ -2,16 +2,20 @@
 # dpkg-buildpackage builds a real package from source (debhelper compat 13,
 # dh $@ --with chstk, the addon found through PERL5LIB): two programs,
 # hello-exec linked with -z execstack and hello without. It proves: the
-# addon runs dh_chstk right after dh_strip; under fail (the default) the
-# build stops and names hello-exec, and only it; under fix the packaged
-# hello-exec has a non-executable stack by readelf and by the running
-# kernel; under warn it builds, says so and keeps the executable stack; a
+# addon runs dh_chstk right before dh_strip; under fail (the default) the
+# build stops, names hello-exec, and only it, and names the fix in the
+# build before the fix policy; under fix the packaged hello-exec has a
+# non-executable stack by readelf and by the running kernel, and its
+# detached debugging file in the -dbgsym package (found by build ID) has
+# the same PT_GNU_STACK flags by readelf; under warn it builds, says so
+# and keeps the executable stack; a
 # program allowed by --allow, or by a glob in debian/PACKAGE.chstk-allow,
 # is packaged byte for byte as without the hook, a glob that matched
 # nothing is named; a file that is not sound
 # ELF stops the build even under warn; a bad policy is refused. --require:
 # a defence the program lacks (by readelf) stops the build under fix and
-# is named under warn, one it has passes, an unknown one is refused.
+# is named under warn, one it has passes, an unknown one is refused, and
+# so is stripped, which dh_strip does after dh_chstk.
 . "$top_srcdir/tests/packaging/common.sh"
 need dpkg-buildpackage dh dpkg-deb gcc readelf perl
 PATH=$HOOKS/debhelper:$PATH
@@ -64,19 +68,40 @@ write_rules() {
 	chmod +x "$S/debian/rules"
 }
 
-# build NAME: the package's files go to $T/NAME, the output to $T/NAME.log.
-# Returns dpkg-buildpackage's status.
+# build NAME: the package's files go to $T/NAME, those of its -dbgsym
+# package to $T/NAME-dbgsym, the output to $T/NAME.log. Returns
+# dpkg-buildpackage's status.
 build() {
-	rm -rf "$T"/src/*.deb "$T"/src/*.ddeb "$T/$1"
+	rm -rf "$T"/src/*.deb "$T"/src/*.ddeb "$T/$1" "$T/$1-dbgsym"
 	(cd "$S" && dpkg-buildpackage -us -uc -b) >"$T/$1.log" 2>&1
 	status=$?
-	mkdir "$T/$1"
+	mkdir "$T/$1" "$T/$1-dbgsym"
 	for deb in "$T"/src/chstk-hello_*.deb; do
 		[ -f "$deb" ] && dpkg-deb -x "$deb" "$T/$1"
+	done
+	for deb in "$T"/src/chstk-hello-dbgsym_*.deb; do
+		[ -f "$deb" ] && dpkg-deb -x "$deb" "$T/$1-dbgsym"
 	done
 	return $status
 }
 B=usr/bin
+
+# debug_file NAME PROGRAM: the detached debugging file of the packaged
+# PROGRAM in the -dbgsym package, by the build ID readelf reads in it.
+debug_file() {
+	id=$(readelf -nW "$T/$1/$B/$2" | sed -n 's/.*Build ID: //p')
+	echo "$T/$1-dbgsym/usr/lib/debug/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug"
+}
+# same_stack NAME PROGRAM FLAGS: the packaged PROGRAM and its debugging
+# file both have PT_GNU_STACK FLAGS by readelf, and the latter is a
+# detached debugging file (its .text has no bytes: NOBITS).
+same_stack() {
+	dbg=$(debug_file "$1" "$2")
+	expect "$1: $2 is $3 by readelf" "$(readelf_stack "$T/$1/$B/$2")" "$3"
+	expect "$1: its debugging file in the -dbgsym package is $3 too" "$(readelf_stack "$dbg")" "$3"
+	expect "$1: which is a detached debugging file" \
+	    "$(readelf -SW "$dbg" 2>/dev/null | awk '$2 == ".text" { print $3 }')" NOBITS
+}
 
 # Without the addon: the program really has an executable stack, so the
 # checks below can tell.
@@ -95,19 +120,23 @@ output_has "fail: names hello-exec and why" "$T/fail.log" \
     "dh_chstk: error: debian/chstk-hello/usr/bin/hello-exec: executable stack: marked exec [exec-stack]"
 output_lacks "fail: does not name hello" "$T/fail.log" \
     "dh_chstk: error: debian/chstk-hello/usr/bin/hello:"
+output_has "fail: the fix in the build first, then the fix policy, then an allowance" "$T/fail.log" \
+    "dh_chstk: error: chstk-hello: 1 ELF image with an executable stack: fix the build: give each assembly source a .note.GNU-stack section (or assemble with -Wa,--noexecstack) and link without -z execstack; until then --policy=fix marks it noexec, or --allow or debian/chstk-hello.chstk-allow allows it"
 expect "fail: no package" "$(ls "$T/fail")" ""
-expect "fail: dh_chstk runs right after dh_strip" \
-    "$(sed -n 's/^   \(dh_[a-z_]*\).*/\1/p' "$T/fail.log" | grep -A1 -x dh_strip)" \
-    "dh_strip
-dh_chstk"
 
 # fix
 write_rules --policy=fix
 build fix
 expect "fix: builds" "$?" 0
-output_has "fix: says what it marked" "$T/fix.log" \
-    "dh_chstk: debian/chstk-hello/usr/bin/hello-exec: executable stack marked noexec: marked exec [exec-stack]"
+output_has "fix: says what it marked, and what it was" "$T/fix.log" \
+    "dh_chstk: debian/chstk-hello/usr/bin/hello-exec: executable stack marked noexec (was: marked exec [exec-stack])"
+expect "fix: dh_chstk runs right before dh_strip" \
+    "$(sed -n 's/^   \(debian\/rules override_\)\{0,1\}\(dh_[a-z_]*\).*/\2/p' "$T/fix.log" | grep -B1 -x dh_strip)" \
+    "dh_chstk
+dh_strip"
 fixed_programs fix
+same_stack fix hello-exec RW
+same_stack fix hello RW
 
 # warn
 write_rules --policy=warn
@@ -128,6 +157,7 @@ output_has "allowed by --allow: the glob that matched nothing is named" "$T/allo
 output_lacks "allowed by --allow: the glob that matched is not" "$T/allow.log" \
     "/usr/bin/hello-exec: unused"
 expect "allowed by --allow: hello-exec keeps RWE" "$(readelf_stack "$T/allow/$B/hello-exec")" RWE
+same_stack allow hello-exec RWE
 same_bytes "allowed by --allow: hello-exec byte for byte as without the hook" \
     "$T/allow/$B/hello-exec" "$T/off/$B/hello-exec"
 
@@ -153,7 +183,12 @@ write_rules "--require=pie,nx"
 build require-bogus
 expect_match "--require with an unknown defence: the build fails" "$?" "[1-9]*"
 output_has "--require with an unknown defence: said" "$T/require-bogus.log" \
-    "dh_chstk: error: unknown defence 'nx' in 'pie,nx': want bti, canary, fortify, ibt, pac, pie, relro, rpath, shstk, stripped"
+    "dh_chstk: error: unknown defence 'nx' in 'pie,nx': want bti, canary, fortify, ibt, pac, pie, relro, rpath, shstk"
+write_rules "--require=/usr/bin/*=pie,stripped"
+build require-stripped
+expect_match "--require=stripped: the build fails" "$?" "[1-9]*"
+output_has "--require=stripped: said why" "$T/require-stripped.log" \
+    "dh_chstk: error: cannot require 'stripped' in '/usr/bin/*=pie,stripped': the hook runs before the build strips the files"
 
 # Allowed by a glob without a leading slash in debian/PACKAGE.chstk-allow,
 # under fail.

@@ -29,8 +29,8 @@ expect "installed dh_chstk: hello-exec is RW" \
 printf 'chstk-hello (1) unstable; urgency=medium\n\n  * A test.\n\n -- chstk tests <tests@example.invalid>  Thu, 03 Dec 2026 00:00:00 +0000\n' \
     >"$P/debian/changelog"
 (cd "$P" && PERL5LIB=$PERL5DIR dh binary --with chstk --no-act) >"$T/seq" 2>&1
-expect "installed addon: dh runs dh_chstk right after dh_strip" \
-    "$(sed -n 's/^ *\(dh_[a-z_]*\).*/\1/p' "$T/seq" | grep -A1 -x dh_strip)" \
-    "dh_strip
-dh_chstk"
+expect "installed addon: dh runs dh_chstk right before dh_strip" \
+    "$(sed -n 's/^ *\(dh_[a-z_]*\).*/\1/p' "$T/seq" | grep -B1 -x dh_strip)" \
+    "dh_chstk
+dh_strip"
 finish

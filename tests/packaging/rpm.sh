@@ -9,11 +9,15 @@
 # stack; a program allowed by %chstk_allow (with or without a leading
 # slash, or by a glob) is packaged byte for byte as without the hook, a
 # glob that matched nothing is named; a policy set in the spec file is
-# obeyed; a file that is not sound ELF stops
-# the build even under warn; brp-chstk runs after rpm's brp-strip; and
-# %global __brp_chstk %{nil} turns it off. %chstk_require: a defence the
-# program lacks (by readelf) stops the build under fix and is named under
-# warn, one it has passes, an unknown one is refused.
+# obeyed; a file that is not sound ELF stops the build even under warn;
+# brp-chstk runs before rpm's find-debuginfo and brp-strip, so that in a -debuginfo package the detached debugging
+# file of a program fixed has the program's PT_GNU_STACK flags by readelf,
+# is never judged itself, and one allowed builds under fail; and %global
+# __brp_chstk %{nil} turns it off. Under fail the message names the fix in
+# the build before the fix policy. %chstk_require: a defence the program
+# lacks (by readelf) stops the build under fix and is named under warn,
+# one it has passes, an unknown one is refused, and so is stripped, which
+# rpm does after brp-chstk.
 . "$top_srcdir/tests/packaging/common.sh"
 need rpmbuild rpm2cpio cpio gcc readelf
 
@@ -66,10 +70,9 @@ expect "fail: the build fails" "$?" 1
 output_has "fail: names hello-exec and why" "$T/fail.log" \
     "brp-chstk: /usr/bin/hello-exec: executable stack: marked exec [exec-stack]"
 output_lacks "fail: does not name hello" "$T/fail.log" "/usr/bin/hello:"
+output_has "fail: the fix in the build first, then the fix policy, then an allowance" "$T/fail.log" \
+    "brp-chstk: 1 ELF image with an executable stack: fix the build: give each assembly source a .note.GNU-stack section (or assemble with -Wa,--noexecstack) and link without -z execstack; until then %chstk_policy fix marks it noexec, or %chstk_allow allows it"
 expect "fail: no package" "$(ls "$T/fail")" ""
-expect "fail: brp-chstk runs after brp-strip" \
-    "$(grep -o -e '/brp-strip ' -e '/brp-chstk ' "$T/fail.log" | tr -d ' \n')" \
-    "/brp-strip/brp-chstk"
 
 # fail, with --load.
 build fail-load load
@@ -81,9 +84,42 @@ output_has "fail with --load: names hello-exec" "$T/fail-load.log" \
 write_spec "$TOP/SPECS/hello.spec" '%global chstk_policy fix'
 build fix installed
 expect "fix: builds" "$?" 0
-output_has "fix: says what it marked" "$T/fix.log" \
-    "brp-chstk: /usr/bin/hello-exec: executable stack marked noexec: marked exec [exec-stack]"
+output_has "fix: says what it marked, and what it was" "$T/fix.log" \
+    "brp-chstk: /usr/bin/hello-exec: executable stack marked noexec (was: marked exec [exec-stack])"
 fixed_programs fix
+
+# With a -debuginfo package: brp-chstk runs first, before find-debuginfo
+# copies the program headers into the detached debugging files and before
+# brp-strip; the debugging file of hello-exec has its fixed flags.
+# debug_of NAME PROGRAM: PROGRAM's debugging file in the build NAME.
+debug_of() { ls "$T/$1/usr/lib/debug/$B/$2"-[0-9]*.debug; }
+# same_stack NAME PROGRAM FLAGS: the packaged PROGRAM and its debugging
+# file both have PT_GNU_STACK FLAGS by readelf, and the latter is a
+# detached debugging file (its .text has no bytes: NOBITS).
+same_stack() {
+	dbg=$(debug_of "$1" "$2")
+	expect "$1: $2 is $3 by readelf" "$(readelf_stack "$T/$1/$B/$2")" "$3"
+	expect "$1: its debugging file in the -debuginfo package is $3 too" "$(readelf_stack "$dbg")" "$3"
+	expect "$1: which is a detached debugging file" \
+	    "$(readelf -SW "$dbg" 2>/dev/null | awk '$2 == ".text" { print $3 }')" NOBITS
+}
+write_spec "$TOP/SPECS/hello.spec" '%global chstk_policy fix' '' debuginfo
+build debuginfo installed
+expect "debuginfo: builds" "$?" 0
+expect "debuginfo: brp-chstk runs before find-debuginfo and brp-strip" \
+    "$(grep -o -e '/brp-strip ' -e '/brp-chstk ' -e '/find-debuginfo ' "$T/debuginfo.log" | tr -d ' \n')" \
+    "/brp-chstk/find-debuginfo/brp-strip"
+output_has "debuginfo: says what it marked" "$T/debuginfo.log" \
+    "brp-chstk: /usr/bin/hello-exec: executable stack marked noexec (was: marked exec [exec-stack])"
+output_lacks "debuginfo: names no debugging file" "$T/debuginfo.log" "brp-chstk: /usr/lib/debug/"
+same_stack debuginfo hello-exec RW
+same_stack debuginfo hello RW
+expect "debuginfo: hello-exec gets a non-executable stack from the kernel" \
+    "$(runs_with "$T/debuginfo/$B/hello-exec")" rw-p
+write_spec "$TOP/SPECS/hello.spec" '' '' debuginfo
+build debuginfo-allow load --define 'chstk_allow /usr/bin/hello-exec'
+expect "debuginfo, allowed under fail: builds" "$?" 0
+same_stack debuginfo-allow hello-exec RWE
 
 # fix with --load, on the command line.
 write_spec "$TOP/SPECS/hello.spec"
@@ -148,5 +184,9 @@ output_has "a bad policy: said" "$T/bogus.log" "brp-chstk: unknown policy 'maybe
 build require-bogus installed --define 'chstk_require pie,nx'
 expect "an unknown defence in %chstk_require: the build fails" "$?" 1
 output_has "an unknown defence in %chstk_require: said" "$T/require-bogus.log" \
-    "brp-chstk: unknown defence 'nx' in 'pie,nx': want bti, canary, fortify, ibt, pac, pie, relro, rpath, shstk, stripped"
+    "brp-chstk: unknown defence 'nx' in 'pie,nx': want bti, canary, fortify, ibt, pac, pie, relro, rpath, shstk"
+build require-stripped installed --define 'chstk_require /usr/bin/*=pie,stripped'
+expect "stripped in %chstk_require: the build fails" "$?" 1
+output_has "stripped in %chstk_require: said why" "$T/require-stripped.log" \
+    "brp-chstk: cannot require 'stripped' in '/usr/bin/*=pie,stripped': the hook runs before the build strips the files"
 finish

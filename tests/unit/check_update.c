@@ -151,7 +151,7 @@ START_TEST(refuses_what_is_not_a_regular_file)
 	ck_assert_int_eq(chstk_update("/nonexistent/x", CHSTK_OP_SET_EXEC, NULL,
 	    &err), CHSTK_ERR_SYS);
 	ck_assert_str_eq(err.msg,
-	    "cannot resolve path: No such file or directory");
+	    "cannot open: No such file or directory");
 }
 END_TEST
 

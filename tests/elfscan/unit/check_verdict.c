@@ -87,7 +87,7 @@ START_TEST(gives_the_documented_verdict)
 	struct chstk_info i = image(r->machine, r->cls, r->kind, r->state);
 	struct verdict v;
 
-	verdict_of(&i, false, &v);
+	verdict_of(&i, VERDICT_REFUSING, &v);
 	ck_assert_int_eq(v.effective, r->want);
 	ck_assert_uint_eq(v.findings, r->findings);
 	ck_assert_ptr_nonnull(v.why);
@@ -101,10 +101,10 @@ START_TEST(allowed_keeps_only_wx)
 	struct verdict v;
 
 	i.wx = 1;
-	verdict_of(&i, true, &v);
+	verdict_of(&i, VERDICT_REFUSING | VERDICT_ALLOWED, &v);
 	ck_assert(v.allowed);
 	ck_assert_uint_eq(v.findings, F_WX_SEGMENT);
-	verdict_of(&i, false, &v);
+	verdict_of(&i, VERDICT_REFUSING, &v);
 	ck_assert_uint_eq(v.findings, F_EXEC_STACK | F_READ_IMPLIES_EXEC |
 	    F_WX_SEGMENT);
 }
@@ -116,10 +116,10 @@ START_TEST(ia64_follows_its_flag)
 	    CHSTK_DEFAULT);
 	struct verdict v;
 
-	verdict_of(&i, false, &v);
+	verdict_of(&i, VERDICT_REFUSING, &v);
 	ck_assert_int_eq(v.effective, EFF_NOEXEC);
 	i.flags = 1;
-	verdict_of(&i, false, &v);
+	verdict_of(&i, VERDICT_REFUSING, &v);
 	ck_assert_int_eq(v.effective, EFF_EXEC);
 }
 END_TEST
@@ -132,19 +132,19 @@ START_TEST(static_program_does_not_claim_glibc)
 	    CHSTK_DEFAULT);
 	struct verdict v;
 
-	verdict_of(&i, false, &v);
+	verdict_of(&i, VERDICT_REFUSING, &v);
 	ck_assert_int_eq(v.effective, EFF_EXEC);
 	ck_assert_ptr_null(strstr(v.why, "glibc"));
 	ck_assert_ptr_nonnull(strstr(v.why, "the kernel makes the main stack non-executable"));
 	ck_assert_ptr_nonnull(strstr(v.why, "a C library's thread stacks would be executable"));
 	i.machine = EM_MIPS;
 	i.elf_class = ELFCLASS32;
-	verdict_of(&i, false, &v);
+	verdict_of(&i, VERDICT_REFUSING, &v);
 	ck_assert_ptr_null(strstr(v.why, "glibc"));
 	ck_assert_ptr_nonnull(strstr(v.why, "depends on the CPU"));
 	i = image(EM_X86_64, ELFCLASS64, CHSTK_KIND_PROGRAM, CHSTK_DEFAULT);
 	i.interp = true;
-	verdict_of(&i, false, &v);
+	verdict_of(&i, VERDICT_REFUSING, &v);
 	ck_assert_str_eq(v.why, "unmarked: glibc makes thread stacks executable");
 }
 END_TEST
@@ -156,7 +156,7 @@ START_TEST(core_files_have_no_verdict)
 	struct verdict v;
 
 	i.type = ET_CORE;
-	verdict_of(&i, false, &v);
+	verdict_of(&i, VERDICT_REFUSING, &v);
 	ck_assert_int_eq(v.effective, EFF_NONE);
 	ck_assert_uint_eq(v.findings, 0);
 	ck_assert_str_eq(type_name(&i), "core");

@@ -1,0 +1,219 @@
+/*
+ * closure.c - the libraries one program loads at start-up, found as its
+ * ld.so finds them (see system.h): breadth first from the program, each
+ * DT_NEEDED name satisfied by a library already loaded under that name or
+ * that SONAME, else searched for with the needing object as the loader
+ * (its RPATH chain, LD_LIBRARY_PATH, its RUNPATH, the cache, the default
+ * directories: ldso.c), a file of another class or machine passed over as
+ * ld.so's open_verify passes it over (elf/dl-load.c). A name found nowhere
+ * is reported, never guessed.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "system.h"
+#include "xalloc.h"
+
+/* A search in progress: what a candidate must be, and what was found. */
+struct candidate {
+	struct closure *c;
+	const struct obj *want;	/* the program: its class and machine */
+	const struct obj *found;
+	char *path;		/* as opened: its $ORIGIN */
+	const char *other;	/* a file of another class or machine */
+};
+
+static bool
+accept(void *arg, const char *path)
+{
+	struct candidate *k = arg;
+	const struct obj *o;
+	struct stat st;
+	int fd;
+
+	fd = rootfs_openat(k->c->fs, path, O_RDONLY | O_NONBLOCK);
+	if (fd == -1)
+		return false;
+	o = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ?
+	    objects_read(k->c->objs, fd, path) : NULL;
+	close(fd);
+	if (o == NULL || o->error != NULL)
+		return false;
+	if (o->info.elf_class != k->want->info.elf_class ||
+	    o->info.machine != k->want->info.machine ||
+	    o->info.kind != CHSTK_KIND_SHARED) {
+		k->other = "a file of another class or machine";
+		return false;
+	}
+	k->found = o;
+	k->path = xstrdup(path);
+	return true;
+}
+
+/* The directory of path, for $ORIGIN. */
+static char *
+dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t len = slash == NULL ? 0 : slash == path ? 1 :
+	    (size_t)(slash - path);
+	char *d = xmalloc(len + 1);
+
+	memcpy(d, path, len);
+	d[len] = '\0';
+	return d;
+}
+
+static size_t
+add_node(struct closure *c, const struct obj *o, size_t parent, char *path,
+    const char *name)
+{
+	struct cnode *n;
+
+	if (c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 16;
+		c->v = xrealloc(c->v, c->cap * sizeof(*c->v));
+	}
+	n = &c->v[c->n];
+	n->o = o;
+	n->parent = parent;
+	n->path = path;
+	n->origin = dir_of(path);
+	n->name = xstrdup(name);
+	return c->n++;
+}
+
+/* Is name loaded already: requested by that name, or a SONAME? glibc's
+   _dl_name_match_p and the SONAME check of _dl_map_object. */
+static const struct cnode *
+loaded(const struct closure *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (strcmp(c->v[i].name, name) == 0 ||
+		    strcmp(c->v[i].o->soname, name) == 0)
+			return &c->v[i];
+	return NULL;
+}
+
+/* Is the object loaded already, under another name? (ld.so compares
+   the file's device and inode: _dl_file_id_match_p.) */
+static bool
+loaded_file(const struct closure *c, const struct obj *o)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->v[i].o == o)
+			return true;
+	return false;
+}
+
+/* The search for a name needed by node i: the RPATHs of i and of those
+   that loaded it while none has a RUNPATH, then the program's. */
+static void
+search_of(const struct closure *c, size_t i, struct search *s,
+    struct pathlist *rp, size_t cap)
+{
+	const struct cnode *n = &c->v[i];
+	size_t k = i;
+
+	memset(s, 0, sizeof(*s));
+	s->rpath = rp;
+	if (n->o->runpath == NULL)
+		for (;;) {
+			const struct cnode *m = &c->v[k];
+
+			if (m->o->runpath == NULL && m->o->rpath != NULL &&
+			    s->nrpath < cap)
+				rp[s->nrpath++] = (struct pathlist){
+				    m->o->rpath, m->origin };
+			if (k == 0)
+				break;
+			k = m->parent;
+		}
+	s->library_path = c->library_path;
+	if (n->o->runpath != NULL)
+		s->runpath = (struct pathlist){ n->o->runpath, n->origin };
+	s->nodeflib = n->o->nodeflib;
+	s->origin = n->origin;
+}
+
+static void
+miss(struct closure *c, const char *name, size_t from, const char *why)
+{
+	struct cmiss *m;
+
+	c->miss = xrealloc(c->miss, (c->nmiss + 1) * sizeof(*c->miss));
+	m = &c->miss[c->nmiss++];
+	m->name = xstrdup(name);
+	m->from = from;
+	m->why = why;
+}
+
+/* The DT_NEEDED names of node i, each loaded or missed. */
+static void
+needs(struct closure *c, size_t i)
+{
+	struct pathlist rp[64];
+	struct search s;
+	const char *name;
+
+	search_of(c, i, &s, rp, sizeof(rp) / sizeof(rp[0]));
+	for (name = c->v[i].o->needed; *name != '\0';
+	    name += strlen(name) + 1) {
+		struct candidate k = { .c = c, .want = c->v[0].o };
+
+		if (loaded(c, name) != NULL)
+			continue;
+		if (!ldso_search(c->l, name, &s, accept, &k)) {
+			miss(c, name, i, k.other != NULL ? k.other :
+			    "no such file in the places ld.so looks");
+			continue;
+		}
+		if (loaded_file(c, k.found))
+			free(k.path);
+		else
+			add_node(c, k.found, i, k.path, name);
+	}
+}
+
+void
+closure_of(struct closure *c, const struct obj *program, const char *origin,
+    const struct ldso *l, const struct rootfs *fs, struct objects *objs,
+    struct pathlist library_path)
+{
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	c->l = l;
+	c->fs = fs;
+	c->objs = objs;
+	c->library_path = library_path;
+	add_node(c, program, 0, xstrdup(program->path), "");
+	free(c->v[0].origin);
+	c->v[0].origin = xstrdup(origin);
+	for (i = 0; i < c->n; i++)
+		needs(c, i);
+}
+
+void
+closure_free(struct closure *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		free(c->v[i].path);
+		free(c->v[i].origin);
+		free(c->v[i].name);
+	}
+	for (i = 0; i < c->nmiss; i++)
+		free(c->miss[i].name);
+	free(c->v);
+	free(c->miss);
+	memset(c, 0, sizeof(*c));
+}

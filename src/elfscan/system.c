@@ -1,0 +1,509 @@
+/*
+ * system.c - the verdicts of one root (see system.h): its rules, read from
+ * its own files (the dynamic linker of each machine, /etc/ld.so.cache, the
+ * glibc.rtld.execstack tunable /etc/environment sets), then every
+ * dynamically linked program the walk met under it, loaded as its ld.so
+ * would load it (closure.c), and what glibc will do to it:
+ *
+ *   a library of its closure asks for an executable stack
+ *     glibc.rtld.execstack=0 (2.41 and later)     startup-refused
+ *     else, the program not already executable     stack-made-exec
+ *   the program itself asks, and the tunable is 0  startup-refused
+ *   a needed library found nowhere                 unresolved-library
+ *   the tunable is 2 (where the value exists)      tunable-exec-stack
+ *
+ * after glibc's elf/dl-load.c (_dl_map_object_from_fd: a library that
+ * wants PF_X while the process's stack is not believed executable makes it
+ * so at start-up, or is refused under dlopen or with the tunable at 0) and
+ * elf/rtld.c (a program that asks, refused with the tunable at 0). "Asks"
+ * is the rules table's: marked exec, or unmarked where glibc's default is
+ * executable (verdict.c). Verdicts come out grouped by what is at fault,
+ * with every program it breaks.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "elfscan.h"
+#include "report.h"
+#include "system.h"
+#include "xalloc.h"
+
+/* The verdicts found so far, one per (kind, subject), with their hosts. */
+struct group {
+	unsigned finding;
+	char *subject;
+	const char *why;
+	struct sys_host *hosts;
+	size_t n;
+};
+
+struct system {
+	const struct opts *o;
+	struct report *r;
+	struct rootfs fs;
+	struct objects objs;
+	pthread_mutex_t lock;	/* over ld and the rules */
+	struct ldso *ld;	/* one per interpreter */
+	size_t nld;
+	bool rules;		/* the cache and tunable are read */
+	struct cache *cache;
+	const char *cache_why;
+	char *tunables;		/* GLIBC_TUNABLES of /etc/environment */
+	struct group *g;
+	size_t ng;
+};
+
+struct system *
+system_open(const char *dir, const struct opts *o, struct report *r,
+    const char **why)
+{
+	struct system *s = xcalloc(1, sizeof(*s));
+
+	if (rootfs_open(&s->fs, dir) < 0) {
+		*why = strerror(errno);
+		free(s);
+		return NULL;
+	}
+	s->o = o;
+	s->r = r;
+	objects_init(&s->objs);
+	pthread_mutex_init(&s->lock, NULL);
+	return s;
+}
+
+const char *
+system_inside(const struct system *s, const char *path)
+{
+	return rootfs_inside(&s->fs, path);
+}
+
+/* The cache and /etc/environment, once; under the lock. */
+static void
+read_rules(struct system *s)
+{
+	size_t len;
+	char *env;
+
+	if (s->rules)
+		return;
+	s->rules = true;
+	s->cache = cache_read(&s->fs, &s->cache_why);
+	env = rootfs_read(&s->fs, "/etc/environment", 1 << 20, &len);
+	if (env != NULL)
+		s->tunables = env_file_value(env, "GLIBC_TUNABLES");
+	free(env);
+}
+
+/* The dynamic linker at interp, read once; under the lock. */
+static struct ldso *
+ldso_at(struct system *s, const char *interp, unsigned machine,
+    unsigned elf_class)
+{
+	size_t i;
+
+	read_rules(s);
+	for (i = 0; i < s->nld; i++)
+		if (strcmp(s->ld[i].interp, interp) == 0 &&
+		    s->ld[i].machine == machine &&
+		    s->ld[i].elf_class == elf_class)
+			return &s->ld[i];
+	s->ld = xrealloc(s->ld, (s->nld + 1) * sizeof(*s->ld));
+	ldso_read(&s->ld[s->nld], &s->fs, interp, machine, elf_class,
+	    s->cache);
+	return &s->ld[s->nld++];
+}
+
+/* The tunable's value under l: 1, glibc's default, where unset. */
+static int
+tunable(const struct system *s, const struct ldso *l)
+{
+	int t;
+
+	if (!l->refuses)
+		return 1;
+	t = tunable_execstack(s->tunables, l->force ? 2 : 1);
+	return t == TUNABLE_UNSET ? 1 : t;
+}
+
+bool
+system_refuses_dlopen(struct system *s, unsigned machine, unsigned elf_class)
+{
+	const char *interp = ldso_default_interp(machine, elf_class);
+	const struct ldso *l;
+	bool refuses;
+
+	if (interp == NULL)
+		return false;
+	pthread_mutex_lock(&s->lock);
+	l = ldso_at(s, interp, machine, elf_class);
+	refuses = l->glibc && l->refuses && tunable(s, l) != 2;
+	pthread_mutex_unlock(&s->lock);
+	return refuses;
+}
+
+void
+system_add(struct system *s, const char *path, dev_t dev, ino_t ino,
+    const struct chstk_info *info)
+{
+	const char *in = rootfs_inside(&s->fs, path);
+	struct obj *o;
+
+	if (in == NULL || info->hardening == NULL ||
+	    (info->kind != CHSTK_KIND_PROGRAM &&
+	    info->kind != CHSTK_KIND_SHARED))
+		return;
+	o = objects_put(&s->objs, dev, ino, in, info, NULL);
+	if (info->kind == CHSTK_KIND_PROGRAM && info->hardening->interp[0])
+		o->program = true;
+}
+
+/*
+ * Where a root keeps its programs and libraries: the directories of a
+ * login's PATH (Debian's /etc/login.defs ENV_SUPATH), the dynamic linker's
+ * default directories of every port (elf/dl-load.c system_dirs) and
+ * /usr/local/lib, where programs keep their helpers (/usr/libexec, the FHS
+ * 4.7), and /opt.
+ */
+static const char *const system_dirs[] = {
+	"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin",
+	"/bin", "/lib", "/usr/lib", "/lib64", "/usr/lib64", "/lib32",
+	"/usr/lib32", "/libx32", "/usr/libx32", "/usr/local/lib",
+	"/usr/libexec", "/usr/local/libexec", "/opt",
+};
+
+/* The directory in (in the root), by its real name in the root, as a path
+   of this machine; once. */
+static void
+add_dir(struct system *s, const char *in, struct pathset *p)
+{
+	char real[4096], *host;
+	size_t i;
+	int fd;
+
+	fd = rootfs_openat(&s->fs, in, O_PATH | O_DIRECTORY);
+	if (fd == -1)
+		return;
+	if (rootfs_where(&s->fs, fd, real, sizeof(real)) == 0 &&
+	    asprintf(&host, "%s%s", s->fs.dir, strcmp(real, "/") == 0 &&
+	    s->fs.len > 0 ? "" : real) >= 0) {
+		for (i = 0; i < p->n && strcmp(p->v[i], host) != 0; i++)
+			;
+		if (i == p->n) {
+			p->v = xrealloc(p->v, (p->n + 1) * sizeof(*p->v));
+			p->v[p->n++] = host;
+		} else {
+			free(host);
+		}
+	}
+	close(fd);
+}
+
+/* The directories of an ld.so.conf in the root and the files it includes
+   (ldconfig's parse_conf, elf/ldconfig.c: "include" globs, relative ones
+   against the including file's directory). */
+static void
+add_conf(struct system *s, const char *file, struct pathset *p, int depth)
+{
+	char *text, *line, *save = NULL, *q, *pat;
+	size_t len, i;
+	glob_t g;
+
+	if (depth > 8 || (text = rootfs_read(&s->fs, file, 1 << 20, &len)) ==
+	    NULL)
+		return;
+	for (line = strtok_r(text, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		line[strcspn(line, "#")] = '\0';
+		line += strspn(line, " \t");
+		for (q = line + strlen(line); q > line && (q[-1] == ' ' ||
+		    q[-1] == '\t'); )
+			*--q = '\0';
+		if (strncmp(line, "include", 7) != 0 || (line[7] != ' ' &&
+		    line[7] != '\t')) {
+			if (line[0] == '/')
+				add_dir(s, line, p);
+			continue;
+		}
+		line += 8 + strspn(line + 8, " \t");
+		/* A relative pattern: from the including file's directory. */
+		len = line[0] == '/' ? 0 : (size_t)(strrchr(file, '/') - file) +
+		    1;
+		if (asprintf(&pat, "%s%.*s%s", s->fs.dir, (int)len, file,
+		    line) < 0)
+			oom();
+		if (glob(pat, 0, NULL, &g) == 0) {
+			for (i = 0; i < g.gl_pathc; i++) {
+				const char *in = rootfs_inside(&s->fs,
+				    g.gl_pathv[i]);
+
+				if (in != NULL)
+					add_conf(s, in, p, depth + 1);
+			}
+			globfree(&g);
+		}
+		free(pat);
+	}
+	free(text);
+}
+
+void
+system_paths(struct system *s, const char *path_env, struct pathset *p)
+{
+	char *copy, *dir, *save = NULL;
+	size_t i;
+
+	if (path_env != NULL) {
+		copy = xstrdup(path_env);
+		for (dir = strtok_r(copy, ":", &save); dir != NULL;
+		    dir = strtok_r(NULL, ":", &save))
+			if (dir[0] == '/')
+				add_dir(s, dir, p);
+		free(copy);
+	}
+	add_conf(s, "/etc/ld.so.conf", p, 0);
+	for (i = 0; i < sizeof(system_dirs) / sizeof(system_dirs[0]); i++)
+		add_dir(s, system_dirs[i], p);
+}
+
+/* Note host under the verdict (finding, subject). */
+static void
+verdict(struct system *s, unsigned finding, const char *subject,
+    const char *why, const char *host, const char *via)
+{
+	struct group *g;
+	size_t i;
+
+	for (i = 0; i < s->ng; i++)
+		if (s->g[i].finding == finding &&
+		    strcmp(s->g[i].subject, subject) == 0)
+			break;
+	if (i == s->ng) {
+		s->g = xrealloc(s->g, (s->ng + 1) * sizeof(*s->g));
+		g = &s->g[s->ng++];
+		memset(g, 0, sizeof(*g));
+		g->finding = finding;
+		g->subject = xstrdup(subject);
+		g->why = why;
+	}
+	g = &s->g[i];
+	if (host == NULL)
+		return;
+	g->hosts = xrealloc(g->hosts, (g->n + 1) * sizeof(*g->hosts));
+	g->hosts[g->n].path = xstrdup(host);
+	g->hosts[g->n].via = xstrdup(via);
+	g->n++;
+}
+
+/* Does glibc take the object to ask for an executable stack? */
+static bool
+asks(const struct obj *o)
+{
+	struct verdict v;
+
+	verdict_of(&o->info, 0, &v);
+	return v.effective == EFF_EXEC;
+}
+
+/* The DT_NEEDED names from the program down to node i, "a b c". */
+static char *
+via(const struct closure *c, size_t i)
+{
+	size_t at[64], n = 0, len = 0, k;
+	char *s;
+
+	for (k = c->v[i].parent; k != 0 && n < 64; k = c->v[k].parent)
+		at[n++] = k;
+	for (k = 0; k < n; k++)
+		len += strlen(c->v[at[k]].name) + 1;
+	s = xmalloc(len + 1);
+	s[0] = '\0';
+	while (n > 0) {
+		strcat(s, c->v[at[--n]].name);
+		if (n > 0)
+			strcat(s, " ");
+	}
+	return s;
+}
+
+/* A program: what its libraries do to it under l. */
+static void
+judge_program(struct system *s, const struct obj *p, const struct ldso *l)
+{
+	struct pathlist none = { NULL, NULL };
+	char where[4096], *origin, *chain;
+	struct closure c;
+	size_t i;
+	int fd, t = tunable(s, l);
+	bool main_x = asks(p);
+
+	/* $ORIGIN of a program: the directory of /proc/self/exe, its
+	   links resolved. */
+	fd = rootfs_openat(&s->fs, p->path, O_PATH);
+	if (fd == -1 || rootfs_where(&s->fs, fd, where, sizeof(where)) < 0)
+		snprintf(where, sizeof(where), "%s", p->path);
+	if (fd != -1)
+		close(fd);
+	origin = xstrdup(where);
+	*strrchr(origin, '/') = '\0';
+	closure_of(&c, p, origin[0] != '\0' ? origin : "/", l, &s->fs,
+	    &s->objs, none);
+	free(origin);
+	stat_add(s->r->st, C_SYS_PROGRAMS);
+	if (main_x && t == 0)
+		verdict(s, __builtin_ctz(F_STARTUP_REFUSED), p->path,
+		    "glibc.rtld.execstack=0: glibc refuses a program that asks for an executable stack",
+		    p->path, "");
+	for (i = 1; i < c.n; i++) {
+		if (!asks(c.v[i].o) || (main_x && t != 0))
+			continue;
+		chain = via(&c, i);
+		if (t == 0)
+			verdict(s, __builtin_ctz(F_STARTUP_REFUSED),
+			    c.v[i].o->path,
+			    "glibc.rtld.execstack=0: glibc refuses a library that asks for an executable stack at start-up",
+			    p->path, chain);
+		else
+			verdict(s, __builtin_ctz(F_STACK_MADE_EXEC),
+			    c.v[i].o->path,
+			    "it asks for an executable stack: glibc makes the stack of every program that loads it executable",
+			    p->path, chain);
+		free(chain);
+	}
+	for (i = 0; i < c.nmiss; i++) {
+		chain = via(&c, c.miss[i].from);
+		verdict(s, __builtin_ctz(F_UNRESOLVED), c.miss[i].name,
+		    c.miss[i].why, p->path, chain);
+		free(chain);
+	}
+	closure_free(&c);
+}
+
+static void
+each_program(void *arg, struct obj *o)
+{
+	struct system *s = arg;
+	const struct ldso *l;
+
+	if (!o->program)
+		return;
+	l = ldso_at(s, o->interp, o->info.machine, o->info.elf_class);
+	if (!l->present)
+		verdict(s, __builtin_ctz(F_UNRESOLVED), o->interp,
+		    "the program's dynamic linker is not in the root",
+		    o->path, "");
+	else if (l->glibc)
+		judge_program(s, o, l);
+}
+
+/* The root's rules, said once for people. */
+static void
+report_rules(struct system *s)
+{
+	char line[1024];
+	size_t i, n = 0;
+
+	for (i = 0; i < s->nld && n < sizeof(line); i++) {
+		const struct ldso *l = &s->ld[i];
+
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s: %s%s",
+		    n ? "; " : "", l->interp, !l->present ? "absent" :
+		    !l->glibc ? "not glibc's" : l->banner, !l->glibc ? "" :
+		    l->refuses ? ", dlopen refuses an executable stack" :
+		    ", dlopen makes the stack executable");
+		if (n < sizeof(line) && l->glibc && l->refuses)
+			n += (size_t)snprintf(line + n, sizeof(line) - n,
+			    ", glibc.rtld.execstack=%d%s", tunable(s, l),
+			    tunable_execstack(s->tunables, l->force ? 2 : 1) ==
+			    TUNABLE_UNSET ? " (the default)" :
+			    " (/etc/environment)");
+	}
+	if (n < sizeof(line) && s->cache == NULL)
+		snprintf(line + n, sizeof(line) - n, "%sno ld.so.cache%s%s",
+		    n ? "; " : "", s->cache_why ? ": " : "",
+		    s->cache_why ? s->cache_why : "");
+	report_root(s->r, s->fs.len ? s->fs.dir : "/", line);
+}
+
+static int
+by_subject(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+
+	if (x->finding != y->finding)
+		return x->finding < y->finding ? -1 : 1;
+	return strcmp(x->subject, y->subject);
+}
+
+static int
+by_host(const void *a, const void *b)
+{
+	return strcmp(((const struct sys_host *)a)->path,
+	    ((const struct sys_host *)b)->path);
+}
+
+/* After the walk, in one thread: the lock is not taken. */
+void
+system_judge(struct system *s)
+{
+	struct sys_verdict v;
+	size_t i, k;
+	int t;
+
+	read_rules(s);
+	objects_each(&s->objs, each_program, s);
+	for (i = 0; i < s->nld; i++) {
+		t = tunable(s, &s->ld[i]);
+		if (t == 2)
+			verdict(s, __builtin_ctz(F_TUNABLE_EXEC_STACK),
+			    "/etc/environment",
+			    "it sets GLIBC_TUNABLES=glibc.rtld.execstack=2 for every session",
+			    NULL, NULL);
+	}
+	report_rules(s);
+	qsort(s->g, s->ng, sizeof(*s->g), by_subject);
+	for (i = 0; i < s->ng; i++) {
+		struct group *g = &s->g[i];
+
+		qsort(g->hosts, g->n, sizeof(*g->hosts), by_host);
+		v = (struct sys_verdict){ .finding = g->finding,
+		    .root = s->fs.len ? s->fs.dir : "/", .subject = g->subject,
+		    .why = g->why, .hosts = g->hosts, .nhosts = g->n };
+		report_verdict(s->r, &v);
+		stat_add(s->r->st, C_VERDICTS);
+		for (k = 0; k < g->n; k++)
+			stat_add(s->r->st, C_V_STACK + g->finding -
+			    F_FIRST_SYSTEM);
+	}
+}
+
+void
+system_close(struct system *s)
+{
+	size_t i, k;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->ng; i++) {
+		for (k = 0; k < s->g[i].n; k++) {
+			free((char *)s->g[i].hosts[k].path);
+			free((char *)s->g[i].hosts[k].via);
+		}
+		free(s->g[i].hosts);
+		free(s->g[i].subject);
+	}
+	free(s->g);
+	for (i = 0; i < s->nld; i++)
+		ldso_free(&s->ld[i]);
+	free(s->ld);
+	cache_free(s->cache);
+	free(s->tunables);
+	objects_free(&s->objs);
+	pthread_mutex_destroy(&s->lock);
+	rootfs_close(&s->fs);
+	free(s);
+}

@@ -1,0 +1,224 @@
+/*
+ * system.h - the verdicts per root: what will break on a system, judged
+ * from what the root itself holds (--system, and the audit of this machine
+ * without a path). A root is a directory seen as "/" by its processes: this
+ * machine's own, a sysroot, a chroot. While the walk goes, the judge hands
+ * over each program and library it meets under the root (system_add);
+ * after it, system_judge() reads the root's rules and judges the programs
+ * and what they load:
+ *
+ *   system.c    the session: the root, its rules, the verdicts reported
+ *   closure.c   each program's libraries, loaded as its ld.so would, and
+ *               which of them asks for an executable stack
+ *   ldso.c      the root's dynamic linker read as a file: which glibc, what
+ *               it does with an executable stack, where it looks
+ *   env.c       the glibc.rtld.execstack tunable the root sets
+ *   objects.c   the programs and libraries, once each, by file identity
+ *   rootfs.c    the root's files, resolved inside it
+ *
+ * Facts, with their sources: elfscan(1), SYSTEM VERDICTS.
+ */
+#ifndef SYSTEM_H
+#define SYSTEM_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "chstk.h"
+
+struct report;
+struct opts;
+
+/* system.c */
+struct system;
+/* A session for the root directory dir (an absolute, real path; "/" for
+   this machine). NULL with *why set (static) when the root cannot be
+   opened. */
+struct system *system_open(const char *dir, const struct opts *o,
+    struct report *r, const char **why);
+/* The root's in-root path of a path the walk named, or NULL when it lies
+   outside the root. */
+const char *system_inside(const struct system *s, const char *path);
+/* Does the root's glibc refuse to dlopen a library of this machine and
+   class that asks for an executable stack? */
+bool system_refuses_dlopen(struct system *s, unsigned machine,
+    unsigned elf_class);
+/* Paths of this machine, each once. */
+struct pathset {
+	char **v;
+	size_t n;
+};
+/* Where the root keeps its programs and libraries, as paths of this
+   machine, into p: the directories of path_env (a PATH, or NULL), of the
+   root's /etc/ld.so.conf, and the usual ones, each by its real name in
+   the root. */
+void system_paths(struct system *s, const char *path_env,
+    struct pathset *p);
+/* A program or shared object the walk met at path (the walk's name), the
+   file (dev, ino), with its dynamic linking read (info->hardening). Any
+   thread. */
+void system_add(struct system *s, const char *path, dev_t dev, ino_t ino,
+    const struct chstk_info *info);
+/* After the walk: judge the root and report its verdicts. */
+void system_judge(struct system *s);
+void system_close(struct system *s);
+
+/* rootfs.c: a root's files. */
+struct rootfs {
+	int fd;			/* the root directory, O_PATH */
+	char *dir;		/* its path, no trailing slash ("" for /) */
+	size_t len;
+};
+int rootfs_open(struct rootfs *fs, const char *dir);
+void rootfs_close(struct rootfs *fs);
+/* The in-root path of path (a path on this machine), or NULL. */
+const char *rootfs_inside(const struct rootfs *fs, const char *path);
+/* open(2) of the in-root path, resolved inside the root; -1 and errno. */
+int rootfs_openat(const struct rootfs *fs, const char *path, int flags);
+/* A regular file of at most max bytes, whole, NUL-terminated, its length
+   in *len; the caller frees it. NULL and errno (EFBIG: too big). */
+char *rootfs_read(const struct rootfs *fs, const char *path, size_t max,
+    size_t *len);
+/* The in-root path of the file open on fd, its links resolved. */
+int rootfs_where(const struct rootfs *fs, int fd, char *out, size_t len);
+
+/* objects.c: each program and library once, by file identity. */
+struct obj {
+	dev_t dev;
+	ino_t ino;
+	char *path;		/* the in-root path it was first met at */
+	char *error;		/* could not be read: why; else NULL */
+	struct chstk_info info;	/* info.hardening NULL: see below */
+	bool textrel, nodeflib;
+	char *soname;		/* "" when none */
+	char *needed;		/* the DT_NEEDED names, "a\0b\0\0" */
+	char *rpath, *runpath;	/* NULL when absent */
+	char *interp;		/* "" when none */
+	bool program;		/* a dynamically linked program met by the
+				   walk: a closure to judge */
+	struct obj *next;	/* in its hash chain */
+};
+struct objects {
+	pthread_mutex_t lock;
+	struct obj **slot;
+	size_t cap, n;
+};
+void objects_init(struct objects *t);
+void objects_free(struct objects *t);
+/* The object of (dev, ino), or NULL. */
+struct obj *objects_get(struct objects *t, dev_t dev, ino_t ino);
+/* Record what the library read of the file (dev, ino) at path; info NULL
+   with why when it could not be read. Returns the object, which may have
+   been there already. Any thread. */
+struct obj *objects_put(struct objects *t, dev_t dev, ino_t ino,
+    const char *path, const struct chstk_info *info, const char *why);
+/* Read the file open on fd (at the in-root path) and record it. */
+struct obj *objects_read(struct objects *t, int fd, const char *path);
+/* Call fn for each object (one thread, after the walk). */
+void objects_each(struct objects *t, void (*fn)(void *arg, struct obj *o),
+    void *arg);
+
+/* ldso.c: the dynamic linker of one machine of the root. */
+struct cache;
+struct ldso {
+	unsigned machine, elf_class;
+	char *interp;		/* its in-root path, as programs name it */
+	bool present;		/* the root holds it */
+	bool glibc;		/* and it is glibc's (its banner found) */
+	char banner[128];	/* "ld.so (Debian GLIBC 2.41-12) stable
+				   release version 2.41", or "" */
+	bool refuses;		/* dlopen refuses an executable stack
+				   (glibc 2.41 and later) */
+	bool force;		/* glibc.rtld.execstack=2 exists */
+	char lib[64];		/* what $LIB stands for */
+	const char *platform;	/* what $PLATFORM stands for */
+	char **dirs;		/* the default directories, each ending
+				   in "/" */
+	size_t ndirs;
+	const struct cache *cache;	/* the root's ld.so.cache, or NULL */
+	unsigned cache_flags[2];	/* the entries of this machine */
+	const char *hwcaps;	/* glibc-hwcaps subdirectories, best first,
+				   ':'-separated, or "" */
+};
+/* The root's /etc/ld.so.cache, or NULL when it has none or it cannot be
+   read (*why says why, or is NULL when there is none). */
+struct cache *cache_read(const struct rootfs *fs, const char **why);
+void cache_free(struct cache *c);
+/* The ld.so at the in-root path interp, for machine and class. */
+void ldso_read(struct ldso *l, const struct rootfs *fs, const char *interp,
+    unsigned machine, unsigned elf_class, const struct cache *cache);
+void ldso_free(struct ldso *l);
+/* The interpreter path the machine's glibc programs use, or NULL. */
+const char *ldso_default_interp(unsigned machine, unsigned elf_class);
+
+/* One list of directories and the directory $ORIGIN stands for there. */
+struct pathlist {
+	const char *list;	/* ':'-separated; ';' too for
+				   LD_LIBRARY_PATH */
+	const char *origin;	/* NULL: $ORIGIN is unknown */
+};
+/* What the search for one needed library depends on (glibc's
+   _dl_map_object): the RPATHs of the loader and the objects that loaded
+   it, the main program's last, used only when the loader has no RUNPATH;
+   LD_LIBRARY_PATH; the loader's own RUNPATH; its DF_1_NODEFLIB. */
+struct search {
+	const struct pathlist *rpath;
+	size_t nrpath;
+	struct pathlist library_path;	/* list NULL: unset */
+	struct pathlist runpath;	/* list NULL: none */
+	bool nodeflib;
+	const char *origin;	/* the loader's $ORIGIN, for a name with a
+				   slash */
+};
+/* Each place ld.so would look for name, in its order: fn(arg, path)
+   with an in-root path, until fn returns true (found). A name with a
+   slash is the one place. Returns whether fn found it. */
+bool ldso_search(const struct ldso *l, const char *name,
+    const struct search *s, bool (*fn)(void *arg, const char *path),
+    void *arg);
+
+/* closure.c: the libraries one program loads at start-up. */
+struct cnode {
+	const struct obj *o;
+	size_t parent;		/* the node that needed it (the program: 0) */
+	char *path;		/* the in-root path ld.so opened it by */
+	char *origin;		/* what $ORIGIN stands for in it */
+	char *name;		/* the DT_NEEDED name it was loaded by */
+};
+/* A needed library found nowhere. */
+struct cmiss {
+	char *name;
+	size_t from;		/* the node that needs it */
+	const char *why;	/* static */
+};
+struct closure {
+	const struct ldso *l;
+	const struct rootfs *fs;
+	struct objects *objs;
+	struct pathlist library_path;
+	struct cnode *v;	/* in the order ld.so loads them */
+	size_t n, cap;
+	struct cmiss *miss;
+	size_t nmiss;
+};
+/* The closure of program, whose $ORIGIN is origin, under l, with
+   LD_LIBRARY_PATH library_path (list NULL: unset). */
+void closure_of(struct closure *c, const struct obj *program,
+    const char *origin, const struct ldso *l, const struct rootfs *fs,
+    struct objects *objs, struct pathlist library_path);
+void closure_free(struct closure *c);
+
+/* env.c: the tunable's value a root's processes see. */
+enum { TUNABLE_UNSET = -1 };
+/* The value of glibc.rtld.execstack in a GLIBC_TUNABLES string, as glibc
+   reads it (maxval: 1, or 2 where the value exists): TUNABLE_UNSET when
+   absent or ignored. */
+int tunable_execstack(const char *tunables, int maxval);
+/* GLIBC_TUNABLES as set in an environment file (/etc/environment's
+   form: NAME=VALUE lines, optionally quoted), or NULL; the caller frees
+   it. */
+char *env_file_value(const char *text, const char *name);
+
+#endif

@@ -1,0 +1,165 @@
+# tests/system/mdwe.sh - sourced by the system tests, after tests/lib.sh:
+# the MemoryDenyWriteExecute oracle. kernel/mdwe.sh boots Linux 6.12
+# (kernel/6.12, stock, from the kernel cache or built once) and runs each
+# program there twice through a static wrapper: without and with
+# prctl(PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN), as systemd sets it for
+# MemoryDenyWriteExecute=yes. What MDWE does to a program is then what
+# that kernel did, whatever kernel this machine runs.
+#
+#   mdwe_boot PLAN DIR [ROOT]
+#                     run kernel/mdwe.sh on PLAN ("run NAME PROGRAM ARG..."
+#                     and "file PATH" lines; see kernel/mdwe.sh), the
+#                     programs and their libraries taken from ROOT
+#                     (default /); the report goes to DIR. Exits 99 with
+#                     an ERROR line when the oracle cannot run
+#   mdwe_verdict DIR NAME MODE
+#                     print the verdict of run NAME in MODE ("control" or
+#                     "mdwe"): "exit N", "signal N", "timeout N", "error
+#                     TEXT", or "none" if there is no such run
+#   mdwe_output DIR NAME MODE
+#                     print what run NAME printed in MODE
+#   mdwe_fixtures DIR build the oracle's fixtures (tests/fixtures/system/
+#                     mdwe-*) into DIR/bin, DIR/lib (the libraries the
+#                     programs need) and DIR/plugins (copies of them, which
+#                     the programs dlopen), check the shape of each with
+#                     readelf, and write DIR/plan, which runs them all;
+#                     needs CHSTK, which unmarks the i386 ones
+
+# mdwe_boot PLAN DIR [ROOT]
+mdwe_boot() {
+	need gcc readelf cpio flock qemu-system-x86_64
+	sh "$top_srcdir/kernel/mdwe.sh" -r "${3:-/}" -o "$2" "$1" || {
+		echo "ERROR: kernel/mdwe.sh could not run $1 (status $?)"
+		exit 99
+	}
+}
+
+# mdwe_verdict DIR NAME MODE
+mdwe_verdict() {
+	v=$(awk -v n="$2" -v m="$3" '$1 == n && $2 == m {
+		sub(/^[^ ]* [^ ]* /, ""); print; exit }' "$1/results")
+	echo "${v:-none}"
+}
+
+# mdwe_output DIR NAME MODE
+mdwe_output() {
+	[ -f "$1/out/$2.$3" ] && cat "$1/out/$2.$3"
+	return 0
+}
+
+# GNU_STACK's flags in FILE ("RW", "RWE"), "none" without the header.
+mdwe_stack_flags() {
+	f=$(readelf -lW "$1" | awk '$1 == "GNU_STACK" { print $7 }')
+	echo "${f:-none}"
+}
+
+# "yes" if a PT_LOAD segment of FILE is writable and executable.
+mdwe_wx_load() {
+	readelf -lW "$1" | awk '$1 == "LOAD" {
+			f = ""
+			for (i = 7; i <= NF; i++) if ($i ~ /^[RWE]+$/) f = f $i
+			if (f ~ /W/ && f ~ /E/) wx = 1
+		}
+		END { print wx ? "yes" : "no" }'
+}
+
+# "yes" if FILE has DT_TEXTREL.
+mdwe_textrel() {
+	if readelf -dW "$1" | grep -q '(TEXTREL)'; then echo yes; else echo no; fi
+}
+
+# mdwe_shape FILE STACK WX TEXTREL: FILE is what its name says, by readelf.
+mdwe_shape() {
+	expect "${1##*/}: GNU_STACK" "$(mdwe_stack_flags "$1")" "$2"
+	expect "${1##*/}: a W+X PT_LOAD" "$(mdwe_wx_load "$1")" "$3"
+	expect "${1##*/}: DT_TEXTREL" "$(mdwe_textrel "$1")" "$4"
+}
+
+# mdwe_fixtures DIR
+mdwe_fixtures() {
+	d=$1 src=$top_srcdir/tests/fixtures/system
+	cc="${CC:-gcc} -O2 -Wall -Wextra -Werror"
+	rp='-Wl,-rpath,$ORIGIN/../lib'
+	mkdir -p "$d/bin" "$d/lib"
+	# The libraries: clean; asking for an executable stack (a .S file
+	# without .note.GNU-stack); with a W+X segment; with text
+	# relocations (non-PIC code, -z notext).
+	$cc -shared -fPIC -o "$d/lib/libmdwe-clean.so" "$src/mdwe-lib.c"
+	$cc -shared -fPIC -o "$d/lib/libmdwe-xstack.so" "$src/mdwe-xstack.S"
+	$cc -shared -fPIC -o "$d/lib/libmdwe-wx.so" "$src/mdwe-lib.c" \
+		"$src/mdwe-wx.S"
+	$cc -shared -Wl,-z,notext -o "$d/lib/libmdwe-textrel.so" \
+		"$src/mdwe-textrel.S"
+	mdwe_shape "$d/lib/libmdwe-clean.so" RW no no
+	mdwe_shape "$d/lib/libmdwe-xstack.so" RWE no no
+	mdwe_shape "$d/lib/libmdwe-wx.so" RW yes no
+	mdwe_shape "$d/lib/libmdwe-textrel.so" RW no yes
+	# What dlopen() opens: copies elsewhere, so that the libraries the
+	# programs need reach the guest only through the oracle's closure.
+	mkdir -p "$d/plugins"
+	for l in clean xstack wx textrel; do
+		cp "$d/lib/libmdwe-$l.so" "$d/plugins/"
+	done
+	# The programs (PIEs, as gcc builds them, but the static one).
+	$cc -o "$d/bin/mdwe-clean" "$src/mdwe-prog.c"
+	$cc -z execstack -o "$d/bin/mdwe-execstack" "$src/mdwe-prog.c"
+	$cc -o "$d/bin/mdwe-wx" "$src/mdwe-prog.c" "$src/mdwe-wx.S"
+	$cc -static -o "$d/bin/mdwe-wx-static" "$src/mdwe-prog.c" \
+		"$src/mdwe-wx.S"
+	$cc -DMDWE_LIB -Wl,-z,notext -o "$d/bin/mdwe-textrel-pie" \
+		"$src/mdwe-prog.c" "$src/mdwe-textrel.S"
+	for l in xstack wx textrel; do
+		$cc -DMDWE_LIB "$rp" -o "$d/bin/mdwe-needs-$l" "$src/mdwe-prog.c" \
+			-L"$d/lib" -lmdwe-$l
+	done
+	mdwe_shape "$d/bin/mdwe-clean" RW no no
+	mdwe_shape "$d/bin/mdwe-execstack" RWE no no
+	mdwe_shape "$d/bin/mdwe-wx" RW yes no
+	mdwe_shape "$d/bin/mdwe-wx-static" RW yes no
+	mdwe_shape "$d/bin/mdwe-textrel-pie" RW no yes
+	for l in xstack wx textrel; do
+		mdwe_shape "$d/bin/mdwe-needs-$l" RW no no
+		expect "mdwe-needs-$l: DT_NEEDED" "$(readelf -dW "$d/bin/mdwe-needs-$l" |
+			sed -n 's/.*(NEEDED).*\[\(libmdwe.*\)\]$/\1/p')" "libmdwe-$l.so"
+	done
+	# i386: without PT_GNU_STACK (the kernel gives READ_IMPLIES_EXEC),
+	# dynamic and static; marked non-executable; marked executable.
+	$cc -m32 -o "$d/bin/mdwe-i386" "$src/mdwe-prog.c"
+	$cc -m32 -static -o "$d/bin/mdwe-i386-static" "$src/mdwe-prog.c"
+	cp "$d/bin/mdwe-i386" "$d/bin/mdwe-i386-clean"
+	$cc -m32 -z execstack -o "$d/bin/mdwe-i386-execstack" "$src/mdwe-prog.c"
+	"$CHSTK" -D "$d/bin/mdwe-i386" "$d/bin/mdwe-i386-static"
+	mdwe_shape "$d/bin/mdwe-i386" none no no
+	mdwe_shape "$d/bin/mdwe-i386-static" none no no
+	mdwe_shape "$d/bin/mdwe-i386-clean" RW no no
+	mdwe_shape "$d/bin/mdwe-i386-execstack" RWE no no
+	expect "mdwe-i386: ELF class" "$(readelf -hW "$d/bin/mdwe-i386" |
+		awk '$1 == "Class:" { print $2 }')" ELF32
+	expect "mdwe-i386-static: no interpreter" "$(readelf -lW "$d/bin/mdwe-i386-static" |
+		grep -c 'program interpreter')" 0
+	cat >"$d/plan" <<-EOF
+	run mdwe-clean $d/bin/mdwe-clean
+	run mdwe-clean-thread $d/bin/mdwe-clean thread
+	run mdwe-mmap $d/bin/mdwe-clean mmap
+	run mdwe-execstack $d/bin/mdwe-execstack
+	run mdwe-execstack-thread $d/bin/mdwe-execstack thread
+	run mdwe-needs-xstack $d/bin/mdwe-needs-xstack
+	run mdwe-wx $d/bin/mdwe-wx
+	run mdwe-wx-static $d/bin/mdwe-wx-static
+	run mdwe-needs-wx $d/bin/mdwe-needs-wx
+	run mdwe-needs-textrel $d/bin/mdwe-needs-textrel
+	run mdwe-textrel-pie $d/bin/mdwe-textrel-pie
+	run mdwe-dlopen-clean $d/bin/mdwe-clean dlopen $d/plugins/libmdwe-clean.so
+	run mdwe-dlopen-xstack $d/bin/mdwe-clean dlopen $d/plugins/libmdwe-xstack.so
+	run mdwe-dlopen-wx $d/bin/mdwe-clean dlopen $d/plugins/libmdwe-wx.so
+	run mdwe-dlopen-textrel $d/bin/mdwe-clean dlopen $d/plugins/libmdwe-textrel.so
+	run mdwe-i386-clean $d/bin/mdwe-i386-clean
+	run mdwe-i386 $d/bin/mdwe-i386
+	run mdwe-i386-static $d/bin/mdwe-i386-static
+	run mdwe-i386-execstack $d/bin/mdwe-i386-execstack
+	file $d/plugins/libmdwe-clean.so
+	file $d/plugins/libmdwe-xstack.so
+	file $d/plugins/libmdwe-wx.so
+	file $d/plugins/libmdwe-textrel.so
+	EOF
+}
