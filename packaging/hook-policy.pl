@@ -23,6 +23,10 @@
 #   refused  a sub given, under fail, the message that counts the refused
 #            images and says how to fix them: the build first, then the
 #            fix policy, then an allowance
+#   compare_with
+#            optional: the previous build's package (or tree); each
+#            defence an image lost since it is refused under fail and fix
+#            (no marking restores it), reported under warn
 # and calls check(ROOT, POLICY, REQUIRE, GLOBS...), REQUIRE an array of
 # the defences required, words of elfscan --require ([GLOB=]PROPS, the
 # GLOB an installed path; none by default), GLOBS the installed paths
@@ -230,7 +234,50 @@ sub refusal {
 	    $images, $h->{fix_by}, $them, $h->{allow_by}, $them);
 }
 
+# What got worse since the previous build: elfscan --diff OLD ROOT, with
+# the allowed globs, which elfscan matches on both sides (an allowed
+# executable stack is not compared). Returns how many regressions refuse
+# the build, or 2 when elfscan could not compare.
+sub regressions {
+	my ($h, $root, $policy) = @_;
+	my $json = JSON::PP->new;
+	my $say = $policy eq 'warn' ? $h->{warning} : $h->{error};
+	my @args = ('--no-progress', '--format=json', @{$h->{allow_options}},
+	    '--diff');
+	my $n = 0;
+
+	$h->{verbose}->("$ELFSCAN @args $h->{compare_with} $root")
+		if $h->{verbose};
+	open(my $out, '-|', $ELFSCAN, @args, '--', $h->{compare_with}, $root)
+		or $h->fatal("$ELFSCAN: cannot run: $!");
+	while (<$out>) {
+		my $r = $json->decode($_);
+		next unless ($r->{diff} // '') eq 'regression';
+		$say->("$r->{path}: $r->{why} since $h->{compare_with} (",
+		    "$r->{property}: was ", $r->{was} // 'absent',
+		    ", now $r->{now})");
+		$n++;
+	}
+	close $out;
+	$h->fatal("$ELFSCAN: killed by signal ", $? & 127) if $? & 127;
+	if ($? >> 8 >= 2) {
+		$h->{error}->("$root: elfscan could not compare it with ",
+		    $h->{compare_with});
+		return 2;
+	}
+	return $policy eq 'warn' ? 0 : $n;
+}
+
 sub check {
+	my ($h, $root, $policy, $require, @globs) = @_;
+	my $status = $h->check_tree($root, $policy, $require, @globs);
+
+	return $status if !defined $h->{compare_with} || $status >= 2;
+	my $worse = $h->regressions($root, $policy);
+	return $worse >= 2 ? 2 : $status || $worse ? 1 : 0;
+}
+
+sub check_tree {
 	my ($h, $root, $policy, $require, @globs) = @_;
 
 	$root =~ s{/+$}{};

@@ -45,7 +45,8 @@ elfscan_shell_tests = \
 	tests/elfscan/reads.sh \
 	tests/elfscan/hardening.sh \
 	tests/elfscan/hardening-names.sh \
-	tests/elfscan/layers.sh
+	tests/elfscan/layers.sh \
+	tests/elfscan/diff.sh
 
 # The ASCII-armor linker script (ld/): real programs built at make check
 # time, judged by readelf, eu-elflint and the running kernel.

@@ -43,6 +43,7 @@ struct opts {
 	struct require *require;
 	size_t nrequire;
 	bool system;		/* the verdicts of roots (system.h) */
+	bool diff;		/* --diff OLD NEW (diff.h) */
 };
 
 /* The counters, updated by every worker; report.c's table names each for
@@ -68,6 +69,8 @@ enum counter {
 	C_SYS_PROGRAMS, C_VERDICTS,
 	C_V_STACK, C_V_STARTUP, C_V_PLUGIN_REFUSED, C_V_PLUGIN_EXEC,
 	C_V_UNRESOLVED, C_V_TUNABLE,
+	/* --diff: what got worse and better, images only on one side. */
+	C_REGRESSIONS, C_IMPROVEMENTS, C_ADDED, C_REMOVED,
 	C_COUNT
 };
 struct stats {
@@ -84,6 +87,7 @@ struct report;
 struct progress;
 struct batch;
 struct system;
+struct diff;
 struct judge {
 	const struct opts *o;
 	struct report *r;
@@ -92,6 +96,10 @@ struct judge {
 	/* The root the files on disk are judged in: the one --system
 	   judges, or this machine's "/". NULL: none could be read. */
 	struct system *sys;
+	/* --diff: where the images go instead of the report, and which
+	   side they are of. */
+	struct diff *diff;
+	int side;
 };
 /* Returns whether the batch held a finding. */
 bool judge_batch(struct judge *j, const struct batch *b);

@@ -206,6 +206,19 @@ static const struct finding_kind kinds[] = {
 	  "Take glibc.rtld.execstack=2 out of the file that sets it, and "
 	  "fix the libraries it was set for: rebuild them with "
 	  "'-Wa,--noexecstack' or mark them with 'chstk -E FILE'." },
+	/* --diff (diff.c). */
+	{ "regression", "HardeningRegression", "error", "6.0",
+	  "The new build lost a defence the old one had.",
+	  "Compared with the previous build of the same file, this one has "
+	  "lost a defence (RELRO, PIE, the stack protector, FORTIFY_SOURCE, "
+	  "CET or BTI/PAC marking), gained an executable stack or a "
+	  "writable and executable segment, or a library search path: a "
+	  "build flag was dropped, or an object without the marking was "
+	  "linked in.",
+	  "Find what changed in the build between the two versions (the "
+	  "compiler and linker flags, a new assembly file, a new static "
+	  "library) and restore the flag: elfscan(1), HARDENING, says which "
+	  "flag gives which defence." },
 };
 
 _Static_assert(sizeof(kinds) / sizeof(kinds[0]) == F_COUNT,

@@ -10,6 +10,7 @@
  * of a container.
  */
 #include "batch.h"
+#include "diff.h"
 #include "elfscan.h"
 #include "report.h"
 #include "system.h"
@@ -104,7 +105,10 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 		stat_add(st, C_ALLOWED);
 	if (v.findings)
 		stat_add(st, C_FINDINGS);
-	report_image(j->r, &w, &f->info, &v, &h);
+	if (j->diff != NULL)
+		diff_image(j->diff, j->side, &w, &f->info, &v, &h);
+	else
+		report_image(j->r, &w, &f->info, &v, &h);
 	return v.findings != 0;
 }
 
@@ -125,6 +129,11 @@ judge_batch(struct judge *j, const struct batch *b)
 		case FOUND_MALFORMED:
 			stat_add(j->st, C_IMAGES);
 			stat_add(j->st, C_FINDINGS);
+			if (j->diff != NULL) {
+				diff_malformed(j->diff, j->side, &w);
+				findings = true;
+				break;
+			}
 			report_error(j->r, &w, true, f->msg);
 			findings = true;
 			break;

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "diff.h"
 #include "elfscan.h"
 #include "report.h"
 #include "sarif.h"
@@ -48,6 +49,9 @@ usage(FILE *f)
 "                         sysroot, a chroot): judge what will break there,\n"
 "                         by its own glibc and libraries (the default when\n"
 "                         no PATH is given)\n"
+"      --diff OLD NEW     what got worse (exit status 1) and better from OLD\n"
+"                         to NEW: two packages, images, trees or files,\n"
+"                         their images paired by path\n"
 "  -L, --follow           follow symbolic links\n"
 "  -x, --one-file-system  stay on the file system of each PATH\n"
 "  -A, --archives         also look into the packages, wheels, tarballs and\n"
@@ -74,7 +78,7 @@ usage(FILE *f)
 enum {
 	OPT_FORMAT = 256, OPT_SUMMARY, OPT_ALLOW, OPT_ALLOW_PATTERN,
 	OPT_NO_PROGRESS, OPT_RULES, OPT_HARDENING, OPT_REQUIRE, OPT_SYSTEM,
-	OPT_PLATFORM,
+	OPT_DIFF, OPT_PLATFORM,
 };
 
 /* --require [GLOB=]PROPS, added to o. */
@@ -119,6 +123,7 @@ parse(int argc, char **argv, struct opts *o)
 		{ "hardening", no_argument, NULL, OPT_HARDENING },
 		{ "require", required_argument, NULL, OPT_REQUIRE },
 		{ "system", no_argument, NULL, OPT_SYSTEM },
+		{ "diff", no_argument, NULL, OPT_DIFF },
 		{ "follow", no_argument, NULL, 'L' },
 		{ "one-file-system", no_argument, NULL, 'x' },
 		{ "archives", no_argument, NULL, 'A' },
@@ -179,6 +184,10 @@ parse(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_SYSTEM:
 			o->system = true;
+			break;
+		case OPT_DIFF:
+			o->diff = true;
+			o->hardening = true;
 			break;
 		case 'L':
 			o->follow = true;
@@ -291,6 +300,33 @@ sessions_free(struct session *s, int n)
 	free(s);
 }
 
+/* --diff: OLD then NEW walked, each image to its side, then compared. */
+static int
+walk_diff(struct judge *j, const struct session *s)
+{
+	struct diff d;
+	struct stat st;
+	int side, r = 0;
+
+	diff_init(&d);
+	d.r = j->r;
+	j->diff = &d;
+	j->sys = s->sys;
+	for (side = 0; side < 2; side++) {
+		d.root[side] = s->paths.v[side];
+		d.dir[side] = stat(d.root[side], &st) == 0 &&
+		    S_ISDIR(st.st_mode);
+		j->side = side;
+		if (walk(j, &s->paths.v[side], 1) < 0)
+			r = -1;
+	}
+	if (r == 0)
+		diff_report(&d);
+	diff_free(&d);
+	j->diff = NULL;
+	return r;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -318,6 +354,12 @@ main(int argc, char **argv)
 	}
 	pthread_mutex_init(&r.lock, NULL);
 	pthread_mutex_init(&r.err_lock, NULL);
+	if (o.diff && (argc - optind != 2 || o.system)) {
+		warnx("--diff takes two paths, OLD and NEW, and no --system");
+		allow_free(&o.allow);
+		require_free(o.require, o.nrequire);
+		return 2;
+	}
 	nsess = sessions(&o, argv + optind, argc - optind, &r, &sess);
 	if (nsess < 0) {
 		sessions_free(sess, argc - optind);
@@ -335,7 +377,9 @@ main(int argc, char **argv)
 	report_header(&r);
 	if (o.progress)
 		j.prog = progress_start(&r);
-	for (i = 0; i < nsess; i++) {
+	if (o.diff)
+		failed = walk_diff(&j, &sess[0]) < 0;
+	for (i = 0; i < nsess && !o.diff; i++) {
 		j.sys = sess[i].sys;
 		failed |= walk(&j, sess[i].paths.v, sess[i].paths.n) < 0;
 		if (o.system && j.sys != NULL)
@@ -364,6 +408,8 @@ main(int argc, char **argv)
 	require_free(o.require, o.nrequire);
 	if (failed || atomic_load(&st.c[C_ERRORS]) > 0)
 		return 2;
+	if (o.diff)
+		return atomic_load(&st.c[C_REGRESSIONS]) > 0 ? 1 : 0;
 	return atomic_load(&st.c[C_FINDINGS]) > 0 ||
 	    atomic_load(&st.c[C_VERDICTS]) > 0 ? 1 : 0;
 }

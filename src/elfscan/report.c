@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "diff.h"
 #include "report.h"
 #include "sarif.h"
 #include "xalloc.h"
@@ -276,8 +277,9 @@ hard_json(struct buf *b, const struct chstk_info *info, const struct hard *h)
  * "hardening" member and those of the system verdicts in "system", and
  * the text summary's sentences below name them.
  */
-enum group { G_SCAN, G_HARDENING, G_SYSTEM };
-static const char *const group_key[] = { NULL, "hardening", "system" };
+enum group { G_SCAN, G_HARDENING, G_SYSTEM, G_DIFF };
+static const char *const group_key[] = { NULL, "hardening", "system",
+    "diff" };
 static const struct counter_name {
 	const char *key;
 	unsigned c;
@@ -317,6 +319,9 @@ static const struct counter_name {
 	{ "plugin_exec_stack", C_V_PLUGIN_EXEC, G_SYSTEM },
 	{ "unresolved", C_V_UNRESOLVED, G_SYSTEM },
 	{ "tunable_exec_stack", C_V_TUNABLE, G_SYSTEM },
+	{ "regressions", C_REGRESSIONS, G_DIFF },
+	{ "improvements", C_IMPROVEMENTS, G_DIFF },
+	{ "added", C_ADDED, G_DIFF }, { "removed", C_REMOVED, G_DIFF },
 };
 #define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))
 
@@ -325,6 +330,8 @@ static const char text_counts[] =
     "{files} files in {directories} directories, {images} ELF images: {exec} exec, {noexec} noexec, {absent} absent; {effective_exec} with an executable stack, {with_findings} with findings, {allowed} allowed, {errors} errors; ";
 static const char text_hardening[] =
     "hardening: {pie} of {programs} programs PIE; of {linked} programs and libraries, {relro_full} full RELRO, {relro_partial} partial, {relro_none} none; canary {canary} yes, {no_canary} no, {canary_unknown} unknown; fortified {fortified} yes, {unfortified} no, {fortify_unknown} unknown; {unsafe_paths} unsafe search paths; {ibt_shstk} of {x86} x86 IBT+SHSTK, {bti_pac} of {aarch64} aarch64 BTI+PAC; {stripped} stripped\n";
+static const char text_diff[] =
+    "diff: {regressions} regressions, {improvements} improvements; {added} images only in the new, {removed} only in the old\n";
 static const char text_system[] =
     "system: {programs_judged} programs judged in their roots; {verdicts} verdicts: {stack_made_exec} programs get an executable stack from a library, {startup_refused} will not start, {plugin_refused} plugins refused, {plugin_exec_stack} plugins make their host's stack executable, {unresolved} needed libraries not found\n";
 
@@ -334,7 +341,7 @@ static const char text_system[] =
  * what could not be read is a message on the standard error.
  */
 struct writer {
-	void (*header)(struct buf *b, bool hardening);
+	void (*header)(struct buf *b, const struct opts *o);
 	/* h: NULL without --hardening */
 	void (*image)(struct buf *b, const struct where *w,
 	    const struct chstk_info *info, const struct verdict *v,
@@ -363,14 +370,22 @@ struct writer {
 	void (*root)(struct buf *b, const char *root, const char *rules);
 	void (*verdict)(struct buf *b, const struct sys_verdict *v);
 	void (*log_verdict)(struct report *r, const struct sys_verdict *v);
+	/* --diff: a defence that changed. */
+	void (*change)(struct buf *b, const struct diff_change *c);
+	void (*log_change)(struct report *r, const struct diff_change *c);
 };
 
 static void
-text_header(struct buf *b, bool hardening)
+text_header(struct buf *b, const struct opts *o)
 {
+	if (o->diff) {
+		buf_addf(b, "%-11s %-7s %-8s %-8s %s\n", "CHANGE", "DEFENCE",
+		    "WAS", "NOW", "FILE: WHAT");
+		return;
+	}
 	buf_addf(b, "%-7s %-7s %-6s %-2s %-9s %-5s ", "STACK", "EFFECT",
 	    "TYPE", "BI", "MACHINE", "ARMOR");
-	if (hardening)
+	if (o->hardening)
 		buf_addf(b, "%-7s %-6s %-6s %-7s %-6s %-9s %-4s ", "RELRO",
 		    "PIE", "CANARY", "FORTIFY", "RPATH", "CFI", "SYMS");
 	buf_addf(b, "%-30s %s\n", "FINDINGS", "FILE");
@@ -432,6 +447,8 @@ text_summary(struct buf *b, const unsigned long *v, unsigned groups,
 		text_sentence(b, text_hardening, v);
 	if (groups & 1u << G_SYSTEM)
 		text_sentence(b, text_system, v);
+	if (groups & 1u << G_DIFF)
+		text_sentence(b, text_diff, v);
 }
 
 static void
@@ -690,6 +707,78 @@ sarif_verdict(struct report *r, const struct sys_verdict *v)
 	free(path);
 }
 
+/* An image of a diff, for people: FILE[!MEMBER]. */
+static void
+text_named(struct buf *b, const char *path, const char *member)
+{
+	buf_text(b, path);
+	if (member != NULL) {
+		buf_add(b, "!", 1);
+		buf_text(b, member);
+	}
+}
+
+static void
+text_change(struct buf *b, const struct diff_change *c)
+{
+	buf_addf(b, "%-11s %-7s %-8s %-8s ", c->worse ? "regression" :
+	    "improvement", c->key, c->old != NULL ? c->was : "-", c->now);
+	if (c->new != NULL)
+		text_named(b, c->new, c->new_member);
+	else
+		text_named(b, c->old, c->old_member);
+	buf_puts(b, ": ");
+	buf_puts(b, c->why);
+	buf_puts(b, "\n");
+}
+
+static void
+json_change(struct buf *b, const struct diff_change *c)
+{
+	buf_addf(b, "{\"diff\":\"%s\",\"path\":", c->worse ?
+	    "regression" : "improvement");
+	buf_json(b, c->path);
+	buf_puts(b, ",\"old\":");
+	if (c->old != NULL)
+		buf_json(b, c->old);
+	else
+		buf_puts(b, "null");
+	if (c->old_member != NULL) {
+		buf_puts(b, ",\"old_member\":");
+		buf_json(b, c->old_member);
+	}
+	buf_puts(b, ",\"new\":");
+	buf_json(b, c->new);
+	if (c->new_member != NULL) {
+		buf_puts(b, ",\"new_member\":");
+		buf_json(b, c->new_member);
+	}
+	buf_addf(b, ",\"property\":\"%s\",\"was\":", c->key);
+	if (c->old != NULL)
+		buf_json(b, c->was);
+	else
+		buf_puts(b, "null");
+	buf_addf(b, ",\"now\":\"%s\",\"why\":", c->now);
+	buf_json(b, c->why);
+	buf_puts(b, "}\n");
+}
+
+/* A regression is a SARIF result at the new image; what got better is
+   not a finding. */
+static void
+sarif_change(struct report *r, const struct diff_change *c)
+{
+	struct where w = { .path = c->new, .member = c->new_member };
+	char why[512];
+
+	if (!c->worse)
+		return;
+	snprintf(why, sizeof(why), "%s (%s: was %s, now %s)", c->why, c->key,
+	    c->old != NULL ? c->was : "absent", c->now);
+	sarif_result(r->sarif, (unsigned)__builtin_ctz(F_REGRESSION), &w,
+	    NULL, why, NULL);
+}
+
 static void
 sarif_unused(struct report *r, const struct allow_pattern *p)
 {
@@ -698,15 +787,17 @@ sarif_unused(struct report *r, const struct allow_pattern *p)
 
 static const struct writer text_writer = {
 	.header = text_header, .image = text_image, .summary = text_summary,
-	.root = text_root, .verdict = text_verdict,
+	.root = text_root, .verdict = text_verdict, .change = text_change,
 };
 static const struct writer json_writer = {
 	.image = json_image, .error = json_error, .summary = json_summary,
-	.root = json_root, .verdict = json_verdict, .unused = json_unused,
+	.root = json_root, .verdict = json_verdict, .change = json_change,
+	.unused = json_unused,
 };
 static const struct writer sarif_writer = {
 	.log_image = sarif_image, .log_error = sarif_error,
-	.log_verdict = sarif_verdict, .log_unused = sarif_unused,
+	.log_verdict = sarif_verdict, .log_change = sarif_change,
+	.log_unused = sarif_unused,
 	.summary = text_summary, .summary_on_stderr = true,
 };
 static const struct writer print0_writer = {
@@ -733,7 +824,7 @@ report_header(struct report *r)
 	if (writer(r)->header == NULL || r->o->quiet)
 		return;
 	BUF_INIT(b, space);
-	writer(r)->header(&b, r->o->hardening);
+	writer(r)->header(&b, r->o);
 	emit(r, &b);
 }
 
@@ -867,6 +958,26 @@ report_verdict(struct report *r, const struct sys_verdict *v)
 }
 
 void
+report_change(struct report *r, const struct diff_change *c)
+{
+	char space[1024];
+	struct buf b;
+
+	if (writer(r)->log_change != NULL) {
+		pthread_mutex_lock(&r->lock);
+		clear_line(r);
+		writer(r)->log_change(r, c);
+		pthread_mutex_unlock(&r->lock);
+		return;
+	}
+	if (writer(r)->change == NULL || (r->o->quiet && !c->worse))
+		return;
+	BUF_INIT(b, space);
+	writer(r)->change(&b, c);
+	emit(r, &b);
+}
+
+void
 report_summary(struct report *r, double seconds)
 {
 	unsigned long v[C_COUNT];
@@ -878,7 +989,8 @@ report_summary(struct report *r, double seconds)
 		v[i] = atomic_load(&r->st->c[i]);
 	BUF_INIT(b, space);
 	writer(r)->summary(&b, v, (r->o->hardening ? 1u << G_HARDENING : 0) |
-	    (r->o->system ? 1u << G_SYSTEM : 0), seconds);
+	    (r->o->system ? 1u << G_SYSTEM : 0) |
+	    (r->o->diff ? 1u << G_DIFF : 0), seconds);
 	if (writer(r)->summary_on_stderr)
 		to_stderr(r, &b);
 	else

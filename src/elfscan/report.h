@@ -56,6 +56,9 @@ struct sys_verdict {
 	size_t nhosts;
 };
 void report_verdict(struct report *r, const struct sys_verdict *v);
+/* --diff: one defence of one image that changed (diff.h). */
+struct diff_change;
+void report_change(struct report *r, const struct diff_change *c);
 void report_summary(struct report *r, double seconds);
 
 /* progress.c: a line on the terminal while the scan runs, drawn under the

@@ -124,7 +124,7 @@ def check(root, jsonl, sarif, allowed):
                      "no-bti", "no-pac", "not-stripped",
                      "stack-made-exec", "startup-refused", "plugin-refused",
                      "plugin-exec-stack", "unresolved-library",
-                     "tunable-exec-stack"):
+                     "tunable-exec-stack", "regression"):
             fail("unknown rule " + r)
     got = set()
     fps = {}
@@ -292,4 +292,17 @@ PY
 s=$?
 cat "$T/arch.log"
 expect "archives: regions in the uncompressed files are the members' markings there" "$s" 0
+# --diff: a regression is a result at the new file, and the log is valid.
+mkdir -p "$T/dold" "$T/dnew"
+gcc -Wl,-z,relro,-z,now -o "$T/dold/prog" "$FIX/hello.c" &&
+    gcc -Wl,-z,norelro -z execstack -o "$T/dnew/prog" "$FIX/hello.c" ||
+    fail "build the diff's programs"
+S --diff --format=sarif "$T/dold" "$T/dnew" >"$T/diff.sarif" 2>"$T/err"
+expect "diff: a regression: exit status 1" "$?" 1
+expect "diff: the validator finds no error or warning" "$(validate "$T/diff.sarif")" ""
+expect "diff: one result a lost defence, at the new file" "$(python3 -c '
+import json, sys
+for r in json.load(open(sys.argv[1]))["runs"][0]["results"]:
+    print(r["ruleId"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], r["message"]["text"].split("(")[1].split(":")[0])
+' "$T/diff.sarif" | sort | tr '\n' ' ')" "regression prog relro regression prog stack "
 finish

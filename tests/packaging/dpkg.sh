@@ -213,4 +213,38 @@ build bogus
 expect_match "a bad policy: the build fails" "$?" "[1-9]*"
 output_has "a bad policy: said" "$T/bogus.log" \
     "dh_chstk: error: unknown policy 'maybe': want fail, fix or warn"
+# --compare-with: the previous build, packed here: hello there had full
+# RELRO (readelf: BIND_NOW), the build's has not; under fix (which marks
+# hello-exec) the lost RELRO still fails the build, named; under warn it
+# is only named; against a previous build like this one, nothing is.
+old=$T/old
+mkdir -p "$old/usr/bin" "$old/DEBIAN"
+gcc -Wl,-z,relro,-z,now -o "$old/usr/bin/hello" "$FIX/hello.c" &&
+    gcc -z execstack -o "$old/usr/bin/hello-exec" "$FIX/hello.c" &&
+    printf 'Package: chstk-hello\nVersion: 0\nArchitecture: amd64\nMaintainer: t <t@t>\nDescription: t\n' \
+    >"$old/DEBIAN/control" &&
+    dpkg-deb -b --root-owner-group "$old" "$T/old.deb" >/dev/null || fail "pack the previous build"
+expect "the previous hello binds now, by readelf" \
+    "$(readelf -dW "$old/usr/bin/hello" | grep -c 'BIND_NOW\|FLAGS.*NOW')" 2
+write_rules "--policy=fix --compare-with=$T/old.deb"
+build compare-fix
+expect_match "--compare-with: lost RELRO fails the build under fix" "$?" "[1-9]*"
+expect "--compare-with: this build's hello does not bind now, by readelf" \
+    "$(readelf -dW "$S/debian/chstk-hello/usr/bin/hello" | grep -c 'BIND_NOW\|FLAGS.*NOW') $(readelf -lW "$S/debian/chstk-hello/usr/bin/hello" | grep -c GNU_RELRO)" "0 1"
+output_has "--compare-with: names the file and the defence" "$T/compare-fix.log" \
+    "dh_chstk: error: usr/bin/hello: lost RELRO since $T/old.deb (relro: was full, now partial)"
+output_lacks "--compare-with: the fixed exec stack is no regression" "$T/compare-fix.log" \
+    "usr/bin/hello-exec: the stack"
+write_rules "--policy=warn --compare-with=$T/old.deb"
+build compare-warn
+expect "--compare-with under warn: builds" "$?" 0
+output_has "--compare-with under warn: names it" "$T/compare-warn.log" \
+    "usr/bin/hello: lost RELRO since $T/old.deb (relro: was full, now partial)"
+gcc -o "$old/usr/bin/hello" "$FIX/hello.c" &&
+    dpkg-deb -b --root-owner-group "$old" "$T/same.deb" >/dev/null || fail "pack the same build"
+write_rules "--policy=fix --compare-with=$T/same.deb"
+build compare-same
+expect "--compare-with a build like this one: builds" "$?" 0
+output_lacks "--compare-with a build like this one: no regression named" "$T/compare-same.log" \
+    " since $T/same.deb"
 finish

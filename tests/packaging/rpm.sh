@@ -189,4 +189,22 @@ build require-stripped installed --define 'chstk_require /usr/bin/*=pie,stripped
 expect "stripped in %chstk_require: the build fails" "$?" 1
 output_has "stripped in %chstk_require: said why" "$T/require-stripped.log" \
     "brp-chstk: cannot require 'stripped' in '/usr/bin/*=pie,stripped': the hook runs before the build strips the files"
+# %chstk_compare_with: the previous build, as a tree: hello there bound
+# now (readelf), the build's does not; the lost RELRO stops the build
+# under fix, named; under warn it is only named.
+old=$T/oldtree
+mkdir -p "$old/usr/bin"
+gcc -Wl,-z,relro,-z,now -o "$old/usr/bin/hello" "$FIX/hello.c" &&
+    gcc -z execstack -o "$old/usr/bin/hello-exec" "$FIX/hello.c" || fail "build the previous tree"
+expect "the previous hello binds now, by readelf" \
+    "$(readelf -dW "$old/usr/bin/hello" | grep -c 'BIND_NOW\|FLAGS.*NOW')" 2
+write_spec "$TOP/SPECS/hello.spec"
+build compare-fix load --define 'chstk_policy fix' --define "chstk_compare_with $old"
+expect "%chstk_compare_with: lost RELRO stops the build under fix" "$?" 1
+output_has "%chstk_compare_with: names the file and the defence" "$T/compare-fix.log" \
+    "brp-chstk: usr/bin/hello: lost RELRO since $old (relro: was full, now partial)"
+build compare-warn load --define 'chstk_policy warn' --define "chstk_compare_with $old"
+expect "%chstk_compare_with under warn: builds" "$?" 0
+output_has "%chstk_compare_with under warn: names it" "$T/compare-warn.log" \
+    "brp-chstk: warning: usr/bin/hello: lost RELRO since $old (relro: was full, now partial)"
 finish
