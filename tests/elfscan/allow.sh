@@ -9,7 +9,8 @@
 # executable stack, by readelf. A directory named on the command line
 # stands for /, a file named does not. A pattern that allowed nothing is
 # named at the end, in text, JSON and SARIF, and leaves the exit status as
-# it was; --require's globs are installed paths too.
+# it was; --diff compares only what the patterns do not allow, on either
+# side; --require's globs are installed paths too.
 . "$top_srcdir/tests/lib.sh"
 need gcc as ar readelf python3 bash tar dpkg-deb rpmbuild rpm2cpio cpio umoci
 : "${ELFSCAN:?}"
@@ -165,6 +166,25 @@ for n in json.load(open(sys.argv[1]))["runs"][0]["invocations"][0]["toolExecutio
     loc = n["locations"][0]["physicalLocation"]
     print(n["level"], loc["artifactLocation"]["uri"], loc["region"]["startLine"], n["message"]["text"])' "$T/t.sarif")" \
     "warning file://$T/allow 7 The --allow pattern '/nothing/**' allowed nothing: no image with an executable stack matched it."
+
+# --diff, as the hooks compare a build with the previous one: the patterns
+# allow on both sides, a tree as a package; what they allow is not
+# compared.
+mkdir -p "$T/old/usr/lib/foo" &&
+    gcc -shared -fPIC -o "$T/old/usr/lib/foo/y.so" "$FIX/lib.c" &&
+    gcc -shared -fPIC -o "$T/old/usr/lib/top.so" "$FIX/lib.c" || fail "build the old tree"
+expect "readelf: the old libraries' stacks are not executable" \
+    "$(readelf_stack "$T/old/usr/lib/foo/y.so") $(readelf_stack "$T/old/usr/lib/top.so")" "RW RW"
+# worse ARGS...: the paths of both sides that --diff calls worse
+worse() {
+	S --diff --format=json "$@" "$T/old" "$T/c/t.deb" | python3 -c '
+import json, sys
+print(" ".join(sorted(r["path"] for r in map(json.loads, sys.stdin)
+                      if r.get("diff") == "regression" and r["old"] is not None)))'
+}
+expect "--diff: both libraries' stacks became executable" "$(worse)" "usr/lib/foo/y.so usr/lib/top.so"
+expect "--diff: an installed-path pattern takes its library out of the comparison" \
+    "$(worse --allow-pattern '/usr/lib/foo/**')" "usr/lib/top.so"
 
 # --require's globs are installed paths, in a package as on disk.
 expect "--require: an installed path's glob in a .deb" \
