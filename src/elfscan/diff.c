@@ -248,6 +248,9 @@ compare(struct diff *d, const struct drec *o, const struct drec *n)
 			c.path = n != NULL ? n->path : o->path;
 		report_change(d->r, &c);
 		stat_add(d->r->st, c.worse ? C_REGRESSIONS : C_IMPROVEMENTS);
+		if (c.worse)
+			stat_add(d->r->st, C_KIND +
+			    (unsigned)__builtin_ctz(F_REGRESSION));
 	}
 }
 

@@ -31,6 +31,9 @@ struct opts {
 	enum format format;
 	bool quiet;		/* -q: only files with findings */
 	bool print0;		/* -0: NUL-separated paths with findings */
+	bool no_header;		/* text: no column header, no notes */
+	const char *files_from;	/* --files-from LIST, or NULL */
+	bool null;		/* LIST is NUL-separated (--null, or -0) */
 	bool summary;
 	bool follow;		/* -L: follow symbolic links */
 	bool one_fs;		/* -x */
@@ -71,7 +74,10 @@ enum counter {
 	C_V_UNRESOLVED, C_V_TUNABLE,
 	/* --diff: what got worse and better, images only on one side. */
 	C_REGRESSIONS, C_IMPROVEMENTS, C_ADDED, C_REMOVED,
-	C_COUNT
+	C_KIND,			/* F_COUNT, by finding bit index: images
+				   with that finding (text's notes) */
+	C_COUNT = C_KIND + F_COUNT
+
 };
 struct stats {
 	atomic_ulong c[C_COUNT];
@@ -106,14 +112,19 @@ bool judge_batch(struct judge *j, const struct batch *b);
 /* The file is done: -0 prints its path when it had a finding. */
 void judge_file(struct judge *j, const char *path, bool findings);
 
+/* How a file came to be read: met in the walk, read from a --files-from
+   list, or named as an argument. A named or listed container is looked
+   into; a named file that is neither ELF, an ar archive nor a container
+   is an error, a listed one is passed over, as in the walk. */
+enum named { NAMED_NO, NAMED_LISTED, NAMED_ARG };
+
 /* read.c: how the walk met a file. */
 struct met {
 	const char *path;	/* as the walk names it */
-	size_t root;		/* what of path is the directory named on the
-				   command line (struct where) */
+	size_t root;		/* what of path is the directory that stands
+				   for / in its installed path (struct where) */
 	bool follow;		/* a symbolic link: follow it */
-	bool named;		/* named on the command line: a container is
-				   looked into */
+	enum named named;
 	bool image;		/* named as an image reference: it must be an
 				   image */
 	const char *ref;	/* and the image it selects, or NULL: all */
@@ -124,10 +135,14 @@ void read_file(struct judge *j, int dirfd, const char *name,
 /* The images of the OCI image layout open on fd, met as m. */
 void read_layout(struct judge *j, int fd, const struct met *m);
 
-/* walk.c: scan the given roots with o->jobs threads. A file's installed
-   path (struct where) is its in-root path under a system root (o->system,
-   j->sys), else its path below the directory named. Returns -1 when a root
-   could not be read (reported), else 0. */
-int walk(struct judge *j, char **roots, size_t n);
+/* walk.c: scan the paths named as arguments, args[0, nargs), then the
+   files listed in --files-from, listed[0, nlisted) (a directory there is
+   passed over), with o->jobs threads; a file named twice under one real
+   path is read once. A path may name an image as skopeo does (ref.c). A
+   file's installed path (struct where) is its in-root path under a system
+   root (o->system, j->sys), else its path below the directory named.
+   Returns -1 when one could not be read (reported), else 0. */
+int walk(struct judge *j, char **args, size_t nargs, char **listed,
+    size_t nlisted);
 
 #endif

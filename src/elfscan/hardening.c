@@ -265,6 +265,12 @@ static const struct {
 	{ "stripped", F_NOT_STRIPPED },
 };
 
+const char *
+require_property(size_t i)
+{
+	return i < sizeof(props) / sizeof(props[0]) ? props[i].name : NULL;
+}
+
 /* Parse "[GLOB=]PROP,PROP..." into r. 0, or -1 naming the bad word. */
 int
 require_parse(struct require *r, const char *arg, const char **bad)

@@ -84,6 +84,7 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 	struct where w = where_of(b, f);
 	unsigned how = refusing(j, b, &f->info);
 	struct hard h;
+	unsigned i;
 
 	verdict_of(&f->info, how, &v);
 	if ((v.findings & ~F_WX_SEGMENT) != 0 &&
@@ -105,6 +106,9 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 		stat_add(st, C_ALLOWED);
 	if (v.findings)
 		stat_add(st, C_FINDINGS);
+	for (i = 0; i < F_COUNT; i++)
+		if (v.findings & 1u << i)
+			stat_add(st, C_KIND + i);
 	if (j->diff != NULL)
 		diff_image(j->diff, j->side, &w, &f->info, &v, &h);
 	else
@@ -129,6 +133,8 @@ judge_batch(struct judge *j, const struct batch *b)
 		case FOUND_MALFORMED:
 			stat_add(j->st, C_IMAGES);
 			stat_add(j->st, C_FINDINGS);
+			stat_add(j->st, C_KIND +
+			    (unsigned)__builtin_ctz(F_MALFORMED));
 			if (j->diff != NULL) {
 				diff_malformed(j->diff, j->side, &w);
 				findings = true;

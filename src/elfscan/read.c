@@ -4,8 +4,9 @@
  * of those it reads (chstk_format): an ELF file or ar archive goes to the
  * library whole, with the bytes already read; a package, wheel or tarball
  * goes to container.c, and a container image to oci.c, when it was named
- * on the command line, or with -A; anything else is passed over after that
- * one read. A file named as an image (oci-archive:FILE...) must be one.
+ * on the command line or listed, or with -A; anything else is passed over
+ * after that one read, or an error when it was named (elfscan.h, enum
+ * named). A file named as an image (oci-archive:FILE...) must be one.
  * With --hardening the library reads each image's other defences too, and
  * hands over its symbols (batch.c).
  */
@@ -92,6 +93,7 @@ read_file(struct judge *j, int dirfd, const char *name, const struct met *m)
 	enum chstk_format format;
 	enum container kind;
 	struct stat st;
+	bool look_into = m->named != NAMED_NO || j->o->archives;
 	ssize_t n;
 	int fd;
 
@@ -124,11 +126,12 @@ read_file(struct judge *j, int dirfd, const char *name, const struct met *m)
 		oci_scan(fd, false, path, &sel, &out);
 	else if (format == CHSTK_FORMAT_ELF || format == CHSTK_FORMAT_AR)
 		read_library(&b, fd, head, (size_t)n, format, j->o);
-	else if (kind == CONTAINER_TAR && (m->named || j->o->archives) &&
-	    oci_is_archive(fd))
+	else if (kind == CONTAINER_TAR && look_into && oci_is_archive(fd))
 		oci_scan(fd, false, path, &sel, &out);
-	else if (kind != CONTAINER_NONE && (m->named || j->o->archives))
+	else if (kind != CONTAINER_NONE && look_into)
 		container_scan(fd, path, kind, &out);
+	else if (m->named == NAMED_ARG && n >= 0)
+		batch_add(&b, FOUND_ERROR, NULL, "not an ELF file");
 	c.findings |= judge_batch(j, &b);
 	batch_clear(&b);
 	judge_file(j, path, c.findings);

@@ -325,15 +325,19 @@ static const struct counter_name {
 };
 #define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))
 
-/* The text summary: {KEY} is the counter of that key. */
+/*
+ * The text summary, in sentences: {KEY} is the counter of that key, {KEY
+ * ONE|MANY} the counter and the word for its number, and a [PART] is left
+ * out when its first counter is 0.
+ */
 static const char text_counts[] =
-    "{files} files in {directories} directories, {images} ELF images: {exec} exec, {noexec} noexec, {absent} absent; {effective_exec} with an executable stack, {with_findings} with findings, {allowed} allowed, {errors} errors; ";
+    "{files file|files}[ in {directories directory|directories}], {images ELF image|ELF images}: {exec} exec, {noexec} noexec, {absent} absent; {effective_exec} with an executable stack, {with_findings} with findings, {allowed} allowed, {errors error|errors}; ";
 static const char text_hardening[] =
-    "hardening: {pie} of {programs} programs PIE; of {linked} programs and libraries, {relro_full} full RELRO, {relro_partial} partial, {relro_none} none; canary {canary} yes, {no_canary} no, {canary_unknown} unknown; fortified {fortified} yes, {unfortified} no, {fortify_unknown} unknown; {unsafe_paths} unsafe search paths; {ibt_shstk} of {x86} x86 IBT+SHSTK, {bti_pac} of {aarch64} aarch64 BTI+PAC; {stripped} stripped\n";
+    "hardening: {pie} of {programs program|programs} PIE; of {linked program or library|programs and libraries}, {relro_full} full RELRO, {relro_partial} partial, {relro_none} none; canary {canary} yes, {no_canary} no, {canary_unknown} unknown; fortified {fortified} yes, {unfortified} no, {fortify_unknown} unknown; {unsafe_paths unsafe search path|unsafe search paths}; {ibt_shstk} of {x86} x86 IBT+SHSTK, {bti_pac} of {aarch64} aarch64 BTI+PAC; {stripped} stripped\n";
 static const char text_diff[] =
-    "diff: {regressions} regressions, {improvements} improvements; {added} images only in the new, {removed} only in the old\n";
+    "diff: {regressions regression|regressions}, {improvements improvement|improvements}; {added image|images} only in the new, {removed} only in the old\n";
 static const char text_system[] =
-    "system: {programs_judged} programs judged in their roots; {verdicts} verdicts: {stack_made_exec} programs get an executable stack from a library, {startup_refused} will not start, {plugin_refused} plugins refused, {plugin_exec_stack} plugins make their host's stack executable, {unresolved} needed libraries not found\n";
+    "system: {programs_judged program|programs} judged; {verdicts verdict|verdicts}: {stack_made_exec program gets|programs get} an executable stack from a library, {startup_refused} will not start, {plugin_refused plugin|plugins} refused, {plugin_exec_stack plugin makes|plugins make} a host's stack executable, {unresolved needed library|needed libraries} not found\n";
 
 /*
  * A format: each hook fills b with one record, which report.c writes to
@@ -349,6 +353,9 @@ struct writer {
 	void (*error)(struct buf *b, const struct where *w, bool malformed,
 	    const char *msg);
 	void (*finding_path)(struct buf *b, const char *path);
+	/* After the records, what each kind of finding met means (v: the
+	   counters, by enum counter) */
+	void (*notes)(struct buf *b, const unsigned long *v);
 	/* v: the counters, by enum counter; groups: 1 << enum group of the
 	   counters beyond the scan's to give too */
 	void (*summary)(struct buf *b, const unsigned long *v,
@@ -418,23 +425,119 @@ text_image(struct buf *b, const struct where *w,
 	buf_add(b, "\n", 1);
 }
 
-/* A text summary's sentence: tmpl with each {KEY} replaced. */
+/* The counter of the key key[0, len); 0 for an unknown key. */
+static unsigned long
+counter_of(const char *key, size_t len, const unsigned long *v)
+{
+	size_t i;
+
+	for (i = 0; i < NCOUNTERS; i++)
+		if (strlen(counters[i].key) == len &&
+		    strncmp(counters[i].key, key, len) == 0)
+			return v[counters[i].c];
+	return 0;
+}
+
+/* The {KEY} or {KEY ONE|MANY} at p, just after its '{', to b. Returns
+   what follows its '}'. */
+static const char *
+text_count(struct buf *b, const char *p, const unsigned long *v)
+{
+	size_t len = strcspn(p, " }"), one, many;
+	unsigned long n = counter_of(p, len, v);
+
+	buf_addf(b, "%lu", n);
+	p += len;
+	if (*p == ' ') {
+		one = strcspn(++p, "|}");
+		many = p[one] == '|' ? strcspn(p + one + 1, "}") : 0;
+		if (n == 1)
+			buf_addf(b, " %.*s", (int)one, p);
+		else
+			buf_addf(b, " %.*s", (int)many, p + one + 1);
+		p += one + (p[one] == '|' ? 1 + many : 0);
+	}
+	return *p == '}' ? p + 1 : p;
+}
+
+/* A text summary's sentence: tmpl (text_counts above) to b. */
 static void
 text_sentence(struct buf *b, const char *tmpl, const unsigned long *v)
 {
-	const char *p, *end;
-	size_t i, len;
+	const char *p = tmpl, *key;
+	size_t n;
 
-	for (p = tmpl; (end = strchr(p, '{')) != NULL; p = end + len + 2) {
-		buf_add(b, p, (size_t)(end - p));
-		len = strcspn(end + 1, "}");
-		for (i = 0; i < NCOUNTERS; i++)
-			if (strlen(counters[i].key) == len &&
-			    strncmp(counters[i].key, end + 1, len) == 0)
-				break;
-		buf_addf(b, "%lu", i < NCOUNTERS ? v[counters[i].c] : 0ul);
+	while (*p != '\0') {
+		n = strcspn(p, "{[]");
+		buf_add(b, p, n);
+		p += n;
+		if (*p == '{') {
+			p = text_count(b, p + 1, v);
+		} else if (*p == '[') {
+			key = strchr(p, '{');
+			n = key != NULL ? strcspn(key + 1, " }") : 0;
+			if (key == NULL || counter_of(key + 1, n, v) == 0)
+				p += strcspn(p, "]");
+			if (*p != '\0')
+				p++;
+		} else if (*p == ']') {
+			p++;
+		}
 	}
-	buf_puts(b, p);
+}
+
+/* text, as words after prefix, wrapped at 79 columns, the lines after
+   the first indented as far as the prefix goes. A quoted command is not
+   broken: a quote that starts a word runs to the next quote. */
+static void
+text_wrap(struct buf *b, const char *prefix, const char *text)
+{
+	size_t indent = strlen(prefix), col = indent, len;
+	const char *p = text, *q;
+
+	buf_puts(b, prefix);
+	while (*p != '\0') {
+		for (q = p; *q != '\0' && *q != ' '; q++)
+			if (*q == '\'' && q == p && (q = strchr(q + 1, '\'')) ==
+			    NULL) {
+				q = p + strlen(p);
+				break;
+			}
+		len = (size_t)(q - p);
+		if (col > indent && col + 1 + len > 79) {
+			buf_addf(b, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (col > indent) {
+			buf_add(b, " ", 1);
+			col++;
+		}
+		buf_add(b, p, len);
+		col += len;
+		for (p = q; *p == ' '; p++)
+			;
+	}
+	buf_add(b, "\n", 1);
+}
+
+/* What each kind of finding met means, and how to fix it, once. */
+static void
+text_notes(struct buf *b, const unsigned long *v)
+{
+	const struct finding_kind *k;
+	unsigned long n;
+	unsigned i;
+
+	for (i = 0; i < F_COUNT; i++) {
+		if ((n = v[C_KIND + i]) == 0)
+			continue;
+		k = finding_kind(i);
+		buf_addf(b, "%s%s (%lu %s%s): ", b->len == 0 ? "\n" : "",
+		    k->id, n, k->noun, n == 1 ? "" : "s");
+		buf_puts(b, k->brief);
+		buf_add(b, "\n", 1);
+		text_wrap(b, "  Why: ", k->full);
+		text_wrap(b, "  Fix: ", k->help);
+	}
 }
 
 static void
@@ -786,8 +889,9 @@ sarif_unused(struct report *r, const struct allow_pattern *p)
 }
 
 static const struct writer text_writer = {
-	.header = text_header, .image = text_image, .summary = text_summary,
-	.root = text_root, .verdict = text_verdict, .change = text_change,
+	.header = text_header, .image = text_image, .notes = text_notes,
+	.summary = text_summary, .root = text_root, .verdict = text_verdict,
+	.change = text_change,
 };
 static const struct writer json_writer = {
 	.image = json_image, .error = json_error, .summary = json_summary,
@@ -821,7 +925,7 @@ report_header(struct report *r)
 	char space[256];
 	struct buf b;
 
-	if (writer(r)->header == NULL || r->o->quiet)
+	if (writer(r)->header == NULL || r->o->quiet || r->o->no_header)
 		return;
 	BUF_INIT(b, space);
 	writer(r)->header(&b, r->o);
@@ -924,6 +1028,31 @@ report_path0(struct report *r, const char *path)
 	emit(r, &b);
 }
 
+/* The counters, read. */
+static void
+counts(const struct report *r, unsigned long *v)
+{
+	size_t i;
+
+	for (i = 0; i < C_COUNT; i++)
+		v[i] = atomic_load(&r->st->c[i]);
+}
+
+void
+report_notes(struct report *r)
+{
+	unsigned long v[C_COUNT];
+	char space[4096];
+	struct buf b;
+
+	if (writer(r)->notes == NULL || r->o->no_header)
+		return;
+	counts(r, v);
+	BUF_INIT(b, space);
+	writer(r)->notes(&b, v);
+	emit(r, &b);
+}
+
 void
 report_root(struct report *r, const char *root, const char *rules)
 {
@@ -983,10 +1112,8 @@ report_summary(struct report *r, double seconds)
 	unsigned long v[C_COUNT];
 	char space[1024];
 	struct buf b;
-	size_t i;
 
-	for (i = 0; i < C_COUNT; i++)
-		v[i] = atomic_load(&r->st->c[i]);
+	counts(r, v);
 	BUF_INIT(b, space);
 	writer(r)->summary(&b, v, (r->o->hardening ? 1u << G_HARDENING : 0) |
 	    (r->o->system ? 1u << G_SYSTEM : 0) |

@@ -59,6 +59,9 @@ void report_verdict(struct report *r, const struct sys_verdict *v);
 /* --diff: one defence of one image that changed (diff.h). */
 struct diff_change;
 void report_change(struct report *r, const struct diff_change *c);
+/* After the records: in text, unless --no-header, each kind of finding
+   met, what it means and how to fix it (findings.c's texts), once. */
+void report_notes(struct report *r);
 void report_summary(struct report *r, double seconds);
 
 /* progress.c: a line on the terminal while the scan runs, drawn under the

@@ -112,7 +112,7 @@ write_rules(struct buf *b)
 static void
 write_base(struct buf *b, const struct root *r)
 {
-	char *real = realpath(r->path, NULL), *slash;
+	char *real = realpath(r->len > 0 ? r->path : ".", NULL), *slash;
 
 	buf_addf(b, "\"%s\":{\"uri\":\"file://", r->id);
 	if (real != NULL && !r->dir && (slash = strrchr(real, '/')) != NULL)
@@ -149,7 +149,8 @@ sarif_begin(FILE *out, char *const *roots, size_t n)
 		r->len = strlen(r->path);
 		while (r->len > 1 && r->path[r->len - 1] == '/')
 			r->len--;
-		r->dir = stat(r->path, &st) == 0 && S_ISDIR(st.st_mode);
+		r->dir = r->len == 0 || (stat(r->path, &st) == 0 &&
+		    S_ISDIR(st.st_mode));
 		if (n == 1)
 			snprintf(r->id, sizeof(r->id), "SCANROOT");
 		else
@@ -190,7 +191,15 @@ root_of(const struct sarif *s, const char *path, const char **rel)
 		if (strncmp(path, r->path, r->len) != 0 || (best != NULL &&
 		    best->len >= r->len))
 			continue;
-		if (!r->dir && *p == '\0') {
+		if (r->len == 0) {	/* the current directory */
+			if (*path != '/') {
+				best = r;
+				/* "./a" is "a": find(1) says the first */
+				for (*rel = path; (*rel)[0] == '.' &&
+				    (*rel)[1] == '/';)
+					*rel += strspn(*rel + 1, "/") + 1;
+			}
+		} else if (!r->dir && *p == '\0') {
 			const char *slash = strrchr(path, '/');
 
 			best = r;

@@ -34,8 +34,10 @@ struct region {
 /*
  * Start the log on out (which stays the caller's) for a scan of roots[0,
  * n), the paths as given on the command line, each the base of the
- * relative URIs of what is found under it. Returns NULL when out of
- * memory or when no temporary file can be made (errno says why).
+ * relative URIs of what is found under it; an empty path is the current
+ * directory, the base of every relative path (the names of a
+ * --files-from list). Returns NULL when out of memory or when no
+ * temporary file can be made (errno says why).
  */
 struct sarif *sarif_begin(FILE *out, char *const *roots, size_t n);
 

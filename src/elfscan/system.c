@@ -475,6 +475,7 @@ system_judge(struct system *s)
 		    .why = g->why, .hosts = g->hosts, .nhosts = g->n };
 		report_verdict(s->r, &v);
 		stat_add(s->r->st, C_VERDICTS);
+		stat_add(s->r->st, C_KIND + g->finding);
 		for (k = 0; k < g->n; k++)
 			stat_add(s->r->st, C_V_STACK + g->finding -
 			    F_FIRST_SYSTEM);

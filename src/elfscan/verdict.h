@@ -65,6 +65,7 @@ struct finding_kind {
 	const char *brief;	/* one sentence: what it means */
 	const char *full;	/* why it matters */
 	const char *help;	/* how to fix it */
+	const char *noun;	/* what a count of it counts: "image" */
 };
 /* The kind of the finding of bit index i (0 for F_EXEC_STACK); never
    NULL. */
@@ -173,8 +174,11 @@ struct require {
 	char *glob;
 	unsigned findings;
 };
-/* Parse "[GLOB=]PROP,PROP..." into r. 0, or -1 naming the bad word. */
+/* Parse "[GLOB=]PROP,PROP..." into r. 0, or -1 with *bad pointing at the
+   unknown word in arg (which ends at a comma or at the end). */
 int require_parse(struct require *r, const char *arg, const char **bad);
+/* The name of the i-th property (from 0), or NULL past the last. */
+const char *require_property(size_t i);
 unsigned require_check(const struct require *req, size_t n,
     const struct where *w, const struct hard *h);
 void require_free(struct require *r, size_t n);

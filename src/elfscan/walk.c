@@ -11,6 +11,13 @@
  * line they are an error. Paths of any length work: a directory too deep for one open is
  * opened a piece at a time. Pseudo file systems (/proc, /sys ...) met
  * during the walk are skipped.
+ *
+ * A file is read once under each real path: named twice (as "a" and
+ * "./a", or through a symbolic link), or named and met again under a named
+ * directory, it is read under the first name. The files named are known
+ * by device and inode, and two names of one file by their real paths:
+ * hard links are different paths, each read, as the walk reads them (a
+ * program runs by each name, and chstk -E rewrites one name at a time).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,9 +41,10 @@ struct job {
 	dev_t root_dev;		/* the device of the command-line root */
 	dev_t parent_dev;	/* the device of the directory it is in */
 	bool root;		/* named on the command line */
-	bool file;		/* a file named on the command line */
-	size_t root_len;	/* path[0, root_len) is the directory named
-				   on the command line (struct where) */
+	bool file;		/* a file named, or listed */
+	enum named named;	/* how, for a file */
+	size_t root_len;	/* path[0, root_len) stands for / in its
+				   files' installed paths (struct where) */
 	bool image;		/* named as an image reference (ref.c) */
 	const char *ref;	/* the image it selects, or NULL */
 	size_t len;
@@ -53,17 +61,29 @@ struct seen {
 	size_t cap, n;
 };
 
+/* A file named or listed, by its identity (dir_key). */
+struct named_file {
+	uint64_t key;
+	size_t i;		/* its place among the names */
+	const char *path;	/* as named */
+};
+
 struct walker {
 	const struct opts *o;
 	struct judge *j;
-	char **path, **ref;	/* the roots' paths, and the images selected
-				   by those named as image references */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct job *stack;
 	unsigned idle, workers;
 	bool done;
 	struct seen seen;	/* under lock */
+	/* The files named, by key: filled before the workers start, then
+	   only read. */
+	struct named_file *named;
+	size_t nnamed;
+	/* The paths named (of an image reference, its path), and the
+	   images the references select; NULL for a plain path. */
+	char **path, **ref;
 };
 
 static uint64_t
@@ -113,16 +133,33 @@ first_visit(struct walker *w, dev_t dev, ino_t ino)
 	return first;
 }
 
-/* Push path[0, len), with what like says of it. */
-static void
-push(struct walker *w, const struct job *like, const char *path, size_t len)
+static struct job *
+job_new(const char *path, size_t len, dev_t root_dev, dev_t parent_dev,
+    bool root, bool file, enum named named)
 {
-	struct job *j = xmalloc(sizeof(*j) + len + 1);
+	struct job *j = xcalloc(1, sizeof(*j) + len + 1);
 
-	*j = *like;
 	memcpy(j->path, path, len);
 	j->path[len] = '\0';
 	j->len = len;
+	j->root_dev = root_dev;
+	j->parent_dev = parent_dev;
+	j->root = root;
+	j->file = file;
+	j->named = named;
+	return j;
+}
+
+/* A directory met in the walk, in the directory of job in, on device
+   dev. */
+static void
+push(struct walker *w, const struct job *in, const char *path, size_t len,
+    dev_t dev)
+{
+	struct job *j = job_new(path, len, in->root_dev, dev, false, false,
+	    NAMED_NO);
+
+	j->root_len = in->root_len;
 	pthread_mutex_lock(&w->lock);
 	j->next = w->stack;
 	w->stack = j;
@@ -259,6 +296,58 @@ entry_type(int dirfd, const struct dirent64 *e, bool follow, bool *link)
 	    DT_UNKNOWN;
 }
 
+/* Do two paths name one file by the same real path? */
+static bool
+same_path(const char *a, const char *b)
+{
+	char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
+	bool same = ra != NULL && rb != NULL && strcmp(ra, rb) == 0;
+
+	free(ra);
+	free(rb);
+	return same;
+}
+
+static int
+by_key(const void *a, const void *b)
+{
+	const struct named_file *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static int
+key_only(const void *a, const void *b)
+{
+	const struct named_file *x = a, *y = b;
+
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* Was the file name in dirfd, met at path in the walk, named too? */
+static bool
+named_too(struct walker *w, int dirfd, const char *name, const char *path)
+{
+	struct named_file key = { 0, 0, NULL }, *n;
+	struct stat st;
+
+	if (fstatat(dirfd, name, &st, 0) == -1)
+		return false;
+	key.key = dir_key(st.st_dev, st.st_ino);
+	n = bsearch(&key, w->named, w->nnamed, sizeof(*n), key_only);
+	if (n == NULL)
+		return false;
+	/* bsearch found one of the run of this key: go to its start. */
+	while (n > w->named && n[-1].key == key.key)
+		n--;
+	for (; n < w->named + w->nnamed && n->key == key.key; n++)
+		if (same_path(path, n->path))
+			return true;
+	return false;
+}
+
 /* A worker's buffers: directory entries, and the path being built. */
 struct scratch {
 	char dents[32768];
@@ -289,13 +378,10 @@ entry(struct walker *w, const struct job *j, int fd, dev_t dev,
 	snprintf(s->path, s->cap, "%s%s%s", j->path,
 	    j->path[j->len - 1] == '/' ? "" : "/", e->d_name);
 	if (type == DT_DIR) {
-		struct job dir = { .root_dev = j->root_dev, .parent_dev = dev,
-		    .root_len = j->root_len };
-
-		push(w, &dir, s->path, len);
-	} else {
+		push(w, j, s->path, len, dev);
+	} else if (w->nnamed == 0 || !named_too(w, fd, e->d_name, s->path)) {
 		struct met m = { .path = s->path, .root = j->root_len,
-		    .follow = link };
+		    .follow = link, .named = NAMED_NO };
 
 		read_file(w->j, fd, e->d_name, &m);
 	}
@@ -361,8 +447,9 @@ worker(void *arg)
 	s->cap = 4096;
 	s->path = xmalloc(s->cap);
 	while ((j = pop(w)) != NULL) {
-		struct met m = { .path = j->path, .follow = true,
-		    .named = true, .image = j->image, .ref = j->ref };
+		struct met m = { .path = j->path, .root = j->root_len,
+		    .follow = true, .named = j->named, .image = j->image,
+		    .ref = j->ref };
 
 		if (j->file)
 			read_file(w->j, AT_FDCWD, j->path, &m);
@@ -375,10 +462,79 @@ worker(void *arg)
 	return NULL;
 }
 
-/* What of a root's path, path[0, len), is the directory that stands for
-   / in its files' installed paths: of a directory of a system root (the
-   default audit, --system: system.h), that root's; of a directory named,
-   itself; of a file named, nothing. */
+/* What a named path is to the walk. */
+enum root_kind { ROOT_SKIP, ROOT_DIR, ROOT_FILE };
+struct root {
+	enum root_kind kind;
+	dev_t dev;
+};
+
+/* Stat path, the i-th name (an argument if arg, else a name of the list,
+   whose directories are passed over: their files are listed), into r;
+   a file joins the files named. Returns -1 when it cannot be scanned
+   (reported). */
+static int
+look(struct walker *w, const char *path, size_t i, bool arg, struct root *r)
+{
+	struct where where = { .path = path };
+	struct stat st;
+
+	r->kind = ROOT_SKIP;
+	if (stat(path, &st) == -1) {
+		walk_error(w, path, "cannot stat", errno);
+		return -1;
+	}
+	r->dev = st.st_dev;
+	if (S_ISREG(st.st_mode)) {
+		r->kind = ROOT_FILE;
+		w->named[w->nnamed++] = (struct named_file){
+		    dir_key(st.st_dev, st.st_ino), i, path };
+	} else if (S_ISDIR(st.st_mode)) {
+		r->kind = arg ? ROOT_DIR : ROOT_SKIP;
+	} else {
+		report_error(w->j->r, &where, false,
+		    "not a regular file or directory");
+		return -1;
+	}
+	return 0;
+}
+
+/* Do names i and k select the same images of their file (ref.c)? */
+static bool
+same_ref(const struct walker *w, size_t i, size_t k)
+{
+	const char *a = w->ref[i], *b = w->ref[k];
+
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/* Of the files named twice by one real path (and for the same image),
+   skip all but the first. */
+static void
+drop_renamed(struct walker *w, struct root *r)
+{
+	const struct named_file *a, *b;
+	size_t k, m;
+
+	qsort(w->named, w->nnamed, sizeof(*w->named), by_key);
+	for (k = 1; k < w->nnamed; k++) {
+		b = &w->named[k];
+		for (m = k; m-- > 0 && w->named[m].key == b->key;) {
+			a = &w->named[m];
+			if (r[a->i].kind == ROOT_FILE &&
+			    same_ref(w, a->i, b->i) &&
+			    same_path(a->path, b->path)) {
+				r[b->i].kind = ROOT_SKIP;
+				break;
+			}
+		}
+	}
+}
+
+/* What of a root's path, path[0, len), stands for / in its files'
+   installed paths: of a directory of a system root (the default audit,
+   --system: system.h), that root's; of a directory named, itself; of a
+   file named, nothing. */
 static size_t
 root_len(const struct walker *w, const char *path, size_t len, bool dir)
 {
@@ -392,55 +548,59 @@ root_len(const struct walker *w, const char *path, size_t len, bool dir)
 	return strcmp(in, "/") == 0 && len > 1 ? len : len - strlen(in);
 }
 
-/* Look at the roots, in the order given (an image reference by its
-   path), then push those to scan in reverse: the stack hands them out in
-   the given order. Returns -1 when one cannot be scanned (reported). */
+/*
+ * Look at the paths named, arguments then the list, in the order given
+ * (an image reference by its path), then put those to scan on the stack,
+ * the first on top: the workers take them in the given order. Returns -1
+ * when one cannot be scanned (reported).
+ */
 static int
-push_roots(struct walker *w, char **roots, size_t n)
+push_roots(struct walker *w, char **args, size_t nargs, char **listed,
+    size_t nlisted)
 {
-	struct stat *st = xcalloc(n, sizeof(*st));
-	char **path = w->path = xcalloc(n, sizeof(*path));
-	bool *image = xcalloc(n, sizeof(*image));
+	size_t n = nargs + nlisted, i, len;
+	struct root *r = xcalloc(n, sizeof(*r));
+	struct job *first = NULL, **tail = &first;
+	const char *name;
 	int ret = 0;
-	size_t i, len;
 
+	w->named = xcalloc(n, sizeof(*w->named));
+	w->path = xcalloc(n, sizeof(*w->path));
 	w->ref = xcalloc(n, sizeof(*w->ref));
 	for (i = 0; i < n; i++) {
-		if (!(image[i] = image_ref(roots[i], &path[i], &w->ref[i])))
-			path[i] = xstrdup(roots[i]);
-		if (stat(path[i], &st[i]) == -1) {
-			walk_error(w, path[i], "cannot stat", errno);
+		name = i < nargs ? args[i] : listed[i - nargs];
+		if (!image_ref(name, &w->path[i], &w->ref[i]))
+			w->path[i] = xstrdup(name);
+		if (look(w, w->path[i], i, i < nargs, &r[i]) < 0)
 			ret = -1;
-		} else if (!S_ISDIR(st[i].st_mode) && !S_ISREG(st[i].st_mode)) {
-			struct where where = { .path = path[i] };
-
-			report_error(w->j->r, &where, false,
-			    "not a regular file or directory");
-			ret = -1;
-		}
 	}
-	for (i = n; i-- > 0;) {
-		struct job root = { .root_dev = st[i].st_dev,
-		    .parent_dev = st[i].st_dev, .root = true,
-		    .file = S_ISREG(st[i].st_mode),
-		    .image = image[i], .ref = w->ref[i] };
-
-		if (!S_ISDIR(st[i].st_mode) && !S_ISREG(st[i].st_mode))
+	drop_renamed(w, r);
+	for (i = 0; i < n; i++) {
+		if (r[i].kind == ROOT_SKIP)
 			continue;
-		len = strlen(path[i]);
-		while (len > 1 && path[i][len - 1] == '/')
+		name = i < nargs ? args[i] : listed[i - nargs];
+		len = strlen(w->path[i]);
+		while (len > 1 && w->path[i][len - 1] == '/')
 			len--;
-		root.root_len = root_len(w, path[i], len,
-		    S_ISDIR(st[i].st_mode));
-		push(w, &root, path[i], len);
+		*tail = job_new(w->path[i], len, r[i].dev, r[i].dev, i < nargs,
+		    r[i].kind == ROOT_FILE, i < nargs ? NAMED_ARG :
+		    NAMED_LISTED);
+		(*tail)->root_len = root_len(w, w->path[i], len,
+		    r[i].kind == ROOT_DIR);
+		/* a reference's path is its name without the transport */
+		(*tail)->image = strcmp(name, w->path[i]) != 0;
+		(*tail)->ref = w->ref[i];
+		tail = &(*tail)->next;
 	}
-	free(image);
-	free(st);
+	*tail = NULL;
+	w->stack = first;	/* no worker runs yet */
+	free(r);
 	return ret;
 }
 
 int
-walk(struct judge *j, char **roots, size_t n)
+walk(struct judge *j, char **args, size_t nargs, char **listed,
+    size_t nlisted)
 {
 	struct walker w = { .o = j->o, .j = j };
 	pthread_t *t = xmalloc(j->o->jobs * sizeof(*t));
@@ -450,7 +610,7 @@ walk(struct judge *j, char **roots, size_t n)
 
 	pthread_mutex_init(&w.lock, NULL);
 	pthread_cond_init(&w.cond, NULL);
-	ret = push_roots(&w, roots, n);
+	ret = push_roots(&w, args, nargs, listed, nlisted);
 	/* The main thread is a worker too. Until every thread is started,
 	   the count stays above what the idle ones can reach. */
 	pthread_mutex_lock(&w.lock);
@@ -467,7 +627,8 @@ walk(struct judge *j, char **roots, size_t n)
 		pthread_join(t[i], NULL);
 	free(t);
 	free(w.seen.slot);
-	for (k = 0; k < n; k++) {
+	free(w.named);
+	for (k = 0; k < nargs + nlisted; k++) {
 		free(w.path[k]);
 		free(w.ref[k]);
 	}

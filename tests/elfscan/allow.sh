@@ -142,9 +142,9 @@ done
 
 # A file named is not below a root: its path is all there is.
 expect "a file named: /usr/lib/foo/** is no prefix of its path" \
-    "$(S --allow-pattern '/usr/lib/foo/**' "$R/usr/lib/foo/y.so" 2>/dev/null | grep -c allowed)" 0
+    "$(S --no-header --allow-pattern '/usr/lib/foo/**' "$R/usr/lib/foo/y.so" 2>/dev/null | grep -c allowed)" 0
 expect "a file named: its path matches" \
-    "$(S --allow-pattern "$R/usr/lib/foo/**" "$R/usr/lib/foo/y.so" | grep -c allowed)" 1
+    "$(S --no-header --allow-pattern "$R/usr/lib/foo/**" "$R/usr/lib/foo/y.so" | grep -c allowed)" 1
 
 # The pattern that allowed nothing, in each form; the exit status is the
 # findings'.
@@ -188,7 +188,7 @@ expect "--diff: an installed-path pattern takes its library out of the compariso
 
 # --require's globs are installed paths, in a package as on disk.
 expect "--require: an installed path's glob in a .deb" \
-    "$(S -q --require '/usr/bin/**=relro' "$T/c/t.deb" | grep -c no-full-relro)" 2
+    "$(S -q --no-header --require '/usr/bin/**=relro' "$T/c/t.deb" | grep -c no-full-relro)" 2
 expect "--require: in the tree named" \
-    "$(S -q --require 'usr/bin/*=relro' "$R" | grep -c no-full-relro)" 2
+    "$(S -q --no-header --require 'usr/bin/*=relro' "$R" | grep -c no-full-relro)" 2
 finish
