@@ -7,7 +7,7 @@
 # said by bash's globstar, run on what each tool unpacks (dpkg-deb -x,
 # rpm2cpio | cpio, tar -x, umoci unpack); that every file judged has an
 # executable stack, by readelf. A directory named on the command line
-# stands for /, a file named does not. A pattern that allowed nothing is
+# stands for /, a file named does not; with --system, the root does. A pattern that allowed nothing is
 # named at the end, in text, JSON and SARIF, and leaves the exit status as
 # it was; --diff compares only what the patterns do not allow, on either
 # side; --require's globs are installed paths too.
@@ -131,6 +131,13 @@ expect "tree: the patterns allow what bash's globstar matches, nothing else" \
     "$(verdicts "$T/tree.json" "$R")" "$(cat "$T/want")"
 (cd "$R" && S --format=json --allow "$T/allow" . >"$T/dot.json")
 expect "tree named as '.': the same" "$(verdicts "$T/dot.json" .)" "$(cat "$T/want")"
+
+# The tree as a system root (--system): its own directories are walked,
+# and a file's installed path is its path in the root.
+S --system --format=json --allow "$T/allow" "$R" >"$T/system.json"
+expect "--system ROOT: the patterns allow by the path in the root" \
+    "$(verdicts "$T/system.json" "$(realpath "$R")")" \
+    "$(grep -e ' /usr/bin/' -e ' /usr/lib/' "$T/want")"
 
 # Inside each container, the same files by the same patterns.
 for c in t.deb t.rpm t.tar.gz image; do
