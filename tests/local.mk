@@ -35,6 +35,7 @@ chstk_shell_tests = \
 elfscan_shell_tests = \
 	tests/elfscan/tree.sh \
 	tests/elfscan/options.sh \
+	tests/elfscan/allow.sh \
 	tests/elfscan/words.sh \
 	tests/elfscan/lists.sh \
 	tests/elfscan/system.sh \

@@ -38,6 +38,7 @@ struct opts {
 	bool follow;		/* -L: follow symbolic links */
 	bool one_fs;		/* -x */
 	bool archives;		/* -A: open containers met in the walk */
+	const char *platform;	/* --platform: OS/ARCH[/VARIANT], or NULL */
 	bool progress;		/* on a terminal, unless --no-progress */
 	unsigned jobs;
 	struct allow allow;
@@ -117,17 +118,30 @@ void judge_file(struct judge *j, const char *path, bool findings);
    is an error, a listed one is passed over, as in the walk. */
 enum named { NAMED_NO, NAMED_LISTED, NAMED_ARG };
 
-/* read.c: the images of the file name in dirfd, named path, to j. */
+/* read.c: how the walk met a file. */
+struct met {
+	const char *path;	/* as the walk names it */
+	size_t root;		/* what of path is the directory that stands
+				   for / in its installed path (struct where) */
+	bool follow;		/* a symbolic link: follow it */
+	enum named named;
+	bool image;		/* named as an image reference: it must be an
+				   image */
+	const char *ref;	/* and the image it selects, or NULL: all */
+};
+/* The images of the file name in dirfd, met as m, to j. */
 void read_file(struct judge *j, int dirfd, const char *name,
-    const char *path, bool follow, enum named named);
-/* The images of the OCI image layout open on fd, named path. */
-void read_layout(struct judge *j, int fd, const char *path);
+    const struct met *m);
+/* The images of the OCI image layout open on fd, met as m. */
+void read_layout(struct judge *j, int fd, const struct met *m);
 
 /* walk.c: scan the paths named as arguments, args[0, nargs), then the
    files listed in --files-from, listed[0, nlisted) (a directory there is
    passed over), with o->jobs threads; a file named twice under one real
-   path is read once. Returns -1 when one could not be read (reported),
-   else 0. */
+   path is read once. A path may name an image as skopeo does (ref.c). A
+   file's installed path (struct where) is its in-root path under a system
+   root (o->system, j->sys), else its path below the directory named.
+   Returns -1 when one could not be read (reported), else 0. */
 int walk(struct judge *j, char **args, size_t nargs, char **listed,
     size_t nlisted);
 

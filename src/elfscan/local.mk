@@ -20,6 +20,7 @@ elfscan_layers = \
 	src/elfscan/progress.c \
 	src/elfscan/report.c \
 	src/elfscan/sarif.c \
+	src/elfscan/ref.c \
 	src/elfscan/buf.c \
 	src/elfscan/hardening.c \
 	src/elfscan/verdict.c \

@@ -44,7 +44,9 @@ usage(FILE *f)
 "      --null             names in LIST end with NUL, not newline\n"
 "      --summary          print counts at the end\n"
 "      --allow FILE       glob patterns, one a line, of paths allowed an\n"
-"                         executable stack\n"
+"                         executable stack (installed paths: /usr/lib/x/**)\n"
+"      --allow-pattern GLOB\n"
+"                         one such pattern\n"
 "      --hardening        also report RELRO, PIE, canary, FORTIFY_SOURCE,\n"
 "                         RPATH/RUNPATH, IBT/SHSTK, BTI/PAC, symbols\n"
 "      --require [GLOB=]PROPS\n"
@@ -63,6 +65,9 @@ usage(FILE *f)
 "  -x, --one-file-system  stay on the file system of each PATH\n"
 "  -A, --archives         also look into the packages, wheels, tarballs and\n"
 "                         images met in directories (those named are always)\n"
+"      --platform OS/ARCH[/VARIANT]\n"
+"                         of a multi-platform image, only this platform's\n"
+"                         (default: every platform)\n"
 "  -j, --jobs N           worker threads (default: the online CPUs)\n"
 "      --no-progress      no progress line on a terminal\n"
 "      --rules            print the table of default stack rules\n"
@@ -71,9 +76,11 @@ usage(FILE *f)
 "\n"
 "Members of .deb, .rpm, zip (.whl, .jar, .apk), tar and cpio files, plain\n"
 "or compressed, are shown as FILE!MEMBER; the files of a container image\n"
-"(an OCI layout or archive, a docker save tarball) as IMAGE!/PATH, as a\n"
-"container of it sees them. A file named twice by one real path, or named\n"
-"and met in a directory named, is scanned once.\n"
+"(an OCI layout or archive, a docker save tarball) as IMAGE!TAG!/PATH, as\n"
+"a container of it sees them. PATH may name one image as skopeo does:\n"
+"oci:DIR[:TAG], oci-archive:FILE[:TAG], docker-archive:FILE[:REF|@N]. A\n"
+"file named twice by one real path, or named and met in a directory named,\n"
+"is scanned once.\n"
 "\n"
 "Exit status: 0 no findings, 1 findings, 2 an error: a bad option, a PATH\n"
 "that is not ELF, an archive, a package or an image, or a path, file,\n"
@@ -81,9 +88,9 @@ usage(FILE *f)
 }
 
 enum {
-	OPT_FORMAT = 256, OPT_SUMMARY, OPT_ALLOW, OPT_NO_PROGRESS, OPT_RULES,
-	OPT_HARDENING, OPT_REQUIRE, OPT_SYSTEM, OPT_DIFF,
-	OPT_NO_HEADER, OPT_FILES_FROM, OPT_NULL,
+	OPT_FORMAT = 256, OPT_SUMMARY, OPT_ALLOW, OPT_ALLOW_PATTERN,
+	OPT_NO_PROGRESS, OPT_RULES, OPT_HARDENING, OPT_REQUIRE, OPT_SYSTEM,
+	OPT_DIFF, OPT_NO_HEADER, OPT_FILES_FROM, OPT_NULL, OPT_PLATFORM,
 };
 
 /* The leading ':' tells a missing argument from an unknown option, and
@@ -267,6 +274,18 @@ add_require(struct opts *o, const char *arg)
 	return 0;
 }
 
+/* --platform: OS/ARCH[/VARIANT], no part empty. */
+static bool
+platform_ok(const char *s)
+{
+	size_t parts, len;
+
+	for (parts = 1; (len = strcspn(s, "/")) > 0; parts++, s += len + 1)
+		if (s[len] == '\0')
+			return parts == 2 || parts == 3;
+	return false;
+}
+
 /*
  * The options into o. Returns 0; -1 after a usage error, said in one
  * line; -2 after another (an --allow file that cannot be read).
@@ -283,6 +302,7 @@ parse(int argc, char **argv, struct opts *o)
 		{ "null", no_argument, NULL, OPT_NULL },
 		{ "summary", no_argument, NULL, OPT_SUMMARY },
 		{ "allow", required_argument, NULL, OPT_ALLOW },
+		{ "allow-pattern", required_argument, NULL, OPT_ALLOW_PATTERN },
 		{ "hardening", no_argument, NULL, OPT_HARDENING },
 		{ "require", required_argument, NULL, OPT_REQUIRE },
 		{ "system", no_argument, NULL, OPT_SYSTEM },
@@ -290,6 +310,7 @@ parse(int argc, char **argv, struct opts *o)
 		{ "follow", no_argument, NULL, 'L' },
 		{ "one-file-system", no_argument, NULL, 'x' },
 		{ "archives", no_argument, NULL, 'A' },
+		{ "platform", required_argument, NULL, OPT_PLATFORM },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 		{ "rules", no_argument, NULL, OPT_RULES },
@@ -337,6 +358,9 @@ parse(int argc, char **argv, struct opts *o)
 				return -2;
 			}
 			break;
+		case OPT_ALLOW_PATTERN:
+			allow_add(&o->allow, optarg, NULL, 0);
+			break;
 		case OPT_HARDENING:
 			o->hardening = true;
 			break;
@@ -359,6 +383,13 @@ parse(int argc, char **argv, struct opts *o)
 			break;
 		case 'A':
 			o->archives = true;
+			break;
+		case OPT_PLATFORM:
+			if (!platform_ok(optarg)) {
+				warnx("--platform=%s: not OS/ARCH[/VARIANT]", optarg);
+				return -1;
+			}
+			o->platform = optarg;
 			break;
 		case 'j':
 			errno = 0;
@@ -628,6 +659,7 @@ main(int argc, char **argv)
 			system_judge(j.sys);
 	}
 	progress_stop(j.prog);
+	report_unused(&r);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (r.sarif != NULL && sarif_end(r.sarif, !failed &&
 	    atomic_load(&st.c[C_ERRORS]) == 0) < 0) {

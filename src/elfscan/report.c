@@ -369,6 +369,10 @@ struct writer {
 	    const struct hard *h);
 	void (*log_error)(struct report *r, const struct where *w,
 	    bool malformed, const char *msg);
+	/* An --allow pattern that allowed nothing: without a hook, a
+	   message on the standard error. */
+	void (*unused)(struct buf *b, const struct allow_pattern *p);
+	void (*log_unused)(struct report *r, const struct allow_pattern *p);
 	/* A root's rules, and its verdicts. */
 	void (*root)(struct buf *b, const char *root, const char *rules);
 	void (*verdict)(struct buf *b, const struct sys_verdict *v);
@@ -618,6 +622,22 @@ json_summary(struct buf *b, const unsigned long *v, unsigned groups,
 	    seconds);
 }
 
+/* {"unused_allow":{...}}: a pattern that allowed nothing, and where it
+   was written (null for --allow-pattern). */
+static void
+json_unused(struct buf *b, const struct allow_pattern *p)
+{
+	buf_puts(b, "{\"unused_allow\":{\"pattern\":");
+	buf_json(b, p->text);
+	buf_puts(b, ",\"file\":");
+	if (p->file != NULL) {
+		buf_json(b, p->file);
+		buf_addf(b, ",\"line\":%u}}\n", p->line);
+	} else {
+		buf_puts(b, "null,\"line\":null}}\n");
+	}
+}
+
 /* -0: the path of a file with findings, once. */
 static void
 print0_path(struct buf *b, const char *path)
@@ -634,23 +654,15 @@ sarif_image(struct report *r, const struct where *w,
 {
 	struct region mark = { info->mark_offset, info->mark_size };
 	struct region wx_region = { info->wx_offset, info->wx_size };
-	char just[512], wx[64], lack[600], *full = NULL;
-	const char *pat;
+	char just[512], wx[64], lack[600];
 	unsigned i, waived = 0;
 
 	if (v->findings == 0 && !v->allowed)
 		return;
 	if (v->allowed) {
 		waived = v->waived;
-		if ((pat = allow_which(&r->o->allow, w->path)) == NULL &&
-		    w->member != NULL) {
-			if (asprintf(&full, "%s!%s", w->path, w->member) < 0)
-				oom();
-			pat = allow_which(&r->o->allow, full);
-		}
 		snprintf(just, sizeof(just), "allowed by the pattern '%s' of the --allow list",
-		    pat != NULL ? pat : "?");
-		free(full);
+		    v->allowed_by != NULL ? v->allowed_by->text : "?");
 	}
 	snprintf(wx, sizeof(wx), "%u writable and executable segment%s",
 	    info->wx, info->wx == 1 ? "" : "s");
@@ -870,6 +882,12 @@ sarif_change(struct report *r, const struct diff_change *c)
 	    NULL, why, NULL);
 }
 
+static void
+sarif_unused(struct report *r, const struct allow_pattern *p)
+{
+	sarif_unused_pattern(r->sarif, p->text, p->file, p->line);
+}
+
 static const struct writer text_writer = {
 	.header = text_header, .image = text_image, .notes = text_notes,
 	.summary = text_summary, .root = text_root, .verdict = text_verdict,
@@ -878,10 +896,12 @@ static const struct writer text_writer = {
 static const struct writer json_writer = {
 	.image = json_image, .error = json_error, .summary = json_summary,
 	.root = json_root, .verdict = json_verdict, .change = json_change,
+	.unused = json_unused,
 };
 static const struct writer sarif_writer = {
 	.log_image = sarif_image, .log_error = sarif_error,
 	.log_verdict = sarif_verdict, .log_change = sarif_change,
+	.log_unused = sarif_unused,
 	.summary = text_summary, .summary_on_stderr = true,
 };
 static const struct writer print0_writer = {
@@ -960,6 +980,39 @@ report_error(struct report *r, const struct where *w, bool malformed,
 	text_where(&b, w);
 	buf_addf(&b, ": %s%s\n", malformed ? "malformed ELF: " : "", msg);
 	to_stderr(r, &b);
+}
+
+void
+report_unused(struct report *r)
+{
+	const struct allow *a = &r->o->allow;
+	char space[512];
+	struct buf b;
+	size_t i;
+
+	for (i = 0; i < a->n; i++) {
+		const struct allow_pattern *p = &a->v[i];
+
+		if (atomic_load(&p->used))
+			continue;
+		if (writer(r)->log_unused != NULL) {
+			pthread_mutex_lock(&r->lock);
+			writer(r)->log_unused(r, p);
+			pthread_mutex_unlock(&r->lock);
+			continue;
+		}
+		BUF_INIT(b, space);
+		if (writer(r)->unused != NULL) {
+			writer(r)->unused(&b, p);
+			emit(r, &b);
+		} else if (p->file != NULL) {
+			buf_addf(&b, "elfscan: %s:%u: unused pattern: %s\n", p->file, p->line, p->text);
+			to_stderr(r, &b);
+		} else {
+			buf_addf(&b, "elfscan: --allow-pattern: unused pattern: %s\n", p->text);
+			to_stderr(r, &b);
+		}
+	}
 }
 
 void

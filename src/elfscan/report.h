@@ -36,6 +36,9 @@ void report_image(struct report *r, const struct where *w,
 void report_error(struct report *r, const struct where *w, bool malformed,
     const char *msg);
 void report_path0(struct report *r, const char *path);
+/* At the end: each --allow pattern that allowed nothing, as lintian
+   reports unused overrides; not an error. */
+void report_unused(struct report *r);
 /* The rules of a root whose verdicts follow, in a line for people. */
 void report_root(struct report *r, const char *root, const char *rules);
 /* A verdict of a root (system.h): what is at fault, and what it breaks. */
