@@ -97,6 +97,14 @@ enum {
 };
 void verdict_of(const struct chstk_info *info, unsigned how,
     struct verdict *v);
+/* The stacks a process gets from one object it loads, by the same rules:
+   *main_stack the main stack's (the kernel's, from the program; glibc's,
+   which makes it executable for a library that asks), *threads the
+   thread stacks' (glibc's); *why, the rule's sentence (static). A library
+   asks for both or neither; a program's two differ where it is unmarked
+   and the kernel's default is not glibc's. */
+void verdict_stacks(const struct chstk_info *info,
+    enum effective *main_stack, enum effective *threads, const char **why);
 const char *machine_name(unsigned machine, char *buf, size_t len);
 const char *type_name(const struct chstk_info *info);
 const char *effective_name(enum effective e);
