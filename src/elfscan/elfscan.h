@@ -42,6 +42,10 @@ struct opts {
 	struct require *require;
 	size_t nrequire;
 	bool system;		/* the verdicts of roots (system.h) */
+	bool files;		/* files are scanned: not --proc alone */
+	bool proc;		/* --proc: the running processes (proc.h) */
+	int *pids;		/* --proc=PID,...: those; else all */
+	size_t npids;
 };
 
 /* The counters, updated by every worker; report.c's table names each for
@@ -67,6 +71,10 @@ enum counter {
 	C_SYS_PROGRAMS, C_VERDICTS,
 	C_V_STACK, C_V_STARTUP, C_V_PLUGIN_REFUSED, C_V_PLUGIN_EXEC,
 	C_V_UNRESOLVED, C_V_TUNABLE,
+	/* Running processes (proc.h): those read and their findings, and
+	   those not read, by why. */
+	C_P_READ, C_P_FINDINGS, C_P_EXEC, C_P_UNASKED, C_P_RWX, C_P_DIFFERS,
+	C_P_KERNEL, C_P_EXITED, C_P_UNREADABLE,
 	C_COUNT
 };
 struct stats {

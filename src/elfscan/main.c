@@ -221,6 +221,7 @@ sessions(struct opts *o, char **arg, int n, struct report *r,
 	int i;
 
 	*out = s;
+	o->files = true;
 	if (n == 0 || !o->system) {
 		o->system = o->system || n == 0;
 		if ((s->sys = system_open("/", o, r, &why)) == NULL)

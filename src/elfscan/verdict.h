@@ -43,8 +43,13 @@ enum finding {
 	F_UNRESOLVED = 1 << 21,		/* a needed library found nowhere */
 	F_TUNABLE_EXEC_STACK = 1 << 22,	/* GLIBC_TUNABLES forces executable
 					   stacks */
+	/* Running processes (proc.h): what their memory is now. */
+	F_PROC_EXEC_STACK = 1 << 23,	/* an executable stack, asked for */
+	F_PROC_UNASKED = 1 << 24,	/* one nothing it loaded asks for */
+	F_PROC_RWX = 1 << 25,		/* other writable and executable
+					   memory */
 };
-#define F_COUNT 23
+#define F_COUNT 26
 #define F_FIRST_SYSTEM 17	/* the bit index of F_STACK_MADE_EXEC */
 /* The findings --require gives. */
 #define F_HARDENING (F_NO_PIE | F_NO_FULL_RELRO | F_NO_CANARY | F_NO_FORTIFY | \
