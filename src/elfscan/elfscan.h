@@ -9,10 +9,11 @@
  *   judge.c    judge each image of a batch once, by the rules
  *              (verdict.h), count it, and report it (report.h)
  *
- * main.c parses the options and starts the walk. Every file but main.c is
+ * main.c parses the options and starts the walk, then, with --proc, the
+ * judgement of the running processes (proc.h). Every file but main.c is
  * in libelfscan.a, which the program, its unit tests and the fuzz targets
- * link; the order of the files, which tests/elfscan/layers.sh enforces, is
- * in src/elfscan/local.mk. elfscan knows nothing of the ELF or ar formats:
+ * link; the order of the files, which tests/elfscan/layers.sh enforces,
+ * is in src/elfscan/local.mk. elfscan knows nothing of the ELF or ar formats:
  * the library reads them.
  */
 #ifndef ELFSCAN_H

@@ -4,6 +4,7 @@
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "elfscan.h"
+#include "proc.h"
 #include "report.h"
 #include "sarif.h"
 #include "system.h"
@@ -46,6 +48,11 @@ usage(FILE *f)
 "                         sysroot, a chroot): judge what will break there,\n"
 "                         by its own glibc and libraries (the default when\n"
 "                         no PATH is given)\n"
+"      --proc[=PID,...]   also judge the running processes (those named, or\n"
+"                         all): which have an executable stack or writable\n"
+"                         and executable memory now, what asked for it, and\n"
+"                         whether their files say so; without PATH, only\n"
+"                         them\n"
 "  -L, --follow           follow symbolic links\n"
 "  -x, --one-file-system  stay on the file system of each PATH\n"
 "  -A, --archives         also look into the packages, wheels, tarballs and\n"
@@ -62,13 +69,37 @@ usage(FILE *f)
 "container of it sees them.\n"
 "\n"
 "Exit status: 0 no findings, 1 findings, 2 an error: a bad option, or a\n"
-"path, file, directory or member that could not be read (2 wins over 1).\n");
+"path, file, directory, member or process that could not be read (2 wins\n"
+"over 1).\n");
 }
 
 enum {
 	OPT_FORMAT = 256, OPT_SUMMARY, OPT_ALLOW, OPT_NO_PROGRESS, OPT_RULES,
-	OPT_HARDENING, OPT_REQUIRE, OPT_SYSTEM,
+	OPT_HARDENING, OPT_REQUIRE, OPT_SYSTEM, OPT_PROC,
 };
+
+/* --proc=PID,...: the ids, added to o. */
+static int
+add_pids(struct opts *o, const char *arg)
+{
+	const char *p = arg;
+	char *end;
+	long n;
+
+	do {
+		errno = 0;
+		n = strtol(p, &end, 10);
+		if (errno || end == p || n < 1 || n > INT_MAX ||
+		    (*end != ',' && *end != '\0')) {
+			warnx("--proc=%s: not a list of process ids", arg);
+			return -1;
+		}
+		o->pids = xrealloc(o->pids, (o->npids + 1) * sizeof(*o->pids));
+		o->pids[o->npids++] = (int)n;
+		p = end + 1;
+	} while (*end == ',');
+	return 0;
+}
 
 /* --require [GLOB=]PROPS, added to o. */
 static int
@@ -99,6 +130,7 @@ parse(int argc, char **argv, struct opts *o)
 		{ "hardening", no_argument, NULL, OPT_HARDENING },
 		{ "require", required_argument, NULL, OPT_REQUIRE },
 		{ "system", no_argument, NULL, OPT_SYSTEM },
+		{ "proc", optional_argument, NULL, OPT_PROC },
 		{ "follow", no_argument, NULL, 'L' },
 		{ "one-file-system", no_argument, NULL, 'x' },
 		{ "archives", no_argument, NULL, 'A' },
@@ -156,6 +188,11 @@ parse(int argc, char **argv, struct opts *o)
 		case OPT_SYSTEM:
 			o->system = true;
 			break;
+		case OPT_PROC:
+			o->proc = true;
+			if (optarg != NULL && add_pids(o, optarg) < 0)
+				return -1;
+			break;
 		case 'L':
 			o->follow = true;
 			break;
@@ -207,10 +244,10 @@ add(struct pathset *p, const char *path)
 	p->v[p->n++] = xstrdup(path);
 }
 
-/* The sessions: this machine's root and its programs when no path is
-   named; with --system, each path a root; else the paths, on this
-   machine's root. Returns the count, or -1 when a root cannot be opened
-   (said). */
+/* The sessions: none for --proc alone; this machine's root and its
+   programs when no path is named; with --system, each path a root; else
+   the paths, on this machine's root. Returns the count, or -1 when a
+   root cannot be opened (said). */
 static int
 sessions(struct opts *o, char **arg, int n, struct report *r,
     struct session **out)
@@ -221,6 +258,8 @@ sessions(struct opts *o, char **arg, int n, struct report *r,
 	int i;
 
 	*out = s;
+	if (n == 0 && o->proc && !o->system)
+		return 0;
 	o->files = true;
 	if (n == 0 || !o->system) {
 		o->system = o->system || n == 0;
@@ -284,6 +323,7 @@ main(int argc, char **argv)
 		usage(stderr);
 		allow_free(&o.allow);
 		require_free(o.require, o.nrequire);
+		free(o.pids);
 		return 2;
 	}
 	pthread_mutex_init(&r.lock, NULL);
@@ -293,6 +333,7 @@ main(int argc, char **argv)
 		sessions_free(sess, argc - optind);
 		allow_free(&o.allow);
 		require_free(o.require, o.nrequire);
+		free(o.pids);
 		return 2;
 	}
 	for (i = 0; i < nsess; i++)
@@ -302,7 +343,8 @@ main(int argc, char **argv)
 	    (r.sarif = sarif_begin(stdout, all.v, all.n)) == NULL)
 		err(2, "cannot start the sarif log");
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	report_header(&r);
+	if (nsess > 0)
+		report_header(&r);
 	if (o.progress)
 		j.prog = progress_start(&r);
 	for (i = 0; i < nsess; i++) {
@@ -312,6 +354,8 @@ main(int argc, char **argv)
 			system_judge(j.sys);
 	}
 	progress_stop(j.prog);
+	if (o.proc && proc_scan(&o, &r, o.pids, o.npids) < 0)
+		failed = 1;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (r.sarif != NULL && sarif_end(r.sarif, !failed &&
 	    atomic_load(&st.c[C_ERRORS]) == 0) < 0) {
@@ -331,8 +375,10 @@ main(int argc, char **argv)
 	free(all.v);
 	allow_free(&o.allow);
 	require_free(o.require, o.nrequire);
+	free(o.pids);
 	if (failed || atomic_load(&st.c[C_ERRORS]) > 0)
 		return 2;
 	return atomic_load(&st.c[C_FINDINGS]) > 0 ||
-	    atomic_load(&st.c[C_VERDICTS]) > 0 ? 1 : 0;
+	    atomic_load(&st.c[C_VERDICTS]) > 0 ||
+	    atomic_load(&st.c[C_P_FINDINGS]) > 0 ? 1 : 0;
 }
