@@ -86,6 +86,7 @@ struct task {
 	size_t rootlen;		/* 0 for "/" */
 	struct rootfs fs;
 	char exe[PATH_MAX];	/* its program, as maps names it, or "" */
+	off_t exe_size;		/* its size, 0 when unknown */
 	char *maps;		/* maps' text, which the paths point into */
 	struct map *m;
 	size_t nm;
@@ -231,6 +232,7 @@ static int
 read_root(struct task *t)
 {
 	char path[64];
+	struct stat st;
 	ssize_t n;
 
 	n = readlinkat(t->dfd, "root", t->root, sizeof(t->root) - 1);
@@ -243,6 +245,9 @@ read_root(struct task *t)
 		return -1;
 	n = readlinkat(t->dfd, "exe", t->exe, sizeof(t->exe) - 1);
 	t->exe[n > 0 ? n : 0] = '\0';
+	/* The link reaches the file in any mount namespace. */
+	if (fstatat(t->dfd, "exe", &st, 0) == 0)
+		t->exe_size = st.st_size;
 	return 0;
 }
 
@@ -749,6 +754,7 @@ judge(struct proc *s, struct task *t)
 		v.findings |= F_PROC_RWX;
 	v.root = t->root;
 	v.exe = in_root(t, t->exe);
+	v.exe_size = (unsigned long long)t->exe_size;
 	v.stack = j.stack[0] != '\0' ? j.stack : NULL;
 	v.causes = j.causes;
 	v.ncauses = j.ncauses;

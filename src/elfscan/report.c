@@ -896,6 +896,7 @@ json_process(struct buf *b, const struct proc_verdict *v)
 static void
 sarif_process(struct report *r, const struct proc_verdict *v)
 {
+	struct region whole = { 0, v->exe_size };
 	char space[2048], *path;
 	struct where w = { NULL };
 	struct buf b;
@@ -918,7 +919,8 @@ sarif_process(struct report *r, const struct proc_verdict *v)
 		process_text(&b, v);
 		for (i = 0; i < F_COUNT; i++)
 			if (v->findings & 1u << i)
-				sarif_result(r->sarif, i, &w, NULL, b.p, NULL);
+				sarif_result(r->sarif, i, &w, v->exe_size ?
+				    &whole : NULL, b.p, NULL);
 	}
 	buf_free(&b);
 	free(path);

@@ -78,6 +78,9 @@ struct proc_verdict {
 	const char *root;	/* its root directory, as this machine's
 				   path ("/" most often) */
 	const char *exe;	/* its program in its root, or "" */
+	unsigned long long exe_size;	/* the program's size, 0: unknown
+					   (it may be in a mount namespace
+					   of its own, or deleted) */
 	const char *stack;	/* the main stack's permissions ("rwxp"),
 				   or NULL when it has none */
 	const struct proc_cause *causes;	/* what asks for
