@@ -272,6 +272,14 @@ for r in json.load(open(sys.argv[1]))["runs"][0]["results"]:
 	"proc-rwx-memory file://$root_bw/usr/local/bin/procprog-unmarked" \
 	"proc-unasked-exec-stack file://$B/procprog" | sort)"
 
+# A bad list, and a process that is not there: errors.
+"$ELFSCAN" --no-progress --proc=12x >/dev/null 2>"$T/bad.err"
+expect "--proc=12x: exit status 2" "$?" 2
+expect "--proc=12x: said" "$(head -n 1 "$T/bad.err")" "elfscan: --proc=12x: not a list of process ids"
+"$ELFSCAN" --no-progress --proc="$zombie" --proc=2147483647 >"$T/none.txt" 2>"$T/none.err"
+expect "a process that is not there: exit status 2" "$?" 2
+expect "a process that is not there: said" "$(cat "$T/none.err")" "elfscan: pid 2147483647: no such process"
+
 # A zombie has exited: said so, and no error.
 expect "zombie: maps says it is a zombie" "$(awk '{ print $3 }' "/proc/$zombie/stat")" Z
 "$ELFSCAN" --no-progress --proc="$zombie" --format=json >"$T/zombie.json" 2>"$T/zombie.err"
@@ -282,8 +290,9 @@ expect "zombie: said in text" "$(cat "$T/zombie.txt")" \
     "-                  pid $zombie (procprog): exited while it was read"
 
 # Every process of this machine, while hundreds come and go: each is read,
-# a kernel thread, exited, or unreadable, and only those this test cannot
-# read either are unreadable; the scan reaches the end.
+# a kernel thread, exited, or unreadable, and only those that are still
+# there and that this test cannot read either are unreadable; the scan
+# reaches the end.
 sh -c 'while :; do /bin/true; done' &
 loop=$!
 started="$started $loop"
@@ -299,12 +308,16 @@ summary = recs.pop()["summary"]["processes"]
 states = {}
 for r in recs:
     states[r["state"]] = states.get(r["state"], 0) + 1
-    if r["state"] == "unreadable":
-        try:
-            open("/proc/%d/maps" % r["pid"]).read()
-            print("pid %d unreadable, but the test reads it" % r["pid"])
-        except OSError:
-            pass
+    if r["state"] != "unreadable":
+        continue
+    if not os.path.exists("/proc/%d" % r["pid"]):
+        print("pid %d unreadable, but it has exited" % r["pid"])
+        continue
+    try:
+        open("/proc/%d/maps" % r["pid"]).read()
+        print("pid %d unreadable, but the test reads it" % r["pid"])
+    except OSError:
+        pass
 print("counted", summary["processes_read"] == states.get("read", 0),
       summary["kernel_threads"] == states.get("kernel-thread", 0),
       summary["proc_exited"] == states.get("exited", 0),
