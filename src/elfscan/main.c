@@ -354,7 +354,7 @@ main(int argc, char **argv)
 			system_judge(j.sys);
 	}
 	progress_stop(j.prog);
-	if (o.proc && proc_scan(&o, &r, o.pids, o.npids) < 0)
+	if (o.proc && proc_scan(&r, o.pids, o.npids) < 0)
 		failed = 1;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (r.sarif != NULL && sarif_end(r.sarif, !failed &&

@@ -42,8 +42,10 @@
 #define PF_EXITING 0x00000004		/* include/linux/sched.h */
 #define PF_KTHREAD 0x00200000
 #define READ_IMPLIES_EXEC 0x0400000	/* include/uapi/linux/personality.h */
-/* maps of a process at vm.max_map_count's 65530 mappings stays under
-   this; environ is at most the kernel's ARG_MAX-like limit. */
+/* What is read of a process's maps at most (at vm.max_map_count's 65530
+   mappings, a line each, a process stays under it) and of its
+   environment (with its arguments at most a quarter of the stack limit,
+   fs/exec.c: 8 MiB covers a 32 MiB limit). */
 #define MAPS_MAX (64u << 20)
 #define ENV_MAX (8u << 20)
 #define DELETED " (deleted)"
@@ -56,7 +58,6 @@ struct known {
 };
 
 struct proc {
-	const struct opts *o;
 	struct report *r;
 	struct objects objs;	/* every file mapped executable */
 	struct known *ld;
@@ -829,9 +830,9 @@ pid_of(const char *name)
 }
 
 int
-proc_scan(const struct opts *o, struct report *r, const int *pids, size_t n)
+proc_scan(struct report *r, const int *pids, size_t n)
 {
-	struct proc s = { .o = o, .r = r };
+	struct proc s = { .r = r };
 	struct dirent *e;
 	size_t i;
 	DIR *d = NULL;

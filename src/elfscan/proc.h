@@ -32,15 +32,13 @@
 
 #include <stddef.h>
 
-struct opts;
 struct report;
 
 /* Judge the processes pids[0, n) (n 0: every process /proc lists) and
-   report each, counted (elfscan.h). One that cannot be read is said and
+   report each to r, counted (elfscan.h). One that cannot be read is said and
    counted as an error; one that exits meanwhile, or a kernel thread, is
    said and counted, and is no error. Returns -1 when /proc cannot be
    listed (said), else 0. */
-int proc_scan(const struct opts *o, struct report *r, const int *pids,
-    size_t n);
+int proc_scan(struct report *r, const int *pids, size_t n);
 
 #endif
