@@ -892,7 +892,7 @@ json_process(struct buf *b, const struct proc_verdict *v)
 }
 
 /* A process with findings: a result per finding at its program; one that
-   could not be read, a notification. */
+   could not be read, a notification; any other, nothing. */
 static void
 sarif_process(struct report *r, const struct proc_verdict *v)
 {
@@ -902,6 +902,8 @@ sarif_process(struct report *r, const struct proc_verdict *v)
 	struct buf b;
 	unsigned i;
 
+	if (v->state != PROC_UNREADABLE && v->findings == 0)
+		return;
 	BUF_INIT(b, space);
 	process_name(&b, v);
 	buf_puts(&b, ": ");

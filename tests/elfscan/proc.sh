@@ -256,12 +256,16 @@ expect "text: a line each" "$(grep -c ' pid ' "$T/proc.txt")" 8
 "$ELFSCAN" --no-progress --proc="$pids" --format=sarif >"$T/proc.sarif" 2>"$T/sarif.err"
 "$tool" validate "$T/proc.sarif" -o "$T/proc.sarif.v" --log ForceOverwrite >"$T/v.log" 2>&1 ||
     fail "the validator ran: $(cat "$T/v.log")"
-expect "sarif: the validator finds no error or warning" "$(python3 -c '
+# validate LOG.v: the validator's errors and warnings, one a line
+validate() {
+	python3 -c '
 import json, sys
 for run in json.load(open(sys.argv[1]))["runs"]:
     for r in run.get("results", []):
         if r.get("level", "warning") in ("error", "warning"):
-            print(r["ruleId"], r["message"].get("arguments"))' "$T/proc.sarif.v")" ""
+            print(r["ruleId"], r["message"].get("arguments"))' "$1"
+}
+expect "sarif: the validator finds no error or warning" "$(validate "$T/proc.sarif.v")" ""
 expect "sarif: the results, at the programs" "$(python3 -c '
 import json, sys
 for r in json.load(open(sys.argv[1]))["runs"][0]["results"]:
@@ -299,7 +303,12 @@ started="$started $loop"
 for i in 1 2 3; do
 	"$ELFSCAN" --no-progress --proc --format=json --summary >"$T/all$i.json" 2>"$T/all$i.err"
 done
+"$ELFSCAN" --no-progress --proc --format=sarif >"$T/all.sarif" 2>"$T/all-sarif.err"
+expect_match "all processes, SARIF: the scan ends (0, 1 or 2)" "$?" "[012]"
 kill "$loop"
+"$tool" validate "$T/all.sarif" -o "$T/all.sarif.v" --log ForceOverwrite >"$T/v.log" 2>&1 ||
+    fail "the validator ran: $(cat "$T/v.log")"
+expect "all processes, SARIF (kernel threads, exits, notifications): valid" "$(validate "$T/all.sarif.v")" ""
 for i in 1 2 3; do
 	python3 - "$T/all$i.json" >"$T/all$i.check" <<'PY'
 import json, os, sys
