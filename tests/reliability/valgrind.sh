@@ -4,9 +4,10 @@
 # through libelf), an archive, a hand-made program without sections and a
 # truncated file; elfscan with two threads on all of them, and over this
 # machine's processes (--proc); and the fuzz targets' replay drivers over
-# the seed corpus. Any invalid read or write,
-# use of uninitialised memory or definite leak makes valgrind exit 99, and
-# each run must otherwise end as it does without valgrind.
+# the seed corpus. Any invalid read or write, use of uninitialised memory
+# or definite leak makes valgrind exit 99, and each run must otherwise end
+# as it does without valgrind (or, over the processes, which vary, as any
+# scan may).
 . "$top_srcdir/tests/lib.sh"
 need gcc as ar nasm valgrind
 [ "${SANITIZERS:-no}" = yes ] &&
