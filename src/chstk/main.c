@@ -178,7 +178,10 @@ do_file(const struct opts *o, const char *path)
 			warnx("%s: %s", path, e.msg);
 			return 1;
 		}
-		if (res.written && res.links > 1)
+		if (res.written && res.links == 2)
+			warnx("%s: note: its other hard link keeps the old contents",
+			    path);
+		else if (res.written && res.links > 2)
 			warnx("%s: note: its %lu other hard links keep the old contents",
 			    path, res.links - 1);
 		return 0;

@@ -716,12 +716,16 @@ say(struct proc *s, struct proc_verdict *v)
 		[PROC_READ] = C_P_READ, [PROC_KERNEL] = C_P_KERNEL,
 		[PROC_EXITED] = C_P_EXITED, [PROC_UNREADABLE] = C_P_UNREADABLE,
 	};
+	unsigned i;
 
 	stat_add(s->r->st, counter[v->state]);
 	if (v->state == PROC_UNREADABLE)
 		stat_add(s->r->st, C_ERRORS);
 	if (v->findings != 0)
 		stat_add(s->r->st, C_P_FINDINGS);
+	for (i = 0; i < F_COUNT; i++)
+		if (v->findings & 1u << i)
+			stat_add(s->r->st, C_KIND + i);
 	if (v->findings & F_PROC_EXEC_STACK)
 		stat_add(s->r->st, C_P_EXEC);
 	if (v->findings & F_PROC_UNASKED)

@@ -36,6 +36,9 @@ void report_image(struct report *r, const struct where *w,
 void report_error(struct report *r, const struct where *w, bool malformed,
     const char *msg);
 void report_path0(struct report *r, const char *path);
+/* At the end: each --allow pattern that allowed nothing, as lintian
+   reports unused overrides; not an error. */
+void report_unused(struct report *r);
 /* The rules of a root whose verdicts follow, in a line for people. */
 void report_root(struct report *r, const char *root, const char *rules);
 /* A verdict of a root (system.h): what is at fault, and what it breaks. */
@@ -97,6 +100,12 @@ struct proc_verdict {
 	unsigned findings;	/* enum finding bits */
 };
 void report_process(struct report *r, const struct proc_verdict *v);
+/* --diff: one defence of one image that changed (diff.h). */
+struct diff_change;
+void report_change(struct report *r, const struct diff_change *c);
+/* After the records: in text, unless --no-header, each kind of finding
+   met, what it means and how to fix it (findings.c's texts), once. */
+void report_notes(struct report *r);
 void report_summary(struct report *r, double seconds);
 
 /* progress.c: a line on the terminal while the scan runs, drawn under the

@@ -47,6 +47,7 @@ struct system {
 	struct report *r;
 	struct rootfs fs;
 	struct objects objs;
+	struct memo memo;	/* the searches by name alone */
 	pthread_mutex_t lock;	/* over ld and the rules */
 	struct ldso *ld;	/* one per interpreter */
 	size_t nld;
@@ -351,7 +352,7 @@ judge_program(struct system *s, const struct obj *p, const struct ldso *l)
 	origin = xstrdup(where);
 	*strrchr(origin, '/') = '\0';
 	closure_of(&c, p, origin[0] != '\0' ? origin : "/", l, &s->fs,
-	    &s->objs, none);
+	    &s->objs, &s->memo, none);
 	free(origin);
 	stat_add(s->r->st, C_SYS_PROGRAMS);
 	if (main_x && t == 0)
@@ -475,6 +476,7 @@ system_judge(struct system *s)
 		    .why = g->why, .hosts = g->hosts, .nhosts = g->n };
 		report_verdict(s->r, &v);
 		stat_add(s->r->st, C_VERDICTS);
+		stat_add(s->r->st, C_KIND + g->finding);
 		for (k = 0; k < g->n; k++)
 			stat_add(s->r->st, C_V_STACK + g->finding -
 			    F_FIRST_SYSTEM);
@@ -501,6 +503,7 @@ system_close(struct system *s)
 		ldso_free(&s->ld[i]);
 	free(s->ld);
 	cache_free(s->cache);
+	memo_free(&s->memo);
 	free(s->tunables);
 	objects_free(&s->objs);
 	pthread_mutex_destroy(&s->lock);

@@ -206,10 +206,26 @@ struct cmiss {
 	size_t from;		/* the node that needs it */
 	const char *why;	/* static */
 };
+/* The libraries found by the search that depends on nothing but the
+   name (no RPATH, RUNPATH or LD_LIBRARY_PATH, no DF_1_NODEFLIB: the
+   cache and the default directories), by ld.so and name: most needed
+   names of most programs, searched once. */
+struct found_lib {
+	const struct ldso *l;
+	char *name, *path;	/* path: as ld.so opened it */
+	const struct obj *o;	/* NULL: found nowhere */
+	struct found_lib *next;
+};
+struct memo {
+	struct found_lib **slot;
+	size_t cap, n;
+};
+void memo_free(struct memo *m);
 struct closure {
 	const struct ldso *l;
 	const struct rootfs *fs;
 	struct objects *objs;
+	struct memo *memo;	/* may be NULL */
 	struct pathlist library_path;
 	struct cnode *v;	/* in the order ld.so loads them */
 	size_t n, cap;
@@ -220,7 +236,7 @@ struct closure {
    LD_LIBRARY_PATH library_path (list NULL: unset). */
 void closure_of(struct closure *c, const struct obj *program,
     const char *origin, const struct ldso *l, const struct rootfs *fs,
-    struct objects *objs, struct pathlist library_path);
+    struct objects *objs, struct memo *memo, struct pathlist library_path);
 void closure_free(struct closure *c);
 
 /* env.c: the tunable's value a root's processes see. */

@@ -29,7 +29,7 @@ S "$D" "$T/missing" >/dev/null 2>"$T/err"
 expect "a missing path: exit 2, though findings" "$?" 2
 expect_match "a missing path: said" "$(cat "$T/err")" "*missing: cannot stat: No such file or directory*"
 
-expect "-q: only files with findings" "$(S -q "$D" | awk '{ print $NF }' | sort | tr '\n' ' ')" \
+expect "-q: only files with findings" "$(S -q --no-header "$D" | awk '{ print $NF }' | sort | tr '\n' ' ')" \
     "$D/a/exec $D/b/libabsent.so $D/b/wx "
 expect "-q on a clean tree prints nothing" "$(S -q "$T/clean")" ""
 expect "-0: NUL-separated paths with findings" \
