@@ -31,7 +31,8 @@ chstk_shell_tests = \
 # elfscan on trees and containers it builds, and on the machine's programs
 # judged against readelf; --hardening judged against checksec,
 # hardening-check and readelf; its words (usage errors, notes, counts) and
-# its lists (--files-from, duplicates).
+# its lists (--files-from, duplicates); --proc on processes it starts,
+# judged against their own /proc/PID/maps and readelf.
 elfscan_shell_tests = \
 	tests/elfscan/tree.sh \
 	tests/elfscan/options.sh \
@@ -48,6 +49,7 @@ elfscan_shell_tests = \
 	tests/elfscan/reads.sh \
 	tests/elfscan/hardening.sh \
 	tests/elfscan/hardening-names.sh \
+	tests/elfscan/proc.sh \
 	tests/elfscan/layers.sh \
 	tests/elfscan/diff.sh
 
@@ -115,6 +117,7 @@ EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/packaging/installed.sh tests/packaging/packages.sh \
 	tests/fixtures/hello.c tests/fixtures/trampoline.c \
 	tests/fixtures/lib.c tests/fixtures/dlopen.c tests/fixtures/stack_perms.h \
+	tests/fixtures/procprog.c \
 	tests/system/roots.sh tests/fixtures/system/asm-answer.S \
 	tests/fixtures/system/pymod.c tests/fixtures/system/pam_stacktest.c \
 	tests/fixtures/system/pamhost.c tests/fixtures/system/nss_stacktest.c \

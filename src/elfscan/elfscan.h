@@ -9,10 +9,11 @@
  *   judge.c    judge each image of a batch once, by the rules
  *              (verdict.h), count it, and report it (report.h)
  *
- * main.c parses the options and starts the walk. Every file but main.c is
+ * main.c parses the options and starts the walk, then, with --proc, the
+ * judgement of the running processes (proc.h). Every file but main.c is
  * in libelfscan.a, which the program, its unit tests and the fuzz targets
- * link; the order of the files, which tests/elfscan/layers.sh enforces, is
- * in src/elfscan/local.mk. elfscan knows nothing of the ELF or ar formats:
+ * link; the order of the files, which tests/elfscan/layers.sh enforces,
+ * is in src/elfscan/local.mk. elfscan knows nothing of the ELF or ar formats:
  * the library reads them.
  */
 #ifndef ELFSCAN_H
@@ -47,6 +48,10 @@ struct opts {
 	size_t nrequire;
 	bool system;		/* the verdicts of roots (system.h) */
 	bool diff;		/* --diff OLD NEW (diff.h) */
+	bool files;		/* files are scanned: not --proc alone */
+	bool proc;		/* --proc: the running processes (proc.h) */
+	int *pids;		/* --proc=PID,...: those; else all */
+	size_t npids;
 };
 
 /* The counters, updated by every worker; report.c's table names each for
@@ -74,10 +79,14 @@ enum counter {
 	C_V_UNRESOLVED, C_V_TUNABLE,
 	/* --diff: what got worse and better, images only on one side. */
 	C_REGRESSIONS, C_IMPROVEMENTS, C_ADDED, C_REMOVED,
+	/* Running processes (proc.h): those read and their findings, and
+	   those not read, by why. */
+	C_P_READ, C_P_FINDINGS, C_P_EXEC, C_P_UNASKED, C_P_RWX, C_P_DIFFERS,
+	C_P_KERNEL, C_P_EXITED, C_P_UNREADABLE,
 	C_KIND,			/* F_COUNT, by finding bit index: images
-				   with that finding (text's notes) */
+				   (or processes) with that finding (text's
+				   notes) */
 	C_COUNT = C_KIND + F_COUNT
-
 };
 struct stats {
 	atomic_ulong c[C_COUNT];

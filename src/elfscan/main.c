@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <glob.h>
+#include <limits.h>
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 #include "diff.h"
 #include "elfscan.h"
+#include "proc.h"
 #include "report.h"
 #include "sarif.h"
 #include "system.h"
@@ -61,6 +63,11 @@ usage(FILE *f)
 "      --diff OLD NEW     what got worse (exit status 1) and better from OLD\n"
 "                         to NEW: two packages, images, trees or files,\n"
 "                         their images paired by path\n"
+"      --proc[=PID,...]   also judge the running processes (those named, or\n"
+"                         all): which have an executable stack or writable\n"
+"                         and executable memory now, what asked for it, and\n"
+"                         whether their files say so; without PATH, only\n"
+"                         them\n"
 "  -L, --follow           follow symbolic links\n"
 "  -x, --one-file-system  stay on the file system of each PATH\n"
 "  -A, --archives         also look into the packages, wheels, tarballs and\n"
@@ -84,13 +91,14 @@ usage(FILE *f)
 "\n"
 "Exit status: 0 no findings, 1 findings, 2 an error: a bad option, a PATH\n"
 "that is not ELF, an archive, a package or an image, or a path, file,\n"
-"directory or member that could not be read (2 wins over 1).\n");
+"directory, member or process that could not be read (2 wins over 1).\n");
 }
 
 enum {
 	OPT_FORMAT = 256, OPT_SUMMARY, OPT_ALLOW, OPT_ALLOW_PATTERN,
 	OPT_NO_PROGRESS, OPT_RULES, OPT_HARDENING, OPT_REQUIRE, OPT_SYSTEM,
 	OPT_DIFF, OPT_NO_HEADER, OPT_FILES_FROM, OPT_NULL, OPT_PLATFORM,
+	OPT_PROC,
 };
 
 /* The leading ':' tells a missing argument from an unknown option, and
@@ -274,6 +282,29 @@ add_require(struct opts *o, const char *arg)
 	return 0;
 }
 
+/* --proc=PID,...: the ids, added to o. */
+static int
+add_pids(struct opts *o, const char *arg)
+{
+	const char *p = arg;
+	char *end;
+	long n;
+
+	do {
+		errno = 0;
+		n = strtol(p, &end, 10);
+		if (errno || end == p || n < 1 || n > INT_MAX ||
+		    (*end != ',' && *end != '\0')) {
+			warnx("--proc=%s: not a list of process ids", arg);
+			return -1;
+		}
+		o->pids = xrealloc(o->pids, (o->npids + 1) * sizeof(*o->pids));
+		o->pids[o->npids++] = (int)n;
+		p = end + 1;
+	} while (*end == ',');
+	return 0;
+}
+
 /* --platform: OS/ARCH[/VARIANT], no part empty. */
 static bool
 platform_ok(const char *s)
@@ -307,6 +338,7 @@ parse(int argc, char **argv, struct opts *o)
 		{ "require", required_argument, NULL, OPT_REQUIRE },
 		{ "system", no_argument, NULL, OPT_SYSTEM },
 		{ "diff", no_argument, NULL, OPT_DIFF },
+		{ "proc", optional_argument, NULL, OPT_PROC },
 		{ "follow", no_argument, NULL, 'L' },
 		{ "one-file-system", no_argument, NULL, 'x' },
 		{ "archives", no_argument, NULL, 'A' },
@@ -375,6 +407,11 @@ parse(int argc, char **argv, struct opts *o)
 			o->diff = true;
 			o->hardening = true;
 			break;
+		case OPT_PROC:
+			o->proc = true;
+			if (optarg != NULL && add_pids(o, optarg) < 0)
+				return -1;
+			break;
 		case 'L':
 			o->follow = true;
 			break;
@@ -427,6 +464,10 @@ parse(int argc, char **argv, struct opts *o)
 	}
 	if (o->print0 && o->files_from != NULL)
 		o->null = true;
+	if (o->proc && o->diff) {
+		warnx("--proc cannot be used with --diff: processes have no old and new");
+		return -1;
+	}
 	if (o->files_from != NULL && (o->system || o->diff)) {
 		warnx("--files-from cannot be used with %s", o->system ?
 		    "--system" : "--diff");
@@ -498,10 +539,10 @@ struct session {
 	struct pathset paths;
 };
 
-/* The sessions: this machine's root and its programs when no path is
-   named (nor listed); with --system, each path a root; else the paths,
-   on this machine's root. Returns the count, or -1 when a root cannot be opened
-   (said). */
+/* The sessions: none for --proc alone; this machine's root and its
+   programs when no path is named (nor listed); with --system, each path a
+   root; else the paths, on this machine's root. Returns the count, or -1
+   when a root cannot be opened (said). */
 static int
 sessions(struct opts *o, char **arg, int n, bool listed, struct report *r,
     struct session **out)
@@ -512,6 +553,9 @@ sessions(struct opts *o, char **arg, int n, bool listed, struct report *r,
 	int i;
 
 	*out = s;
+	if (n == 0 && !listed && o->proc && !o->system)
+		return 0;
+	o->files = true;
 	if (n == 0 || !o->system) {
 		o->system = o->system || (n == 0 && !listed);
 		if ((s->sys = system_open("/", o, r, &why)) == NULL)
@@ -646,7 +690,8 @@ main(int argc, char **argv)
 	if (o.format == FORMAT_SARIF && !o.print0)
 		r.sarif = start_sarif(&all, o.files_from != NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	report_header(&r);
+	if (nsess > 0)
+		report_header(&r);
 	if (o.progress)
 		j.prog = progress_start(&r);
 	if (o.diff)
@@ -660,6 +705,8 @@ main(int argc, char **argv)
 	}
 	progress_stop(j.prog);
 	report_unused(&r);
+	if (o.proc && proc_scan(&r, o.pids, o.npids) < 0)
+		failed = 1;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (r.sarif != NULL && sarif_end(r.sarif, !failed &&
 	    atomic_load(&st.c[C_ERRORS]) == 0) < 0) {
@@ -680,10 +727,12 @@ out:
 	free_list(&listed);
 	allow_free(&o.allow);
 	require_free(o.require, o.nrequire);
+	free(o.pids);
 	if (failed || atomic_load(&st.c[C_ERRORS]) > 0)
 		return 2;
 	if (o.diff)
 		return atomic_load(&st.c[C_REGRESSIONS]) > 0 ? 1 : 0;
 	return atomic_load(&st.c[C_FINDINGS]) > 0 ||
-	    atomic_load(&st.c[C_VERDICTS]) > 0 ? 1 : 0;
+	    atomic_load(&st.c[C_VERDICTS]) > 0 ||
+	    atomic_load(&st.c[C_P_FINDINGS]) > 0 ? 1 : 0;
 }

@@ -81,6 +81,8 @@ int rootfs_openat(const struct rootfs *fs, const char *path, int flags);
    in *len; the caller frees it. NULL and errno (EFBIG: too big). */
 char *rootfs_read(const struct rootfs *fs, const char *path, size_t max,
     size_t *len);
+/* The same of the regular file open on fd. */
+char *rootfs_read_fd(int fd, size_t max, size_t *len);
 /* The in-root path of the file open on fd, its links resolved. */
 int rootfs_where(const struct rootfs *fs, int fd, char *out, size_t len);
 
@@ -90,6 +92,8 @@ struct obj {
 	ino_t ino;
 	char *path;		/* the in-root path it was first met at */
 	char *error;		/* could not be read: why; else NULL */
+	bool elf;		/* an ELF file (false: error says it is
+				   none, and there is nothing to judge) */
 	struct chstk_info info;	/* info.hardening NULL: see below */
 	bool textrel, nodeflib;
 	char *soname;		/* "" when none */
@@ -110,12 +114,17 @@ void objects_free(struct objects *t);
 /* The object of (dev, ino), or NULL. */
 struct obj *objects_get(struct objects *t, dev_t dev, ino_t ino);
 /* Record what the library read of the file (dev, ino) at path; info NULL
-   with why when it could not be read. Returns the object, which may have
+   with why when it could not be read, and with why NULL when it is no ELF
+   file. Returns the object, which may have
    been there already. Any thread. */
 struct obj *objects_put(struct objects *t, dev_t dev, ino_t ino,
     const char *path, const struct chstk_info *info, const char *why);
 /* Read the file open on fd (at the in-root path) and record it. */
 struct obj *objects_read(struct objects *t, int fd, const char *path);
+/* The same, the file known as (dev, ino): a running process's mapping,
+   as /proc/PID/maps names it (proc.c). */
+struct obj *objects_read_as(struct objects *t, int fd, const char *path,
+    dev_t dev, ino_t ino);
 /* Call fn for each object (one thread, after the walk). */
 void objects_each(struct objects *t, void (*fn)(void *arg, struct obj *o),
     void *arg);
@@ -149,6 +158,10 @@ void cache_free(struct cache *c);
 /* The ld.so at the in-root path interp, for machine and class. */
 void ldso_read(struct ldso *l, const struct rootfs *fs, const char *interp,
     unsigned machine, unsigned elf_class, const struct cache *cache);
+/* The same, of the file open on fd (a running process's ld.so, which
+   may be deleted), without a cache. */
+void ldso_read_fd(struct ldso *l, int fd, const char *interp,
+    unsigned machine, unsigned elf_class);
 void ldso_free(struct ldso *l);
 /* The interpreter path the machine's glibc programs use, or NULL. */
 const char *ldso_default_interp(unsigned machine, unsigned elf_class);

@@ -48,8 +48,13 @@ enum finding {
 					   stacks */
 	/* --diff: a defence the new build lost (diff.c). */
 	F_REGRESSION = 1 << 23,
+	/* Running processes (proc.h): what their memory is now. */
+	F_PROC_EXEC_STACK = 1 << 24,	/* an executable stack, asked for */
+	F_PROC_UNASKED = 1 << 25,	/* one nothing it loaded asks for */
+	F_PROC_RWX = 1 << 26,		/* other writable and executable
+					   memory */
 };
-#define F_COUNT 24
+#define F_COUNT 27
 #define F_FIRST_SYSTEM 17	/* the bit index of F_STACK_MADE_EXEC */
 /* The findings --require gives. */
 #define F_HARDENING (F_NO_PIE | F_NO_FULL_RELRO | F_NO_CANARY | F_NO_FORTIFY | \
@@ -127,6 +132,14 @@ enum {
 };
 void verdict_of(const struct chstk_info *info, unsigned how,
     struct verdict *v);
+/* The stacks a process gets from one object it loads, by the same rules:
+   *main_stack the main stack's (the kernel's, from the program; glibc's,
+   which makes it executable for a library that asks), *threads the
+   thread stacks' (glibc's); *why, the rule's sentence (static). A library
+   asks for both or neither; a program's two differ where it is unmarked
+   and the kernel's default is not glibc's. */
+void verdict_stacks(const struct chstk_info *info,
+    enum effective *main_stack, enum effective *threads, const char **why);
 const char *machine_name(unsigned machine, char *buf, size_t len);
 const char *type_name(const struct chstk_info *info);
 const char *effective_name(enum effective e);

@@ -149,6 +149,52 @@ START_TEST(static_program_does_not_claim_glibc)
 }
 END_TEST
 
+/* What one object a process loads asks of its main stack and of its
+   threads': an unmarked x86_64 program, the kernel's non-executable main
+   stack and glibc's executable thread stacks; an unmarked i386 one, both
+   (READ_IMPLIES_EXEC); a marking, or a library, both alike. */
+START_TEST(stacks_split_main_and_threads)
+{
+	static const struct {
+		unsigned machine, cls;
+		enum chstk_kind kind;
+		enum chstk_state state;
+		enum effective main_stack, threads;
+	} t[] = {
+		{ EM_X86_64, ELFCLASS64, CHSTK_KIND_PROGRAM, CHSTK_DEFAULT,
+		    EFF_NOEXEC, EFF_EXEC },
+		{ EM_386, ELFCLASS32, CHSTK_KIND_PROGRAM, CHSTK_DEFAULT,
+		    EFF_EXEC, EFF_EXEC },
+		{ EM_AARCH64, ELFCLASS64, CHSTK_KIND_PROGRAM, CHSTK_DEFAULT,
+		    EFF_NOEXEC, EFF_NOEXEC },
+		{ EM_S390, ELFCLASS64, CHSTK_KIND_PROGRAM, CHSTK_DEFAULT,
+		    EFF_NOEXEC, EFF_EXEC },
+		{ EM_X86_64, ELFCLASS64, CHSTK_KIND_PROGRAM, CHSTK_EXEC,
+		    EFF_EXEC, EFF_EXEC },
+		{ EM_X86_64, ELFCLASS64, CHSTK_KIND_PROGRAM, CHSTK_NOEXEC,
+		    EFF_NOEXEC, EFF_NOEXEC },
+		{ EM_X86_64, ELFCLASS64, CHSTK_KIND_SHARED, CHSTK_DEFAULT,
+		    EFF_EXEC, EFF_EXEC },
+		{ EM_AARCH64, ELFCLASS64, CHSTK_KIND_SHARED, CHSTK_DEFAULT,
+		    EFF_NOEXEC, EFF_NOEXEC },
+	};
+	enum effective m, th;
+	const char *why;
+	size_t k;
+
+	for (k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
+		struct chstk_info i = image(t[k].machine, t[k].cls, t[k].kind,
+		    t[k].state);
+
+		i.interp = true;
+		verdict_stacks(&i, &m, &th, &why);
+		ck_assert_msg(m == t[k].main_stack && th == t[k].threads,
+		    "row %zu: main %d threads %d", k, m, th);
+		ck_assert_ptr_nonnull(why);
+	}
+}
+END_TEST
+
 START_TEST(core_files_have_no_verdict)
 {
 	struct chstk_info i = image(EM_X86_64, ELFCLASS64, CHSTK_KIND_OTHER,
@@ -306,6 +352,7 @@ main(void)
 	tcase_add_test(tc, ia64_follows_its_flag);
 	tcase_add_test(tc, static_program_does_not_claim_glibc);
 	tcase_add_test(tc, core_files_have_no_verdict);
+	tcase_add_test(tc, stacks_split_main_and_threads);
 	suite_add_tcase(s, tc);
 	tcase_add_test(pat, patterns_agree_with_fnmatch);
 	tcase_add_test(pat, double_star_crosses_directories);
