@@ -11,6 +11,8 @@ elfscan_layers = \
 	src/elfscan/batch.c \
 	src/elfscan/judge.c \
 	src/elfscan/system.c \
+	src/elfscan/units.c \
+	src/elfscan/mdwe.c \
 	src/elfscan/closure.c \
 	src/elfscan/ldso.c \
 	src/elfscan/env.c \

@@ -317,6 +317,7 @@ static const struct counter_name {
 	{ "plugin_exec_stack", C_V_PLUGIN_EXEC, G_SYSTEM },
 	{ "unresolved", C_V_UNRESOLVED, G_SYSTEM },
 	{ "tunable_exec_stack", C_V_TUNABLE, G_SYSTEM },
+	{ "mdwe_breaks", C_V_MDWE, G_SYSTEM },
 };
 #define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))
 
@@ -326,7 +327,7 @@ static const char text_counts[] =
 static const char text_hardening[] =
     "hardening: {pie} of {programs} programs PIE; of {linked} programs and libraries, {relro_full} full RELRO, {relro_partial} partial, {relro_none} none; canary {canary} yes, {no_canary} no, {canary_unknown} unknown; fortified {fortified} yes, {unfortified} no, {fortify_unknown} unknown; {unsafe_paths} unsafe search paths; {ibt_shstk} of {x86} x86 IBT+SHSTK, {bti_pac} of {aarch64} aarch64 BTI+PAC; {stripped} stripped\n";
 static const char text_system[] =
-    "system: {programs_judged} programs judged in their roots; {verdicts} verdicts: {stack_made_exec} programs get an executable stack from a library, {startup_refused} will not start, {plugin_refused} plugins refused, {plugin_exec_stack} plugins make their host's stack executable, {unresolved} needed libraries not found\n";
+    "system: {programs_judged} programs judged in their roots; {verdicts} verdicts: {stack_made_exec} programs get an executable stack from a library, {startup_refused} will not start, {plugin_refused} plugins refused, {plugin_exec_stack} plugins make their host's stack executable, {unresolved} needed libraries not found, {mdwe_breaks} services broken by MemoryDenyWriteExecute=yes\n";
 
 /*
  * A format: each hook fills b with one record, which report.c writes to
@@ -578,22 +579,35 @@ host_text(struct buf *b, const struct sys_host *h)
 /* The hosts a verdict names in the text and SARIF messages. */
 #define HOSTS_SAID 5
 
+/* The hosts of one kind: programs (a path), or services (a unit's name,
+   no "/"). */
 static void
-hosts_text(struct buf *b, const struct sys_verdict *v)
+hosts_of(struct buf *b, const struct sys_verdict *v, bool services)
 {
-	size_t i;
+	const char *noun = services ? "service" : "program";
+	size_t i, n = 0, said = 0;
 
-	if (v->nhosts == 0)
+	for (i = 0; i < v->nhosts; i++)
+		n += (v->hosts[i].path[0] != '/') == services;
+	if (n == 0)
 		return;
-	buf_addf(b, "; %zu program%s: ", v->nhosts, v->nhosts == 1 ? "" :
-	    "s");
-	for (i = 0; i < v->nhosts && i < HOSTS_SAID; i++) {
-		if (i > 0)
+	buf_addf(b, "; %zu %s%s: ", n, noun, n == 1 ? "" : "s");
+	for (i = 0; i < v->nhosts && said < HOSTS_SAID; i++) {
+		if ((v->hosts[i].path[0] != '/') != services)
+			continue;
+		if (said++ > 0)
 			buf_puts(b, ", ");
 		host_text(b, &v->hosts[i]);
 	}
-	if (v->nhosts > HOSTS_SAID)
-		buf_addf(b, " and %zu more", v->nhosts - HOSTS_SAID);
+	if (n > HOSTS_SAID)
+		buf_addf(b, " and %zu more", n - HOSTS_SAID);
+}
+
+static void
+hosts_text(struct buf *b, const struct sys_verdict *v)
+{
+	hosts_of(b, v, false);
+	hosts_of(b, v, true);
 }
 
 static void
@@ -780,6 +794,21 @@ report_path0(struct report *r, const char *path)
 	BUF_INIT(b, space);
 	writer(r)->finding_path(&b, path);
 	emit(r, &b);
+}
+
+void
+report_note(struct report *r, const char *path, const char *msg)
+{
+	char space[1024];
+	struct buf b;
+
+	BUF_INIT(b, space);
+	buf_puts(&b, "elfscan: ");
+	buf_text(&b, path);
+	buf_puts(&b, ": ");
+	buf_text(&b, msg);
+	buf_puts(&b, "\n");
+	to_stderr(r, &b);
 }
 
 void

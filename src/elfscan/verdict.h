@@ -43,8 +43,10 @@ enum finding {
 	F_UNRESOLVED = 1 << 21,		/* a needed library found nowhere */
 	F_TUNABLE_EXEC_STACK = 1 << 22,	/* GLIBC_TUNABLES forces executable
 					   stacks */
+	F_MDWE_BREAKS = 1 << 23,	/* MemoryDenyWriteExecute=yes breaks a
+					   service */
 };
-#define F_COUNT 23
+#define F_COUNT 24
 #define F_FIRST_SYSTEM 17	/* the bit index of F_STACK_MADE_EXEC */
 /* The findings --require gives. */
 #define F_HARDENING (F_NO_PIE | F_NO_FULL_RELRO | F_NO_CANARY | F_NO_FORTIFY | \

@@ -118,7 +118,7 @@ def check(root, jsonl, sarif, allowed):
                      "no-bti", "no-pac", "not-stripped",
                      "stack-made-exec", "startup-refused", "plugin-refused",
                      "plugin-exec-stack", "unresolved-library",
-                     "tunable-exec-stack"):
+                     "tunable-exec-stack", "mdwe-breaks"):
             fail("unknown rule " + r)
     got = set()
     fps = {}
