@@ -112,7 +112,8 @@ enum entry_kind { E_FILE, E_ALIAS, E_MASKED };
 struct entry {
 	char *name;
 	enum entry_kind kind;
-	char *path;		/* E_FILE: what to open; E_ALIAS: the name */
+	char *path;		/* the entry, in the root: what to open */
+	char *alias;		/* E_ALIAS: the name it stands for */
 };
 
 struct ctx {
@@ -1002,6 +1003,7 @@ add_entry(struct ctx *c, const char *dir, int dfd, const char *name,
 	e = &c->e[c->ne++];
 	e->name = xstrdup(name);
 	e->kind = E_FILE;
+	e->alias = NULL;
 	if (asprintf(&e->path, "%s/%s", dir, name) < 0)
 		oom();
 	if (type != DT_LNK)
@@ -1025,11 +1027,29 @@ add_entry(struct ctx *c, const char *dir, int dfd, const char *name,
 				break;
 		if (i < c->ndir) {
 			e->kind = E_ALIAS;
-			free(e->path);
-			e->path = xstrdup(slash + 1);
+			e->alias = xstrdup(slash + 1);
 		}
 	}
 	free(abs);
+}
+
+/* The unit an alias stands for, its chain followed; NULL when it stands
+   for none, or for itself through a loop (said). */
+static const struct entry *
+aliased(struct ctx *c, const struct entry *e, bool tell)
+{
+	const struct entry *a = e;
+	size_t hops;
+
+	for (hops = 0; a != NULL && a->kind == E_ALIAS; hops++) {
+		if (hops == FOLLOW_MAX) {
+			if (tell)
+				say(c, e->path, 0, "an alias loop from %s: systemd cannot load it", e->name);
+			return NULL;
+		}
+		a = entry_of(c, a->alias);
+	}
+	return a;
 }
 
 /* The unit directories the root has, each once (a merged /usr makes
@@ -1493,20 +1513,13 @@ parse_at(struct ctx *c, struct build *bd, const char *path, bool *masked)
 static size_t
 names_of(struct ctx *c, const struct entry *e, char ***out)
 {
-	const struct entry *a;
 	char **v = xcalloc(c->ne + 1, sizeof(*v));
-	size_t n = 0, i, hops;
+	size_t n = 0, i;
 
 	v[n++] = e->name;
-	for (i = 0; i < c->ne; i++) {
-		for (a = &c->e[i], hops = 0; a != NULL && a->kind == E_ALIAS &&
-		    hops < FOLLOW_MAX; hops++)
-			a = entry_of(c, a->path);
-		if (c->e[i].kind == E_ALIAS && hops == FOLLOW_MAX)
-			say(c, c->e[i].path, 0, "an alias loop from %s: systemd cannot load it", c->e[i].name);
-		else if (c->e[i].kind == E_ALIAS && a == e)
+	for (i = 0; i < c->ne; i++)
+		if (c->e[i].kind == E_ALIAS && aliased(c, &c->e[i], false) == e)
 			v[n++] = c->e[i].name;
-	}
 	*out = v;
 	return n;
 }
@@ -1658,11 +1671,15 @@ systemd_read(struct systemd *sd, const struct rootfs *fs,
 		each_entry(&c, c.dir[i], add_entry, NULL);
 	qsort(c.e, c.ne, sizeof(*c.e), by_entry);
 	for (i = 0; i < c.ne; i++)
+		if (c.e[i].kind == E_ALIAS)
+			aliased(&c, &c.e[i], true);
+	for (i = 0; i < c.ne; i++)
 		if (c.e[i].kind == E_FILE)
 			load_service(&c, &c.e[i], sd);
 	for (i = 0; i < c.ne; i++) {
 		free(c.e[i].name);
 		free(c.e[i].path);
+		free(c.e[i].alias);
 	}
 	for (i = 0; i < c.ndir; i++) {
 		free(c.dir[i]);
