@@ -489,7 +489,7 @@ mdwe_ways(const struct system *s)
 static const struct obj *
 program_at(struct system *s, const char *path, struct buf *prefix)
 {
-	char head[256], *p, *e;
+	char head[256], name[256], msg[256], *p;
 	const struct obj *o;
 	int fd, depth;
 	ssize_t n;
@@ -497,7 +497,8 @@ program_at(struct system *s, const char *path, struct buf *prefix)
 	for (depth = 0; depth < 4; depth++) {
 		if ((fd = rootfs_openat(&s->fs, path, O_RDONLY |
 		    O_NONBLOCK)) == -1) {
-			say_unit(s, path, strerror(errno));
+			snprintf(msg, sizeof(msg), "cannot be read: %s: the command is not judged", strerror(errno));
+			say_unit(s, path, msg);
 			return NULL;
 		}
 		n = pread(fd, head, sizeof(head) - 1, 0);
@@ -509,18 +510,15 @@ program_at(struct system *s, const char *path, struct buf *prefix)
 		close(fd);
 		head[n] = '\0';
 		p = head + 2 + strspn(head + 2, " \t");
-		e = p + strcspn(p, " \t\n");
-		*e = '\0';
+		p[strcspn(p, " \t\n")] = '\0';
 		buf_puts(prefix, " ");
 		buf_puts(prefix, p);
-		path = p;
 		if (*p != '/')
 			break;
-		/* The next read reuses head: keep the name. */
-		memmove(head, p, strlen(p) + 1);
-		path = head;
+		memmove(name, p, strlen(p) + 1);
+		path = name;
 	}
-	say_unit(s, path, "a script whose interpreter is not an absolute path to a program: not judged");
+	say_unit(s, path, "a script whose interpreter is not an absolute path to a program, or a script again: not judged");
 	return NULL;
 }
 

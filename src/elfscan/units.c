@@ -223,6 +223,13 @@ template_of(const char *name)
 	return t;
 }
 
+static int
+hex(char ch)
+{
+	return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ?
+	    ch - 'a' + 10 : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+}
+
 /* A unit name unescaped as a path (unit_name_path_unescape): "-" is "/",
    "\xNN" a byte. */
 static void
@@ -234,11 +241,10 @@ unescape_name(struct buf *b, const char *s, size_t len)
 	for (i = 0; i < len; i++)
 		if (s[i] == '-')
 			buf_add(b, "/", 1);
-		else if (s[i] == '\\' && i + 3 < len + 0 && s[i + 1] == 'x' &&
-		    sscanf(s + i + 2, "%2x", &v) == 1) {
-			char ch = (char)v;
-
-			buf_add(b, &ch, 1);
+		else if (s[i] == '\\' && i + 3 < len && s[i + 1] == 'x' &&
+		    hex(s[i + 2]) >= 0 && hex(s[i + 3]) >= 0) {
+			v = (unsigned)(hex(s[i + 2]) << 4 | hex(s[i + 3]));
+			buf_add(b, (char[]){ (char)v }, 1);
 			i += 3;
 		} else
 			buf_add(b, s + i, 1);
@@ -257,6 +263,7 @@ specifiers(const char *unit, const char *s, struct buf *b, char *bad)
 	const char *at = strchr(unit, '@'), *dot = strrchr(unit, '.');
 	const char *pend = at != NULL ? at : dot, *inst = at ? at + 1 : NULL;
 	size_t ilen = inst != NULL ? (size_t)(dot - inst) : 0;
+	bool template = at != NULL && ilen == 0;
 
 	for (; *s != '\0'; s++) {
 		if (*s != '%') {
@@ -272,7 +279,8 @@ specifiers(const char *unit, const char *s, struct buf *b, char *bad)
 		case 'i':
 		case 'I':
 		case 'f':
-			if (ilen == 0 && *s != 'f') {
+			/* A template's instance is not known. */
+			if (template) {
 				*bad = *s;
 				return false;
 			}
@@ -302,13 +310,6 @@ specifiers(const char *unit, const char *s, struct buf *b, char *bad)
 }
 
 /* ---- Words ---- */
-
-static int
-hex(char ch)
-{
-	return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ?
-	    ch - 'a' + 10 : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
-}
 
 static void
 utf8(struct buf *b, uint32_t u)
@@ -790,7 +791,9 @@ parse_line(struct build *bd, char *l, bool *section)
 	}
 	if (*l == '[') {
 		len = strlen(l);
-		if (l[len - 1] != ']' || (l[len - 1] = '\0', !safe(l + 1))) {
+		if (l[len - 1] == ']')
+			l[len - 1] = '\0';
+		if (l[len - 1] != '\0' || !safe(l + 1)) {
 			say(bd->c, bd->file, bd->line, "a bad section header: systemd does not load the unit");
 			return false;
 		}
@@ -1118,6 +1121,7 @@ dropin_dirs(struct dropins *d, const char *dir, const char *name)
 	const char *at = strchr(name, '@'), *dot = strrchr(name, '.');
 	size_t plen = (size_t)((at != NULL ? at : dot) - name);
 	char *t, *prefix, *dash, *built;
+	bool inst;
 
 	add_dropin_dir(d, dir, name);
 	if ((t = template_of(name)) != NULL) {
@@ -1131,9 +1135,12 @@ dropin_dirs(struct dropins *d, const char *dir, const char *name)
 		prefix[--plen] = '\0';
 	dash = strrchr(prefix, '-');
 	if (dash != NULL && dash > prefix) {
+		/* An instance's prefix keeps the instance; a template's
+		   does not (unit_name_build_from_type). */
 		dash[1] = '\0';
-		if (asprintf(&built, "%s%s%.*s%s", prefix, at ? "@" : "",
-		    at ? (int)(dot - at - 1) : 0, at ? at + 1 : "", dot) < 0)
+		inst = at != NULL && at + 1 < dot;
+		if (asprintf(&built, "%s%s%.*s%s", prefix, inst ? "@" : "",
+		    inst ? (int)(dot - at - 1) : 0, inst ? at + 1 : "", dot) < 0)
 			oom();
 		dropin_dirs(d, dir, built);
 		free(built);
@@ -1236,10 +1243,11 @@ env_file(const char *text, size_t len, const char *from,
 
 	key.p = xmalloc(64), key.cap = 64, key.heap = true;
 	val.p = xmalloc(64), val.cap = 64, val.heap = true;
+	/* The text ends at a NUL; its last line ends as if a newline
+	   followed. */
+	len = strnlen(text, len);
 	for (i = 0; i <= len; i++) {
 		ch = i < len ? text[i] : '\n';
-		if (i < len && ch == '\0')
-			break;
 		switch (st) {
 		case PRE_KEY:
 			if (ch == '#' || ch == ';')
@@ -1534,13 +1542,23 @@ load_service(struct ctx *c, const struct entry *e, struct systemd *sd)
 	struct service *s;
 	struct dropins d;
 	char **names, *p;
+	const char *at;
 	size_t n, i;
 	bool masked, ok;
 
 	if (!parse_at(c, &bd, e->path, &masked) || masked)
 		goto out;
 	n = names_of(c, e, &names);
+	/* A template stands for its instances: it gets the drop-ins every
+	   instance gets, but those of an instance's own name (no unit name
+	   holds a newline). */
+	if ((at = strstr(e->name, "@.")) != NULL &&
+	    asprintf(&names[0], "%.*s\n%s", (int)(at - e->name + 1), e->name,
+	    at + 1) < 0)
+		oom();
 	find_dropins(c, names, n, &d);
+	if (at != NULL)
+		free(names[0]);
 	free(names);
 	for (i = 0, ok = true; i < d.n && ok; i++)
 		ok = parse_at(c, &bd, d.v[i].path, &masked);
