@@ -239,6 +239,22 @@ MemoryDenyWriteExecute=yes
 EOF
 mkdir -p "$U$E/multi-user.target.wants"
 ln -s "$V/u-tmpl@.service" "$U$E/multi-user.target.wants/u-tmpl@a.service"
+# Templates get their prefix's drop-ins both ways: an instance's prefix
+# template ("u-tp-@.service.d") and the plain prefix ("u-tq-.service.d").
+for t in tp tq; do
+	unit "$V/u-$t-x@.service" <<-EOF
+	[Service]
+	ExecStart=$B/mdwe-wx thread
+	EOF
+done
+unit "$V/u-tp-@.service.d/mdwe.conf" <<EOF
+[Service]
+MemoryDenyWriteExecute=yes
+EOF
+unit "$V/u-tq-.service.d/mdwe.conf" <<EOF
+[Service]
+MemoryDenyWriteExecute=yes
+EOF
 unit "$V/u-bool.service" <<EOF
 [Service]
 ExecStart=$B/mdwe-wx thread
@@ -301,7 +317,8 @@ ln -s u-wx.service.d "$U$V/u-wx.service.d"
 svcs="u-clean u-wx u-wx-static u-needs-xstack u-needs-wx u-needs-textrel
 u-textrel-pie u-execstack u-unmarked u-i386-static u-ldpath u-tunable2
 u-tunable0 u-plus u-pre u-name u-script u-override u-masked u-reset u-later
-u-hidden u-prefix-x u-real u-tmpl@a u-bool u-garbage u-badheader u-latin1
+u-hidden u-prefix-x u-real u-tmpl@a u-tp-x@a u-tq-x@a u-bool u-garbage
+u-badheader u-latin1
 u-longline u-missing u-noenv u-badexec u-huge fstrim"
 
 
@@ -493,8 +510,8 @@ reading units $svcs >"$T/reading-units"
 echo "systemd 252's reading (SERVICE MDWE COMMANDS):"
 sed 's/^/  /' "$T/reading-units"
 expect "systemd's reading of the switches" \
-    "$(awk '$1 ~ /^u-(override|masked|reset|later|hidden|prefix-x|real|tmpl@a|bool|garbage)$/ { printf "%s %s ", $1, $2 }' "$T/reading-units")" \
-    "u-override no u-masked unloaded u-reset yes u-later yes u-hidden no u-prefix-x yes u-real yes u-tmpl@a yes u-bool no u-garbage yes "
+    "$(awk '$1 ~ /^u-(override|masked|reset|later|hidden|prefix-x|real|tmpl@a|tp-x@a|tq-x@a|bool|garbage)$/ { printf "%s %s ", $1, $2 }' "$T/reading-units")" \
+    "u-override no u-masked unloaded u-reset yes u-later yes u-hidden no u-prefix-x yes u-real yes u-tmpl@a yes u-tp-x@a yes u-tq-x@a yes u-bool no u-garbage yes "
 expect "systemd's reading of u-reset: the drop-in's command" \
     "$(awk '$1 == "u-reset" { print $3 }' "$T/reading-units")" /usr/local/bin/mdwe-clean
 expect "systemd's reading of u-pre: both commands, in order" \
