@@ -424,6 +424,38 @@ word(const char **pp, struct buf *b)
 
 /* ---- The settings ---- */
 
+/* Is s (len bytes) UTF-8: no overlong form, surrogate or code point past
+   U+10FFFF? */
+static bool
+utf8_ok(const unsigned char *s, size_t len)
+{
+	size_t i = 0, n, k;
+	uint32_t u;
+
+	while (i < len) {
+		if (s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		n = s[i] >= 0xc2 && s[i] <= 0xdf ? 1 : s[i] >= 0xe0 &&
+		    s[i] <= 0xef ? 2 : s[i] >= 0xf0 && s[i] <= 0xf4 ? 3 : 0;
+		if (n == 0 || n >= len - i)
+			return false;
+		u = s[i] & (0x3fu >> n);
+		for (k = 1; k <= n; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return false;
+			u = u << 6 | (s[i + k] & 0x3fu);
+		}
+		if ((n == 2 && (u < 0x800 || (u >= 0xd800 && u <= 0xdfff))) ||
+		    (n == 3 && (u < 0x10000 || u > 0x10ffff)))
+			return false;
+		i += n + 1;
+	}
+	return true;
+}
+
+
 static int
 parse_boolean(const char *v)
 {
@@ -440,15 +472,17 @@ parse_boolean(const char *v)
 	return -1;
 }
 
-/* An environment variable's name (src/basic/env-util.c env_name_is_valid:
-   no "=", no control character, not empty). */
+/* An environment variable's name (src/basic/env-util.c
+   env_name_is_valid_n: letters, digits and "_", not a digit first). */
 static bool
 env_name(const char *s, size_t len)
 {
 	size_t i;
 
 	for (i = 0; i < len; i++)
-		if (s[i] == '=' || (unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+		if (!(s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') ||
+		    (s[i] >= 'A' && s[i] <= 'Z') || (i > 0 && s[i] >= '0' &&
+		    s[i] <= '9')))
 			return false;
 	return len > 0;
 }
@@ -489,7 +523,8 @@ set_environ(struct build *bd, struct svc_var *vars, const char *v)
 		if (!specifiers(bd->name, w.p, &x, &bad))
 			say(bd->c, bd->file, bd->line, "%%%c in an assignment: not known from the root's files, ignored", bad);
 		else if (strchr(x.p, '=') == NULL ||
-		    !env_name(x.p, (size_t)(strchr(x.p, '=') - x.p)))
+		    !env_name(x.p, (size_t)(strchr(x.p, '=') - x.p)) ||
+		    !utf8_ok((unsigned char *)x.p, x.len))
 			say(bd->c, bd->file, bd->line, "not an environment assignment, ignored as systemd ignores it");
 		else
 			assign(vars, x.p, bd->file);
@@ -720,37 +755,6 @@ setting(struct build *bd, const char *key, const char *v)
 }
 
 /* ---- The syntax ---- */
-
-/* Is s (len bytes) UTF-8: no overlong form, surrogate or code point past
-   U+10FFFF? */
-static bool
-utf8_ok(const unsigned char *s, size_t len)
-{
-	size_t i = 0, n, k;
-	uint32_t u;
-
-	while (i < len) {
-		if (s[i] < 0x80) {
-			i++;
-			continue;
-		}
-		n = s[i] >= 0xc2 && s[i] <= 0xdf ? 1 : s[i] >= 0xe0 &&
-		    s[i] <= 0xef ? 2 : s[i] >= 0xf0 && s[i] <= 0xf4 ? 3 : 0;
-		if (n == 0 || n >= len - i)
-			return false;
-		u = s[i] & (0x3fu >> n);
-		for (k = 1; k <= n; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return false;
-			u = u << 6 | (s[i + k] & 0x3fu);
-		}
-		if ((n == 2 && (u < 0x800 || (u >= 0xd800 && u <= 0xdfff))) ||
-		    (n == 3 && (u < 0x10000 || u > 0x10ffff)))
-			return false;
-		i += n + 1;
-	}
-	return true;
-}
 
 static char *
 strip(char *s)
@@ -1229,125 +1233,157 @@ dropins_free(struct dropins *d)
  * unquoted (a backslash keeps the next character; blanks at its end
  * dropped), in single quotes (as it is) or double quotes (a backslash
  * keeps " \ ` $, and before another character stays); a backslash before
- * a newline joins the lines. Into vars.
+ * a newline joins the lines. A character at a time, in its states.
  */
+enum env_state { PRE_KEY, KEY, PRE_VALUE, VALUE, VALUE_ESC, SQ, DQ, DQ_ESC,
+	COMMENT, COMMENT_ESC };
+struct env_parse {
+	bool bad;		/* a key or value that is not UTF-8 */
+	enum env_state st;
+	struct buf key, val;
+	size_t keyend, valend;	/* the length without trailing blanks */
+	const char *from;
+	struct svc_var *vars;
+};
+
+static bool
+newline(char ch)
+{
+	return ch == '\n' || ch == '\r';
+}
+
+static bool
+blank(char ch)
+{
+	return ch == ' ' || ch == '\t';
+}
+
+/* The end of an assignment's line: KEY=VALUE into the variables. */
 static void
+env_push(struct env_parse *e)
+{
+	char *a;
+
+	if (e->st == VALUE)
+		e->val.len = e->valend;
+	buf_add(&e->val, "", 0);
+	e->val.p[e->val.len] = '\0';
+	if (!utf8_ok((unsigned char *)e->key.p, e->key.len) ||
+	    !utf8_ok((unsigned char *)e->val.p, e->val.len))
+		e->bad = true;
+	else if (env_name(e->key.p, e->key.len)) {
+		if (asprintf(&a, "%s=%s", e->key.p, e->val.p) < 0)
+			oom();
+		assign(e->vars, a, e->from);
+		free(a);
+	}
+	e->st = PRE_KEY;
+}
+
+/* A character before the value: the key, a comment. */
+static void
+env_key(struct env_parse *e, char ch)
+{
+	switch (e->st) {
+	case PRE_KEY:
+		if (ch == '#' || ch == ';') {
+			e->st = COMMENT;
+		} else if (!blank(ch) && !newline(ch)) {
+			e->st = KEY;
+			e->key.len = 0;
+			buf_add(&e->key, &ch, 1);
+			e->keyend = e->key.len;
+		}
+		break;
+	case KEY:
+		if (newline(ch)) {
+			e->st = PRE_KEY;
+		} else if (ch == '=') {
+			e->st = PRE_VALUE;
+			e->key.p[e->keyend] = '\0';
+			e->key.len = e->keyend;
+			e->val.len = e->valend = 0;
+		} else {
+			buf_add(&e->key, &ch, 1);
+			if (!blank(ch))
+				e->keyend = e->key.len;
+		}
+		break;
+	case COMMENT:
+		e->st = ch == '\\' ? COMMENT_ESC : newline(ch) ? PRE_KEY :
+		    COMMENT;
+		break;
+	default:
+		e->st = COMMENT;
+		break;
+	}
+}
+
+/* A character of the value. */
+static void
+env_value(struct env_parse *e, char ch)
+{
+	enum env_state st = e->st;
+
+	if ((st == PRE_VALUE || st == VALUE) && newline(ch)) {
+		env_push(e);
+		return;
+	}
+	if (st == PRE_VALUE && (ch == '\'' || ch == '"')) {
+		e->st = ch == '\'' ? SQ : DQ;
+		return;
+	}
+	if ((st == PRE_VALUE || st == VALUE) && ch == '\\') {
+		e->st = VALUE_ESC;
+		return;
+	}
+	if ((st == SQ && ch == '\'') || (st == DQ && ch == '"')) {
+		e->st = PRE_VALUE;
+		return;
+	}
+	if (st == DQ && ch == '\\') {
+		e->st = DQ_ESC;
+		return;
+	}
+	if (st == PRE_VALUE && blank(ch))
+		return;
+	if (st == DQ_ESC && strchr("\"\\`$", ch) == NULL && ch != '\n')
+		buf_add(&e->val, "\\", 1);
+	if (!((st == VALUE_ESC && newline(ch)) || (st == DQ_ESC && ch == '\n')))
+		buf_add(&e->val, &ch, 1);
+	if (!blank(ch) || st != VALUE)
+		e->valend = e->val.len;
+	e->st = st == DQ_ESC || st == DQ ? DQ : st == SQ ? SQ : VALUE;
+}
+
+/* false when systemd refuses the file: a key or value that is not
+   UTF-8 (load_env_file_push). */
+static bool
 env_file(const char *text, size_t len, const char *from,
     struct svc_var *vars)
 {
-	enum { PRE_KEY, KEY, PRE_VALUE, VALUE, VALUE_ESC, SQ, DQ, DQ_ESC,
-	    COMMENT, COMMENT_ESC } st = PRE_KEY;
-	struct buf key = { NULL, 0, 0, false }, val = { NULL, 0, 0, false };
-	size_t i, keyend = 0, valend = 0;
+	struct env_parse e = { .st = PRE_KEY, .from = from, .vars = vars };
+	size_t i;
 	char ch;
 
-	key.p = xmalloc(64), key.cap = 64, key.heap = true;
-	val.p = xmalloc(64), val.cap = 64, val.heap = true;
-	/* The text ends at a NUL; its last line ends as if a newline
-	   followed. */
-	len = strnlen(text, len);
+	e.key.p = xmalloc(64), e.key.cap = 64, e.key.heap = true;
+	e.val.p = xmalloc(64), e.val.cap = 64, e.val.heap = true;
+	/* A value the text ends in is pushed, its quote open or not. */
 	for (i = 0; i <= len; i++) {
-		ch = i < len ? text[i] : '\n';
-		switch (st) {
-		case PRE_KEY:
-			if (ch == '#' || ch == ';')
-				st = COMMENT;
-			else if (!strchr(" \t\n\r", ch)) {
-				st = KEY;
-				key.len = 0;
-				buf_add(&key, &ch, 1);
-				keyend = key.len;
-			}
-			break;
-		case KEY:
-			if (ch == '\n' || ch == '\r') {
-				st = PRE_KEY;
-			} else if (ch == '=') {
-				st = PRE_VALUE;
-				key.p[keyend] = '\0';
-				key.len = keyend;
-				val.len = 0;
-				valend = 0;
-			} else {
-				buf_add(&key, &ch, 1);
-				if (!strchr(" \t", ch))
-					keyend = key.len;
-			}
-			break;
-		case PRE_VALUE:
-		case VALUE:
-			if (ch == '\n' || ch == '\r') {
-				if (st == VALUE)
-					val.len = valend;
-				buf_add(&val, "", 0);
-				val.p[val.len] = '\0';
-				if (env_name(key.p, key.len)) {
-					char *a;
-
-					if (asprintf(&a, "%s=%s", key.p, val.p) < 0)
-						oom();
-					assign(vars, a, from);
-					free(a);
-				}
-				st = PRE_KEY;
-			} else if (ch == '\'' && st == PRE_VALUE) {
-				st = SQ;
-			} else if (ch == '"' && st == PRE_VALUE) {
-				st = DQ;
-			} else if (ch == '\\') {
-				st = VALUE_ESC;
-			} else if (st == VALUE || !strchr(" \t", ch)) {
-				st = VALUE;
-				buf_add(&val, &ch, 1);
-				if (!strchr(" \t", ch))
-					valend = val.len;
-			}
-			break;
-		case VALUE_ESC:
-			st = VALUE;
-			if (ch != '\n' && ch != '\r')
-				buf_add(&val, &ch, 1);
-			valend = val.len;
-			break;
-		case SQ:
-			if (ch == '\'')
-				st = PRE_VALUE;
-			else
-				buf_add(&val, &ch, 1);
-			valend = val.len;
-			break;
-		case DQ:
-			if (ch == '"')
-				st = PRE_VALUE;
-			else if (ch == '\\')
-				st = DQ_ESC;
-			else
-				buf_add(&val, &ch, 1);
-			valend = val.len;
-			break;
-		case DQ_ESC:
-			st = DQ;
-			if (strchr("\"\\`$", ch) != NULL)
-				buf_add(&val, &ch, 1);
-			else if (ch != '\n') {
-				buf_add(&val, "\\", 1);
-				buf_add(&val, &ch, 1);
-			}
-			valend = val.len;
-			break;
-		case COMMENT:
-			if (ch == '\\')
-				st = COMMENT_ESC;
-			else if (ch == '\n' || ch == '\r')
-				st = PRE_KEY;
-			break;
-		case COMMENT_ESC:
-			st = COMMENT;
-			break;
+		ch = i < len ? text[i] : '\0';
+		if (e.st == PRE_KEY || e.st == KEY || e.st == COMMENT ||
+		    e.st == COMMENT_ESC) {
+			if (ch != '\0')
+				env_key(&e, ch);
+		} else if (ch != '\0') {
+			env_value(&e, ch);
+		} else {
+			env_push(&e);
 		}
 	}
-	buf_free(&key);
-	buf_free(&val);
+	buf_free(&e.key);
+	buf_free(&e.val);
+	return !e.bad;
 }
 
 /* Does s hold a glob(7) pattern? */
@@ -1370,9 +1406,12 @@ env_file_at(struct ctx *c, const char *path, struct svc_var *vars,
 		*err = errno;
 		return false;
 	}
-	env_file(text, len, path, vars);
+	/* systemd reads it as a string: a NUL in it, and it refuses it
+	   (read_full_stream, src/basic/fileio.c). */
+	*err = memchr(text, '\0', len) != NULL ? EBADMSG :
+	    !env_file(text, len, path, vars) ? EINVAL : 0;
 	free(text);
-	return true;
+	return *err == 0;
 }
 
 /*
