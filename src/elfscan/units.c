@@ -286,7 +286,7 @@ specifiers(const char *unit, const char *s, struct buf *b, char *bad)
 			}
 			if (*s == 'f')
 				buf_add(b, "/", 1);
-			if (*s == 'i')
+			if (*s == 'i' && ilen > 0)
 				buf_add(b, inst, ilen);
 			else if (ilen > 0)
 				unescape_name(b, inst, ilen);
@@ -1190,7 +1190,8 @@ list_dropins(struct ctx *c, struct dropins *d)
 
 	for (i = 0; i < d->ndir; i++)
 		each_entry(c, d->dir[i], add_dropin, d);
-	qsort(d->v, d->n, sizeof(*d->v), by_dropin);
+	if (d->n > 1)
+		qsort(d->v, d->n, sizeof(*d->v), by_dropin);
 }
 
 /* The drop-ins of a unit of names (the unit's, then its aliases'), in
