@@ -8,6 +8,10 @@
  * and what they load:
  *
  *   system.c    the session: the root, its rules, the verdicts reported
+ *   units.c     the root's systemd: its version, its services, what each
+ *               runs and in what environment
+ *   mdwe.c      what MemoryDenyWriteExecute=yes does to a program and its
+ *               libraries
  *   closure.c   each program's libraries, loaded as its ld.so would, and
  *               which of them asks for an executable stack
  *   ldso.c      the root's dynamic linker read as a file: which glibc, what
@@ -249,5 +253,73 @@ int tunable_execstack(const char *tunables, int maxval);
    form: NAME=VALUE lines, optionally quoted), or NULL; the caller frees
    it. */
 char *env_file_value(const char *text, const char *name);
+
+/* units.c: the root's systemd, its files read as systemd reads them. */
+/* One command a service runs (ExecStart= and the other Exec*=). */
+enum {
+	CMD_FULL = 1,		/* "+": without the sandboxing, so without
+				   MemoryDenyWriteExecute= */
+	CMD_IGNORE = 2,		/* "-": its failure is ignored */
+};
+struct command {
+	const char *setting;	/* "ExecStart" (static) */
+	char *path;		/* the program, found in the root */
+	unsigned flags;
+};
+/* A variable of the environment a service's processes get, and the file
+   (in the root) that set it. */
+enum { SVC_TUNABLES, SVC_LIBRARY_PATH, SVC_NVARS };
+struct svc_var {
+	char *value;		/* NULL: unset */
+	char *from;
+};
+struct service {
+	char *name;		/* "foo.service"; a template "foo@.service" */
+	char *file;		/* its unit file, in the root */
+	bool mdwe;		/* MemoryDenyWriteExecute=yes */
+	struct command *cmd;
+	size_t ncmd;
+	struct svc_var env[SVC_NVARS];	/* GLIBC_TUNABLES, LD_LIBRARY_PATH */
+};
+struct systemd {
+	char *binary;		/* the manager, in the root, or NULL */
+	unsigned version;	/* its version, 0 when not known */
+	struct service *svc;	/* sorted by name */
+	size_t n;
+};
+/* Called with what is wrong in the root's systemd files (path in the
+   root, with ":LINE" where a line is at fault): said, and the rest goes
+   on. */
+typedef void units_say(void *arg, const char *path, const char *msg);
+/* The root's systemd and every service it can load: its unit files,
+   their drop-ins, system.conf's DefaultEnvironment= and the files named
+   by EnvironmentFile=. */
+void systemd_read(struct systemd *sd, const struct rootfs *fs,
+    struct objects *objs, units_say *say, void *arg);
+void systemd_free(struct systemd *sd);
+
+/* mdwe.c: MemoryDenyWriteExecute=yes. systemd sets it two ways, which
+   differ on a program the kernel maps. */
+enum {
+	MDWE_PRCTL = 1,		/* prctl(PR_SET_MDWE): systemd 254 and later
+				   on Linux 6.3 and later */
+	MDWE_SECCOMP = 2,	/* a seccomp filter: systemd before 254, or
+				   an older kernel */
+};
+/* What breaks a program under it. */
+struct mdwe_fault {
+	size_t node;		/* the node of the closure at fault (0: the
+				   program); MDWE_TUNABLE: the environment */
+	const char *why;	/* static */
+	bool fatal;		/* the program does not start */
+};
+#define MDWE_TUNABLE ((size_t)-1)
+/* The faults of program, whose libraries are closure c (NULL: it is
+   static), under the ways mech (bits: all that may be in force) with
+   glibc.rtld.execstack at t (2: where the value exists): fn(arg, fault)
+   for each, in the order the process meets them. */
+void mdwe_faults(const struct obj *program, const struct closure *c,
+    unsigned mech, int t, void (*fn)(void *arg, const struct mdwe_fault *f),
+    void *arg);
 
 #endif

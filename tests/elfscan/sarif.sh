@@ -124,8 +124,9 @@ def check(root, jsonl, sarif, allowed):
                      "no-bti", "no-pac", "not-stripped",
                      "stack-made-exec", "startup-refused", "plugin-refused",
                      "plugin-exec-stack", "unresolved-library",
-                     "tunable-exec-stack", "regression", "proc-exec-stack",
-                     "proc-unasked-exec-stack", "proc-rwx-memory"):
+                     "tunable-exec-stack", "mdwe-breaks", "regression",
+                     "proc-exec-stack", "proc-unasked-exec-stack",
+                     "proc-rwx-memory"):
             fail("unknown rule " + r)
     got = set()
     fps = {}
