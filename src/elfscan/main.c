@@ -321,6 +321,32 @@ platform_ok(const char *s)
  * The options into o. Returns 0; -1 after a usage error, said in one
  * line; -2 after another (an --allow file that cannot be read).
  */
+/* The options that cannot go together: -1 (said) when two given do. */
+static int
+combinations(const struct opts *o, bool format)
+{
+	const char *what = NULL;
+
+	if (o->print0 && format)
+		what = "-0 and --format cannot be used together: -0 prints only paths";
+	else if (o->null && o->files_from == NULL)
+		what = "--null: there is no --files-from LIST to read";
+	else if (o->proc && o->diff)
+		what = "--proc cannot be used with --diff: processes have no old and new";
+	else if (o->diff && o->system)
+		what = "--diff cannot be used with --system: it compares two builds, not roots";
+	else if (o->diff && o->print0)
+		what = "--diff cannot be used with -0: it reports changes, not files";
+	else if (o->files_from != NULL && o->system)
+		what = "--files-from cannot be used with --system";
+	else if (o->files_from != NULL && o->diff)
+		what = "--files-from cannot be used with --diff";
+	if (what == NULL)
+		return 0;
+	warnx("%s", what);
+	return -1;
+}
+
 static int
 parse(int argc, char **argv, struct opts *o)
 {
@@ -454,26 +480,9 @@ parse(int argc, char **argv, struct opts *o)
 			return -1;
 		}
 	}
-	if (o->print0 && format) {
-		warnx("-0 and --format cannot be used together: -0 prints only paths");
-		return -1;
-	}
-	if (o->null && o->files_from == NULL) {
-		warnx("--null: there is no --files-from LIST to read");
-		return -1;
-	}
 	if (o->print0 && o->files_from != NULL)
 		o->null = true;
-	if (o->proc && o->diff) {
-		warnx("--proc cannot be used with --diff: processes have no old and new");
-		return -1;
-	}
-	if (o->files_from != NULL && (o->system || o->diff)) {
-		warnx("--files-from cannot be used with %s", o->system ?
-		    "--system" : "--diff");
-		return -1;
-	}
-	return 0;
+	return combinations(o, format);
 }
 
 static void
