@@ -8,11 +8,8 @@
  * ld.so's open_verify passes it over (elf/dl-load.c). A name found nowhere
  * is reported, never guessed.
  */
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "system.h"
 #include "xalloc.h"
@@ -30,16 +27,8 @@ static bool
 accept(void *arg, const char *path)
 {
 	struct candidate *k = arg;
-	const struct obj *o;
-	struct stat st;
-	int fd;
+	const struct obj *o = objects_at(k->c->objs, k->c->fs, path);
 
-	fd = rootfs_openat(k->c->fs, path, O_RDONLY | O_NONBLOCK);
-	if (fd == -1)
-		return false;
-	o = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ?
-	    objects_read(k->c->objs, fd, path) : NULL;
-	close(fd);
 	if (o == NULL || o->error != NULL)
 		return false;
 	if (o->info.elf_class != k->want->info.elf_class ||

@@ -28,10 +28,6 @@
 #include "system.h"
 #include "xalloc.h"
 
-/* ld.so itself is some 250 KiB; more is no ld.so. */
-#define LDSO_MAX (16u << 20)
-#define CACHE_MAX (64u << 20)
-
 /*
  * Per machine: the interpreter its glibc programs name, the ld.so.cache
  * flags of its libraries (sysdeps/generic/ldconfig.h FLAG_*; accepted by
@@ -173,7 +169,7 @@ cache_read(const struct rootfs *fs, const char **why)
 	c->data = rootfs_read(fs, "/etc/ld.so.cache", CACHE_MAX, &size);
 	if (c->data == NULL) {
 		if (errno != ENOENT)
-			*why = strerror(errno);
+			*why = rootfs_strerror(errno);
 	} else if (cache_parse(c, size) < 0) {
 		*why = "not a glibc-ld.so.cache1.1 file, or damaged";
 	} else {
@@ -263,7 +259,12 @@ ldso_read(struct ldso *l, const struct rootfs *fs, const char *interp,
 	if (m != NULL)
 		memcpy(l->cache_flags, m->flags, sizeof(l->cache_flags));
 	d = rootfs_read(fs, interp, LDSO_MAX, &n);
-	l->present = d != NULL;
+	/* A link that leads nowhere, or in a loop, the kernel cannot load
+	   either. */
+	l->present = d != NULL || (errno != ENOENT && errno != ENOTDIR &&
+	    errno != ELOOP);
+	if (d == NULL && l->present)
+		l->why = rootfs_strerror(errno);
 	if (d != NULL) {
 		banner(l, d, n);
 		l->refuses = memmem(d, n, "glibc.rtld.execstack", 20) != NULL;

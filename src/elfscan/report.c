@@ -356,7 +356,8 @@ struct writer {
 	void (*log_error)(struct report *r, const struct where *w,
 	    bool malformed, const char *msg);
 	/* A root's rules, and its verdicts. */
-	void (*root)(struct buf *b, const char *root, const char *rules);
+	void (*root)(struct buf *b, const char *root, const char *image,
+	    const char *rules);
 	void (*verdict)(struct buf *b, const struct sys_verdict *v);
 	void (*log_verdict)(struct report *r, const struct sys_verdict *v);
 };
@@ -597,10 +598,15 @@ hosts_text(struct buf *b, const struct sys_verdict *v)
 }
 
 static void
-text_root(struct buf *b, const char *root, const char *rules)
+text_root(struct buf *b, const char *root, const char *image,
+    const char *rules)
 {
 	buf_puts(b, "root ");
 	buf_text(b, root);
+	if (image != NULL) {
+		buf_puts(b, "!");
+		buf_text(b, image);
+	}
 	buf_puts(b, ": ");
 	buf_text(b, rules);
 	buf_puts(b, "\n");
@@ -618,10 +624,15 @@ text_verdict(struct buf *b, const struct sys_verdict *v)
 }
 
 static void
-json_root(struct buf *b, const char *root, const char *rules)
+json_root(struct buf *b, const char *root, const char *image,
+    const char *rules)
 {
 	buf_puts(b, "{\"root\":");
 	buf_json(b, root);
+	if (image != NULL) {
+		buf_puts(b, ",\"image\":");
+		buf_json(b, image);
+	}
 	buf_puts(b, ",\"rules\":");
 	buf_json(b, rules);
 	buf_puts(b, "}\n");
@@ -635,6 +646,10 @@ json_verdict(struct buf *b, const struct sys_verdict *v)
 	buf_addf(b, "{\"verdict\":\"%s\",\"root\":",
 	    finding_kind(v->finding)->id);
 	buf_json(b, v->root);
+	if (v->image != NULL) {
+		buf_puts(b, ",\"image\":");
+		buf_json(b, v->image);
+	}
 	buf_puts(b, ",\"subject\":");
 	buf_json(b, v->subject);
 	buf_puts(b, ",\"why\":");
@@ -662,9 +677,14 @@ sarif_verdict(struct report *r, const struct sys_verdict *v)
 
 	in = v->finding == __builtin_ctz(F_UNRESOLVED) && v->nhosts > 0 ?
 	    v->hosts[0].path : v->subject;
-	if (asprintf(&path, "%s%s", strcmp(v->root, "/") == 0 ? "" : v->root,
-	    in) < 0)
+	if (v->in_image) {
+		w.image = v->image;
+		w.member = in;
+		path = xstrdup(v->root);
+	} else if (asprintf(&path, "%s%s", strcmp(v->root, "/") == 0 ? "" :
+	    v->root, in) < 0) {
 		oom();
+	}
 	w.path = path;
 	BUF_INIT(b, space);
 	buf_puts(&b, v->why);
@@ -783,7 +803,8 @@ report_path0(struct report *r, const char *path)
 }
 
 void
-report_root(struct report *r, const char *root, const char *rules)
+report_root(struct report *r, const char *root, const char *image,
+    const char *rules)
 {
 	char space[1024];
 	struct buf b;
@@ -791,7 +812,7 @@ report_root(struct report *r, const char *root, const char *rules)
 	if (writer(r)->root == NULL || r->o->quiet)
 		return;
 	BUF_INIT(b, space);
-	writer(r)->root(&b, root, rules);
+	writer(r)->root(&b, root, image, rules);
 	emit(r, &b);
 }
 
