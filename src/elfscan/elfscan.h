@@ -91,6 +91,9 @@ struct judge {
 	/* The root the files on disk are judged in: the one --system
 	   judges, or this machine's "/". NULL: none could be read. */
 	struct system *sys;
+	/* The path named is a container image judged as a root (--system
+	   IMAGE): sys is NULL, each image its own root (read.c). */
+	bool image_root;
 };
 /* Returns whether the batch held a finding. */
 bool judge_batch(struct judge *j, const struct batch *b);
@@ -101,8 +104,9 @@ void judge_file(struct judge *j, const char *path, bool findings);
    it was named on the command line (a container is looked into). */
 void read_file(struct judge *j, int dirfd, const char *name,
     const char *path, bool follow, bool named);
-/* The images of the OCI image layout open on fd, named path. */
-void read_layout(struct judge *j, int fd, const char *path);
+/* The images of the OCI image layout open on fd, named path; named: on
+   the command line. */
+void read_layout(struct judge *j, int fd, const char *path, bool named);
 
 /* walk.c: scan the given roots with o->jobs threads. Returns -1 when a
    root could not be read (reported), else 0. */

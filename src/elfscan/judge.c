@@ -96,9 +96,9 @@ where_of(const struct batch *b, const struct found *f)
 }
 
 /* Does the glibc that would dlopen the image refuse it when it asks for
-   an executable stack? On disk, the root's (system.h) says; in a package,
-   a tarball or an image, which holds no rules of its own, glibc's since
-   2.41. */
+   an executable stack? In a root, on disk or an image judged as one, the
+   root's (system.h) says; in a package or a tarball, which holds no glibc
+   of its own, or an image scanned as a container, glibc's since 2.41. */
 static unsigned
 refusing(const struct judge *j, const struct batch *b,
     const struct chstk_info *info)
@@ -126,8 +126,10 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 	if ((v.findings & ~F_WX_SEGMENT) != 0 && j->o->allow.n > 0 &&
 	    allowed(j, b->at.path, f->member))
 		verdict_of(&f->info, how | VERDICT_ALLOWED, &v);
-	if (j->sys != NULL && b->ino != 0 && f->member == NULL)
-		system_add(j->sys, b->at.path, b->dev, b->ino, &f->info);
+	/* A file of the root: on disk, or an image's member. */
+	if (j->sys != NULL && b->ino != 0)
+		system_add(j->sys, f->member != NULL ? f->member :
+		    b->at.path, b->dev, b->ino, &f->info);
 	hardening_judge(&f->info, &f->syms, &h);
 	if (j->o->nrequire > 0)
 		v.findings |= required(j, b->at.path, f->member, &h);

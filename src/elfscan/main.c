@@ -3,6 +3,7 @@
  */
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <malloc.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "container.h"
 #include "elfscan.h"
 #include "report.h"
 #include "sarif.h"
@@ -194,11 +196,42 @@ parse(int argc, char **argv, struct opts *o)
 }
 
 /* A root judged, or "/" whose rules judge the paths named (system.h),
-   and the paths walked there. */
+   and the paths walked there; or an image file, whose images are each a
+   root (sys NULL). */
 struct session {
 	struct system *sys;
+	bool image;
 	struct pathset paths;
 };
+
+/* Is the path named as a root a container image? -1 with *why when it is
+   neither a directory nor an image. */
+static int
+is_image(const char *path, const char **why)
+{
+	unsigned char head[512];
+	struct stat st;
+	ssize_t n = 0;
+	int fd, r = -1;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd == -1 || fstat(fd, &st) == -1) {
+		*why = strerror(errno);
+		if (fd != -1)
+			close(fd);
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode))
+		r = oci_is_layout(fd);
+	else if (S_ISREG(st.st_mode) && (n = pread(fd, head, sizeof(head),
+	    0)) > 0 && container_kind(head, (size_t)n) == CONTAINER_TAR &&
+	    oci_is_archive(fd))
+		r = 1;
+	else
+		*why = "neither a directory nor a container image: a package or a tarball holds no system of its own";
+	close(fd);
+	return r;
+}
 
 static void
 add(struct pathset *p, const char *path)
@@ -218,7 +251,7 @@ sessions(struct opts *o, char **arg, int n, struct report *r,
 	struct session *s = xcalloc(n > 0 ? (size_t)n : 1, sizeof(*s));
 	const char *why;
 	char *real;
-	int i;
+	int i, image;
 
 	*out = s;
 	if (n == 0 || !o->system) {
@@ -232,6 +265,14 @@ sessions(struct opts *o, char **arg, int n, struct report *r,
 		return 1;
 	}
 	for (i = 0; i < n; i++) {
+		if ((image = is_image(arg[i], &why)) < 0) {
+			warnx("%s: cannot open the root: %s", arg[i], why);
+			return -1;
+		}
+		if ((s[i].image = image == 1)) {
+			add(&s[i].paths, arg[i]);
+			continue;
+		}
 		if ((real = realpath(arg[i], NULL)) == NULL ||
 		    (s[i].sys = system_open(real, o, r, &why)) == NULL) {
 			warnx("%s: cannot open the root: %s", arg[i],
@@ -306,6 +347,7 @@ main(int argc, char **argv)
 		j.prog = progress_start(&r);
 	for (i = 0; i < nsess; i++) {
 		j.sys = sess[i].sys;
+		j.image_root = sess[i].image;
 		failed |= walk(&j, sess[i].paths.v, sess[i].paths.n) < 0;
 		if (o.system && j.sys != NULL)
 			system_judge(j.sys);

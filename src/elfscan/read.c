@@ -5,7 +5,9 @@
  * library whole, with the bytes already read; a package, wheel or tarball
  * goes to container.c, and a container image to oci.c, when it was named
  * on the command line, or with -A; anything else is passed over after that
- * one read. With --hardening the library reads each image's other
+ * one read. An image named as a root (--system IMAGE) is one: each image
+ * it holds gets a root of its own (system.h), whose verdicts follow its
+ * files. With --hardening the library reads each image's other
  * defences too, and hands over its symbols (batch.c).
  */
 #include <errno.h>
@@ -17,6 +19,7 @@
 #include "batch.h"
 #include "container.h"
 #include "elfscan.h"
+#include "system.h"
 
 /* The library's callback only collects: judging is the next stage's. */
 static int
@@ -55,9 +58,12 @@ read_library(struct batch *b, int fd, const unsigned char *head, size_t n,
 		batch_add(b, FOUND_MALFORMED, NULL, "%s", err.msg);
 }
 
-/* A container's members are judged one by one, as they are read. */
+/* A container's members are judged one by one, as they are read; an
+   image's judged as a root's files, in the root of its own (system.h). */
 struct container_ctx {
 	struct judge *j;
+	const char *path;	/* the container */
+	struct judge root;	/* j, in the root of the image being read */
 	bool findings;
 };
 
@@ -66,7 +72,46 @@ judge_member(void *arg, const struct batch *b)
 {
 	struct container_ctx *c = arg;
 
-	c->findings |= judge_batch(c->j, b);
+	c->findings |= judge_batch(c->root.sys != NULL ? &c->root : c->j, b);
+}
+
+static void
+root_begin(void *arg, const char *image, const struct tree *t)
+{
+	struct container_ctx *c = arg;
+
+	c->root = *c->j;
+	c->root.sys = system_open_image(c->path, image, t, c->j->o, c->j->r);
+}
+
+static void
+root_done(void *arg)
+{
+	struct container_ctx *c = arg;
+
+	system_judge(c->root.sys);
+	system_close(c->root.sys);
+	c->root.sys = NULL;
+}
+
+/* Where a container's members go: each image of it a root when the path
+   was named as one. */
+static void
+container_to(struct container_ctx *c, struct container_out *out,
+    struct judge *j, const char *path, bool named)
+{
+	memset(c, 0, sizeof(*c));
+	c->j = j;
+	c->path = path;
+	memset(out, 0, sizeof(*out));
+	out->found = judge_member;
+	out->arg = c;
+	out->hardening = j->o->hardening;
+	if (named && j->image_root) {
+		out->keep = system_keeps;
+		out->root = root_begin;
+		out->root_done = root_done;
+	}
 }
 
 void
@@ -74,9 +119,8 @@ read_file(struct judge *j, int dirfd, const char *name, const char *path,
     bool follow, bool named)
 {
 	struct batch b = { .at.path = path };
-	struct container_ctx c = { .j = j };
-	struct container_out out = { .found = judge_member, .arg = &c,
-	    .hardening = j->o->hardening };
+	struct container_ctx c;
+	struct container_out out;
 	/* Enough for the ELF header and program headers of nearly every
 	   ELF file (all of /usr's here), which the library then does not
 	   read again: one read tells what a file is and, most often, all the
@@ -89,6 +133,7 @@ read_file(struct judge *j, int dirfd, const char *name, const char *path,
 	ssize_t n;
 	int fd;
 
+	container_to(&c, &out, j, path, named);
 	fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
 	    (follow ? 0 : O_NOFOLLOW));
 	if (fd == -1) {
@@ -126,12 +171,12 @@ read_file(struct judge *j, int dirfd, const char *name, const char *path,
 }
 
 void
-read_layout(struct judge *j, int fd, const char *path)
+read_layout(struct judge *j, int fd, const char *path, bool named)
 {
-	struct container_ctx c = { .j = j };
-	struct container_out out = { .found = judge_member, .arg = &c,
-	    .hardening = j->o->hardening };
+	struct container_ctx c;
+	struct container_out out;
 
+	container_to(&c, &out, j, path, named);
 	oci_scan(fd, true, path, &out);
 	judge_file(j, path, c.findings);
 }

@@ -310,7 +310,7 @@ scan_dir(struct walker *w, const struct job *j, struct scratch *s)
 	}
 	/* An image layout is one container: named, or with -A. */
 	if ((j->root || w->o->archives) && oci_is_layout(fd)) {
-		read_layout(w->j, fd, j->path);
+		read_layout(w->j, fd, j->path, j->root);
 		close(fd);
 		return;
 	}
