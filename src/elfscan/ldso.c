@@ -241,13 +241,38 @@ default_dirs(struct ldso *l, const char *d, size_t n)
 	}
 }
 
-void
-ldso_read(struct ldso *l, const struct rootfs *fs, const char *interp,
-    unsigned machine, unsigned elf_class, const struct cache *cache)
+/* What the file d[0, n) says of the dynamic linker; d NULL: it could not
+   be read, for the reason err. */
+static void
+ldso_take(struct ldso *l, const char *d, size_t n, int err)
+{
+	size_t len;
+
+	/* A link that leads nowhere, or in a loop, the kernel cannot load
+	   either. */
+	l->present = d != NULL || (err != ENOENT && err != ENOTDIR &&
+	    err != ELOOP);
+	if (d == NULL && l->present)
+		l->why = rootfs_strerror(err);
+	if (d != NULL) {
+		banner(l, d, n);
+		l->refuses = memmem(d, n, "glibc.rtld.execstack", 20) != NULL;
+		l->force = memmem(d, n, "as tunable requires", 19) != NULL;
+		if (l->glibc)
+			default_dirs(l, d, n);
+	}
+	/* $LIB: the first default directory, without its slashes. */
+	if (l->ndirs > 0 && (len = strlen(l->dirs[0])) - 2 < sizeof(l->lib)) {
+		memcpy(l->lib, l->dirs[0] + 1, len - 2);
+		l->lib[len - 2] = '\0';
+	}
+}
+
+static void
+ldso_init(struct ldso *l, const char *interp, unsigned machine,
+    unsigned elf_class, const struct cache *cache)
 {
 	const struct machine *m = machine_of(machine, elf_class);
-	size_t n = 0, len;
-	char *d;
 
 	memset(l, 0, sizeof(*l));
 	l->machine = machine;
@@ -258,26 +283,32 @@ ldso_read(struct ldso *l, const struct rootfs *fs, const char *interp,
 	l->hwcaps = m != NULL ? m->hwcaps : "";
 	if (m != NULL)
 		memcpy(l->cache_flags, m->flags, sizeof(l->cache_flags));
+}
+
+void
+ldso_read(struct ldso *l, const struct rootfs *fs, const char *interp,
+    unsigned machine, unsigned elf_class, const struct cache *cache)
+{
+	size_t n = 0;
+	char *d;
+
+	ldso_init(l, interp, machine, elf_class, cache);
 	d = rootfs_read(fs, interp, LDSO_MAX, &n);
-	/* A link that leads nowhere, or in a loop, the kernel cannot load
-	   either. */
-	l->present = d != NULL || (errno != ENOENT && errno != ENOTDIR &&
-	    errno != ELOOP);
-	if (d == NULL && l->present)
-		l->why = rootfs_strerror(errno);
-	if (d != NULL) {
-		banner(l, d, n);
-		l->refuses = memmem(d, n, "glibc.rtld.execstack", 20) != NULL;
-		l->force = memmem(d, n, "as tunable requires", 19) != NULL;
-		if (l->glibc)
-			default_dirs(l, d, n);
-	}
+	ldso_take(l, d, n, errno);
 	free(d);
-	/* $LIB: the first default directory, without its slashes. */
-	if (l->ndirs > 0 && (len = strlen(l->dirs[0])) - 2 < sizeof(l->lib)) {
-		memcpy(l->lib, l->dirs[0] + 1, len - 2);
-		l->lib[len - 2] = '\0';
-	}
+}
+
+void
+ldso_read_fd(struct ldso *l, int fd, const char *interp, unsigned machine,
+    unsigned elf_class)
+{
+	size_t n = 0;
+	char *d;
+
+	ldso_init(l, interp, machine, elf_class, NULL);
+	d = rootfs_read_fd(fd, LDSO_MAX, &n);
+	ldso_take(l, d, n, errno);
+	free(d);
 }
 
 void

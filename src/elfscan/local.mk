@@ -10,7 +10,9 @@ elfscan_layers = \
 	src/elfscan/lazy.c \
 	src/elfscan/batch.c \
 	src/elfscan/judge.c \
+	src/elfscan/diff.c \
 	src/elfscan/system.c \
+	src/elfscan/proc.c \
 	src/elfscan/closure.c \
 	src/elfscan/ldso.c \
 	src/elfscan/env.c \
@@ -20,6 +22,7 @@ elfscan_layers = \
 	src/elfscan/progress.c \
 	src/elfscan/report.c \
 	src/elfscan/sarif.c \
+	src/elfscan/ref.c \
 	src/elfscan/buf.c \
 	src/elfscan/hardening.c \
 	src/elfscan/verdict.c \
@@ -30,7 +33,8 @@ elfscan_headers = \
 	src/elfscan/elfscan.h src/elfscan/container.h src/elfscan/batch.h \
 	src/elfscan/report.h src/elfscan/sarif.h src/elfscan/buf.h \
 	src/elfscan/verdict.h src/elfscan/where.h src/elfscan/lazy.h \
-	src/elfscan/xalloc.h src/elfscan/system.h src/elfscan/tree.h
+	src/elfscan/xalloc.h src/elfscan/system.h src/elfscan/diff.h \
+	src/elfscan/proc.h src/elfscan/tree.h
 elfscan_cflags = $(AM_CFLAGS) $(PTHREAD_CFLAGS) $(LIBARCHIVE_CFLAGS) \
 	$(JSON_C_CFLAGS)
 # What links libelfscan.a links these too. libarchive is not among them:

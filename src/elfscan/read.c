@@ -4,11 +4,13 @@
  * of those it reads (chstk_format): an ELF file or ar archive goes to the
  * library whole, with the bytes already read; a package, wheel or tarball
  * goes to container.c, and a container image to oci.c, when it was named
- * on the command line, or with -A; anything else is passed over after that
- * one read. An image named as a root (--system IMAGE) is one: each image
- * it holds gets a root of its own (system.h), whose verdicts follow its
- * files. With --hardening the library reads each image's other
- * defences too, and hands over its symbols (batch.c).
+ * on the command line or listed, or with -A; anything else is passed over
+ * after that one read, or an error when it was named (elfscan.h, enum
+ * named). A file named as an image (oci-archive:FILE...) must be one. An
+ * image named as a root (--system IMAGE) is read as one: each image it
+ * holds gets a root of its own (system.h), whose verdicts follow its
+ * files. With --hardening the library reads each image's other defences
+ * too, and hands over its symbols (batch.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -62,17 +64,23 @@ read_library(struct batch *b, int fd, const unsigned char *head, size_t n,
    image's judged as a root's files, in the root of its own (system.h). */
 struct container_ctx {
 	struct judge *j;
-	const char *path;	/* the container */
-	struct judge root;	/* j, in the root of the image being read */
+	const char *path;	/* the container, as the walk names it */
+	size_t root;		/* of path, as struct where's */
+	struct judge image;	/* j, in the root of the image being read
+				   as one; sys NULL: none */
 	bool findings;
 };
 
+/* The container names its members; where the file lies, the walk knows. */
 static void
 judge_member(void *arg, const struct batch *b)
 {
 	struct container_ctx *c = arg;
+	struct batch in = *b;
 
-	c->findings |= judge_batch(c->root.sys != NULL ? &c->root : c->j, b);
+	in.at.root = c->root;
+	c->findings |= judge_batch(c->image.sys != NULL ? &c->image : c->j,
+	    &in);
 }
 
 static void
@@ -80,8 +88,8 @@ root_begin(void *arg, const char *image, const struct tree *t)
 {
 	struct container_ctx *c = arg;
 
-	c->root = *c->j;
-	c->root.sys = system_open_image(c->path, image, t, c->j->o, c->j->r);
+	c->image = *c->j;
+	c->image.sys = system_open_image(c->path, image, t, c->j->o, c->j->r);
 }
 
 static void
@@ -89,25 +97,26 @@ root_done(void *arg)
 {
 	struct container_ctx *c = arg;
 
-	system_judge(c->root.sys);
-	system_close(c->root.sys);
-	c->root.sys = NULL;
+	system_judge(c->image.sys);
+	system_close(c->image.sys);
+	c->image.sys = NULL;
 }
 
-/* Where a container's members go: each image of it a root when the path
-   was named as one. */
+/* Where a container's members go: each image of it a root when it was
+   named as one. */
 static void
 container_to(struct container_ctx *c, struct container_out *out,
-    struct judge *j, const char *path, bool named)
+    struct judge *j, const struct met *m)
 {
 	memset(c, 0, sizeof(*c));
 	c->j = j;
-	c->path = path;
+	c->path = m->path;
+	c->root = m->root;
 	memset(out, 0, sizeof(*out));
 	out->found = judge_member;
 	out->arg = c;
 	out->hardening = j->o->hardening;
-	if (named && j->image_root) {
+	if (m->named == NAMED_ARG && j->image_root) {
 		out->keep = system_keeps;
 		out->root = root_begin;
 		out->root_done = root_done;
@@ -115,12 +124,13 @@ container_to(struct container_ctx *c, struct container_out *out,
 }
 
 void
-read_file(struct judge *j, int dirfd, const char *name, const char *path,
-    bool follow, bool named)
+read_file(struct judge *j, int dirfd, const char *name, const struct met *m)
 {
-	struct batch b = { .at.path = path };
+	const char *path = m->path;
+	struct batch b = { .at.path = path, .at.root = m->root };
 	struct container_ctx c;
 	struct container_out out;
+	struct oci_select sel = { m->ref, j->o->platform };
 	/* Enough for the ELF header and program headers of nearly every
 	   ELF file (all of /usr's here), which the library then does not
 	   read again: one read tells what a file is and, most often, all the
@@ -130,12 +140,13 @@ read_file(struct judge *j, int dirfd, const char *name, const char *path,
 	enum chstk_format format;
 	enum container kind;
 	struct stat st;
+	bool look_into = m->named != NAMED_NO || j->o->archives;
 	ssize_t n;
 	int fd;
 
-	container_to(&c, &out, j, path, named);
+	container_to(&c, &out, j, m);
 	fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
-	    (follow ? 0 : O_NOFOLLOW));
+	    (m->follow ? 0 : O_NOFOLLOW));
 	if (fd == -1) {
 		/* Gone, or replaced by a link, since the listing. */
 		if (errno != ENOENT && errno != ELOOP) {
@@ -157,13 +168,18 @@ read_file(struct judge *j, int dirfd, const char *name, const char *path,
 		b.dev = st.st_dev;
 		b.ino = st.st_ino;
 	}
-	if (format == CHSTK_FORMAT_ELF || format == CHSTK_FORMAT_AR)
+	if (m->image && !(kind == CONTAINER_TAR && oci_is_archive(fd)))
+		batch_add(&b, FOUND_ERROR, NULL, "not an image: neither an OCI archive nor a docker save tarball");
+	else if (m->image)
+		oci_scan(fd, false, path, &sel, &out);
+	else if (format == CHSTK_FORMAT_ELF || format == CHSTK_FORMAT_AR)
 		read_library(&b, fd, head, (size_t)n, format, j->o);
-	else if (kind == CONTAINER_TAR && (named || j->o->archives) &&
-	    oci_is_archive(fd))
-		oci_scan(fd, false, path, &out);
-	else if (kind != CONTAINER_NONE && (named || j->o->archives))
+	else if (kind == CONTAINER_TAR && look_into && oci_is_archive(fd))
+		oci_scan(fd, false, path, &sel, &out);
+	else if (kind != CONTAINER_NONE && look_into)
 		container_scan(fd, path, kind, &out);
+	else if (m->named == NAMED_ARG && n >= 0)
+		batch_add(&b, FOUND_ERROR, NULL, "not an ELF file");
 	c.findings |= judge_batch(j, &b);
 	batch_clear(&b);
 	judge_file(j, path, c.findings);
@@ -171,12 +187,13 @@ read_file(struct judge *j, int dirfd, const char *name, const char *path,
 }
 
 void
-read_layout(struct judge *j, int fd, const char *path, bool named)
+read_layout(struct judge *j, int fd, const struct met *m)
 {
 	struct container_ctx c;
 	struct container_out out;
+	struct oci_select sel = { m->ref, j->o->platform };
 
-	container_to(&c, &out, j, path, named);
-	oci_scan(fd, true, path, &out);
-	judge_file(j, path, c.findings);
+	container_to(&c, &out, j, m);
+	oci_scan(fd, true, m->path, &sel, &out);
+	judge_file(j, m->path, c.findings);
 }

@@ -47,6 +47,7 @@ struct system {
 	struct pathset dirs;	/* its system directories, in the root, by
 				   their real names: where its programs are */
 	struct objects objs;
+	struct memo memo;	/* the searches by name alone */
 	pthread_mutex_t lock;	/* over ld and the rules */
 	struct ldso *ld;	/* one per interpreter */
 	size_t nld;
@@ -93,6 +94,12 @@ system_open_image(const char *file, const char *image, const struct tree *t,
 	rootfs_open_tree(&s->fs, file, image, t);
 	system_paths(s, NULL, NULL);
 	return s;
+}
+
+const char *
+system_inside(const struct system *s, const char *path)
+{
+	return rootfs_inside(&s->fs, path);
 }
 
 /*
@@ -425,7 +432,7 @@ judge_program(struct system *s, const struct obj *p, const struct ldso *l)
 	origin = xstrdup(where);
 	*strrchr(origin, '/') = '\0';
 	closure_of(&c, p, origin[0] != '\0' ? origin : "/", l, &s->fs,
-	    &s->objs, none);
+	    &s->objs, &s->memo, none);
 	free(origin);
 	stat_add(s->r->st, C_SYS_PROGRAMS);
 	if (main_x && t == 0)
@@ -552,6 +559,7 @@ system_judge(struct system *s)
 		    .why = g->why, .hosts = g->hosts, .nhosts = g->n };
 		report_verdict(s->r, &v);
 		stat_add(s->r->st, C_VERDICTS);
+		stat_add(s->r->st, C_KIND + g->finding);
 		for (k = 0; k < g->n; k++)
 			stat_add(s->r->st, C_V_STACK + g->finding -
 			    F_FIRST_SYSTEM);
@@ -578,6 +586,7 @@ system_close(struct system *s)
 		ldso_free(&s->ld[i]);
 	free(s->ld);
 	cache_free(s->cache);
+	memo_free(&s->memo);
 	free(s->tunables);
 	objects_free(&s->objs);
 	pthread_mutex_destroy(&s->lock);

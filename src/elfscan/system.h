@@ -60,6 +60,9 @@ struct system *system_open_image(const char *file, const char *image,
    the rules are (the layer pass, oci.c): at most this many, or 0 for
    none. */
 size_t system_keeps(const char *path);
+/* The root's in-root path of a path the walk named, or NULL when it lies
+   outside the root. */
+const char *system_inside(const struct system *s, const char *path);
 /* Does the root's glibc refuse to dlopen a library of this machine and
    class that asks for an executable stack? */
 bool system_refuses_dlopen(struct system *s, unsigned machine,
@@ -133,6 +136,8 @@ int rootfs_open(const struct rootfs *fs, const char *path);
    not a regular file; ENODATA, ENOBUFS: an image's, not kept). */
 char *rootfs_read(const struct rootfs *fs, const char *path, size_t max,
     size_t *len);
+/* The same of the regular file open on fd. */
+char *rootfs_read_fd(int fd, size_t max, size_t *len);
 /* What an errno of rootfs_read or rootfs_open says, for a message. */
 const char *rootfs_strerror(int e);
 /* fn(arg, name) for each entry of the directory at the in-root path dir
@@ -153,6 +158,8 @@ struct obj {
 				   until then (an image's file outside the
 				   walk's directories) */
 	char *error;		/* could not be read: why; else NULL */
+	bool elf;		/* an ELF file (false: error says it is
+				   none, and there is nothing to judge) */
 	struct chstk_info info;	/* info.hardening NULL: see below */
 	bool textrel, nodeflib;
 	char *soname;		/* "" when none */
@@ -170,12 +177,19 @@ struct objects {
 };
 void objects_init(struct objects *t);
 void objects_free(struct objects *t);
+/* The object of (dev, ino), or NULL. */
+struct obj *objects_get(struct objects *t, dev_t dev, ino_t ino);
 /* Record what the library read of the file (dev, ino) at path (NULL: not
-   named yet, see obj.path); info NULL with why when it could not be
-   read. Returns the object, which may have
-   been there already. Any thread. */
+   named yet, see obj.path); info NULL with why when it could not be read,
+   and with why NULL when it is no ELF file. Returns the object, which may
+   have been there already. Any thread. */
 struct obj *objects_put(struct objects *t, dev_t dev, ino_t ino,
     const char *path, const struct chstk_info *info, const char *why);
+/* Read the file open on fd (at the in-root path), known as (dev, ino): a
+   running process's mapping, as /proc/PID/maps names it (proc.c); record
+   it. */
+struct obj *objects_read_as(struct objects *t, int fd, const char *path,
+    dev_t dev, ino_t ino);
 /* The object at the in-root path of fs, its links followed: known by its
    identity, or read from its bytes and recorded; NULL when it is no
    regular file or its bytes cannot be had (an image's file that was no
@@ -216,6 +230,10 @@ void cache_free(struct cache *c);
 /* The ld.so at the in-root path interp, for machine and class. */
 void ldso_read(struct ldso *l, const struct rootfs *fs, const char *interp,
     unsigned machine, unsigned elf_class, const struct cache *cache);
+/* The same, of the file open on fd (a running process's ld.so, which
+   may be deleted), without a cache. */
+void ldso_read_fd(struct ldso *l, int fd, const char *interp,
+    unsigned machine, unsigned elf_class);
 void ldso_free(struct ldso *l);
 /* The interpreter path the machine's glibc programs use, or NULL. */
 const char *ldso_default_interp(unsigned machine, unsigned elf_class);
@@ -260,10 +278,26 @@ struct cmiss {
 	size_t from;		/* the node that needs it */
 	const char *why;	/* static */
 };
+/* The libraries found by the search that depends on nothing but the
+   name (no RPATH, RUNPATH or LD_LIBRARY_PATH, no DF_1_NODEFLIB: the
+   cache and the default directories), by ld.so and name: most needed
+   names of most programs, searched once. */
+struct found_lib {
+	const struct ldso *l;
+	char *name, *path;	/* path: as ld.so opened it */
+	const struct obj *o;	/* NULL: found nowhere */
+	struct found_lib *next;
+};
+struct memo {
+	struct found_lib **slot;
+	size_t cap, n;
+};
+void memo_free(struct memo *m);
 struct closure {
 	const struct ldso *l;
 	const struct rootfs *fs;
 	struct objects *objs;
+	struct memo *memo;	/* may be NULL */
 	struct pathlist library_path;
 	struct cnode *v;	/* in the order ld.so loads them */
 	size_t n, cap;
@@ -274,7 +308,7 @@ struct closure {
    LD_LIBRARY_PATH library_path (list NULL: unset). */
 void closure_of(struct closure *c, const struct obj *program,
     const char *origin, const struct ldso *l, const struct rootfs *fs,
-    struct objects *objs, struct pathlist library_path);
+    struct objects *objs, struct memo *memo, struct pathlist library_path);
 void closure_free(struct closure *c);
 
 /* env.c: the tunable's value a root's processes see. */

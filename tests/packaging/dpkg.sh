@@ -10,7 +10,8 @@
 # the same PT_GNU_STACK flags by readelf; under warn it builds, says so
 # and keeps the executable stack; a
 # program allowed by --allow, or by a glob in debian/PACKAGE.chstk-allow,
-# is packaged byte for byte as without the hook; a file that is not sound
+# is packaged byte for byte as without the hook, a glob that matched
+# nothing is named; a file that is not sound
 # ELF stops the build even under warn; a bad policy is refused. --require:
 # a defence the program lacks (by readelf) stops the build under fix and
 # is named under warn, one it has passes, an unknown one is refused, and
@@ -151,6 +152,10 @@ build allow
 expect "allowed by --allow: builds" "$?" 0
 output_has "allowed by --allow: says so" "$T/allow.log" \
     "dh_chstk: debian/chstk-hello/usr/bin/hello-exec: executable stack allowed: marked exec"
+output_has "allowed by --allow: the glob that matched nothing is named" "$T/allow.log" \
+    "dh_chstk: warning: /opt/x: unused allowed glob: it matched no file with an executable stack"
+output_lacks "allowed by --allow: the glob that matched is not" "$T/allow.log" \
+    "/usr/bin/hello-exec: unused"
 expect "allowed by --allow: hello-exec keeps RWE" "$(readelf_stack "$T/allow/$B/hello-exec")" RWE
 same_stack allow hello-exec RWE
 same_bytes "allowed by --allow: hello-exec byte for byte as without the hook" \
@@ -208,4 +213,38 @@ build bogus
 expect_match "a bad policy: the build fails" "$?" "[1-9]*"
 output_has "a bad policy: said" "$T/bogus.log" \
     "dh_chstk: error: unknown policy 'maybe': want fail, fix or warn"
+# --compare-with: the previous build, packed here: hello there had full
+# RELRO (readelf: BIND_NOW), the build's has not; under fix (which marks
+# hello-exec) the lost RELRO still fails the build, named; under warn it
+# is only named; against a previous build like this one, nothing is.
+old=$T/old
+mkdir -p "$old/usr/bin" "$old/DEBIAN"
+gcc -Wl,-z,relro,-z,now -o "$old/usr/bin/hello" "$FIX/hello.c" &&
+    gcc -z execstack -o "$old/usr/bin/hello-exec" "$FIX/hello.c" &&
+    printf 'Package: chstk-hello\nVersion: 0\nArchitecture: amd64\nMaintainer: t <t@t>\nDescription: t\n' \
+    >"$old/DEBIAN/control" &&
+    dpkg-deb -b --root-owner-group "$old" "$T/old.deb" >/dev/null || fail "pack the previous build"
+expect "the previous hello binds now, by readelf" \
+    "$(readelf -dW "$old/usr/bin/hello" | grep -c 'BIND_NOW\|FLAGS.*NOW')" 2
+write_rules "--policy=fix --compare-with=$T/old.deb"
+build compare-fix
+expect_match "--compare-with: lost RELRO fails the build under fix" "$?" "[1-9]*"
+expect "--compare-with: this build's hello does not bind now, by readelf" \
+    "$(readelf -dW "$S/debian/chstk-hello/usr/bin/hello" | grep -c 'BIND_NOW\|FLAGS.*NOW') $(readelf -lW "$S/debian/chstk-hello/usr/bin/hello" | grep -c GNU_RELRO)" "0 1"
+output_has "--compare-with: names the file and the defence" "$T/compare-fix.log" \
+    "dh_chstk: error: usr/bin/hello: lost RELRO since $T/old.deb (relro: was full, now partial)"
+output_lacks "--compare-with: the fixed exec stack is no regression" "$T/compare-fix.log" \
+    "usr/bin/hello-exec: the stack"
+write_rules "--policy=warn --compare-with=$T/old.deb"
+build compare-warn
+expect "--compare-with under warn: builds" "$?" 0
+output_has "--compare-with under warn: names it" "$T/compare-warn.log" \
+    "usr/bin/hello: lost RELRO since $T/old.deb (relro: was full, now partial)"
+gcc -o "$old/usr/bin/hello" "$FIX/hello.c" &&
+    dpkg-deb -b --root-owner-group "$old" "$T/same.deb" >/dev/null || fail "pack the same build"
+write_rules "--policy=fix --compare-with=$T/same.deb"
+build compare-same
+expect "--compare-with a build like this one: builds" "$?" 0
+output_lacks "--compare-with a build like this one: no regression named" "$T/compare-same.log" \
+    " since $T/same.deb"
 finish

@@ -255,13 +255,15 @@ for suite in bookworm trixie; do
 	for f in oci docker; do
 		S "$T/$suite-$f.tar" >"$T/$suite-$f.json" 2>"$T/$suite-$f.err"
 		expect "$suite: $f archive: judged (status 1)" "$?" 1
-		expect "$suite: $f archive: one root, unnamed" \
-		    "$(grep -c '"rules"' "$T/$suite-$f.json") $(grep -c '"image"' "$T/$suite-$f.json")" "1 0"
+		expect "$suite: $f archive: one root" \
+		    "$(grep -c '"rules"' "$T/$suite-$f.json")" 1
+		name=$(sed -n 's/^{"root":"[^"]*","image":"\([^"]*\)","rules".*/\1/p' "$T/$suite-$f.json")
+		expect_match "$suite: $f archive: named by its tag" "$name" "*base*"
 		expect "$suite: $f archive: the verdicts of the layout's base image" \
-		    "$(view verdicts "$T/$suite-$f.json" - "$T/$suite-$f.tar" | sort)" \
+		    "$(view verdicts "$T/$suite-$f.json" "$name" "$T/$suite-$f.tar" | sort)" \
 		    "$(cat "$T/$suite-base-img.verdicts")"
 		expect "$suite: $f archive: the files of the layout's base image" \
-		    "$(view files "$T/$suite-$f.json" - "$T/$suite-$f.tar")" \
+		    "$(view files "$T/$suite-$f.json" "$name" "$T/$suite-$f.tar")" \
 		    "$(cat "$T/$suite-base-img.files")"
 	done
 	rm -rf "$T/u-$suite-"* "$T/$suite-oci.tar" "$T/$suite-docker.tar"
