@@ -30,8 +30,14 @@ accept(void *arg, const char *path)
 	struct candidate *k = arg;
 	const struct obj *o = objects_at(k->c->objs, k->c->fs, path);
 
-	if (o == NULL || o->error != NULL)
+	if (o == NULL)
 		return false;
+	/* ld.so would take it; what it would do is not guessed. */
+	if (o->error != NULL) {
+		if (o->elf)
+			k->other = "an ELF file elfscan could not read (its record says why)";
+		return false;
+	}
 	if (o->info.elf_class != k->want->info.elf_class ||
 	    o->info.machine != k->want->info.machine ||
 	    o->info.kind != CHSTK_KIND_SHARED) {

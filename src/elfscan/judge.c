@@ -118,6 +118,16 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 	return v.findings != 0;
 }
 
+/* A file of the root the library could not read: a search that finds it
+   says so. */
+static void
+unread(struct judge *j, const struct batch *b, const struct found *f)
+{
+	if (j->sys != NULL && b->ino != 0)
+		system_unread(j->sys, f->member != NULL ? f->member :
+		    b->at.path, b->dev, b->ino, f->msg);
+}
+
 bool
 judge_batch(struct judge *j, const struct batch *b)
 {
@@ -137,6 +147,7 @@ judge_batch(struct judge *j, const struct batch *b)
 			stat_add(j->st, C_FINDINGS);
 			stat_add(j->st, C_KIND +
 			    (unsigned)__builtin_ctz(F_MALFORMED));
+			unread(j, b, f);
 			if (j->diff != NULL) {
 				diff_malformed(j->diff, j->side, &w);
 				findings = true;
@@ -146,6 +157,7 @@ judge_batch(struct judge *j, const struct batch *b)
 			findings = true;
 			break;
 		case FOUND_ERROR:
+			unread(j, b, f);
 			report_error(j->r, &w, false, f->msg);
 			break;
 		}

@@ -694,18 +694,17 @@ static void
 forward(struct layer *l, const struct batch *b)
 {
 	struct batch out = *b;
-	char path[4200];
 
 	out.at.image = l->named ? l->image->name : NULL;
 	out.at.layer = l->digest;
 	out.at.file = l->src->index;
 	out.at.streamed = true;
+	/* An archive's members are no files of the root. */
 	if (l->root && b->n > 0 && b->v[0].member != NULL) {
-		snprintf(path, sizeof(path), "%.*s",
-		    (int)strcspn(b->v[0].member, "!"), b->v[0].member);
 		out.packed = false;
 		out.dev = 0;
-		out.ino = tree_id(l->tree, path);
+		out.ino = strchr(b->v[0].member, '!') == NULL ?
+		    tree_id(l->tree, b->v[0].member) : 0;
 	}
 	l->src->out->found(l->src->out->arg, &out);
 }

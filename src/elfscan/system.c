@@ -237,6 +237,17 @@ system_add(struct system *s, const char *path, dev_t dev, ino_t ino,
 		o->program = true;
 }
 
+void
+system_unread(struct system *s, const char *path, dev_t dev, ino_t ino,
+    const char *why)
+{
+	const char *in = rootfs_inside(&s->fs, path);
+
+	if (in != NULL)
+		objects_put(&s->objs, dev, ino, walked(s, in) ? in : NULL, NULL,
+		    why);
+}
+
 /*
  * Where a root keeps its programs and libraries: the directories of a
  * login's PATH (Debian's /etc/login.defs ENV_SUPATH), the dynamic linker's

@@ -84,6 +84,10 @@ void system_paths(struct system *s, const char *path_env,
    root, with its dynamic linking read (info->hardening). Any thread. */
 void system_add(struct system *s, const char *path, dev_t dev, ino_t ino,
     const struct chstk_info *info);
+/* A file the walk met at path (as system_add) that the library could not
+   read (why): the search that finds it says so. Any thread. */
+void system_unread(struct system *s, const char *path, dev_t dev, ino_t ino,
+    const char *why);
 /* After the walk: judge the root and report its verdicts. */
 void system_judge(struct system *s);
 void system_close(struct system *s);
