@@ -89,10 +89,12 @@ reliability_tests = \
 # under each glibc.rtld.execstack value; and the MDWE oracle, which boots
 # Linux 6.12 (kernel/mdwe.sh) and runs its fixtures with and without
 # PR_SET_MDWE (the first run builds that kernel, later ones take it from
-# the kernel cache). Container images built from those roots are judged as
-# roots, against their unpacked trees and the same glibc.
+# the kernel cache); with both, and systemd's own parser, the verdicts of
+# MemoryDenyWriteExecute= per service. Container images built from those
+# roots are judged as roots, against their unpacked trees and the same glibc.
 system_tests = tests/system/glibc-roots.sh tests/system/mdwe-setup.sh \
-	tests/system/closures.sh tests/system/image-roots.sh
+	tests/system/closures.sh tests/system/units.sh \
+	tests/system/image-roots.sh
 
 # The house rules as tests: the manual pages render, no build product is
 # in git, the library's layers point one way, and no message is split
@@ -127,6 +129,7 @@ EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/system/mdwe.sh tests/fixtures/system/mdwe-prog.c \
 	tests/fixtures/system/mdwe-lib.c tests/fixtures/system/mdwe-xstack.S \
 	tests/fixtures/system/mdwe-textrel.S tests/fixtures/system/mdwe-wx.S \
+	tests/fixtures/system/mdwe-seccomp.c \
 	tests/fixtures/cross/ppc.s tests/fixtures/cross/s390x.s \
 	tests/fixtures/cross/aarch64.s tests/fixtures/cross/mips.s \
 	tests/fixtures/cross/noheaders.ld tests/fixtures/cross/noheaders-gap.ld

@@ -35,7 +35,7 @@ accept(void *arg, const char *path)
 	/* ld.so would take it; what it would do is not guessed. */
 	if (o->error != NULL) {
 		if (o->elf)
-			k->other = "an ELF file elfscan could not read (its record says why)";
+			k->other = o->error;
 		return false;
 	}
 	if (o->info.elf_class != k->want->info.elf_class ||

@@ -76,7 +76,7 @@ enum counter {
 	   the programs each kind breaks, by finding from F_FIRST_SYSTEM. */
 	C_SYS_PROGRAMS, C_VERDICTS,
 	C_V_STACK, C_V_STARTUP, C_V_PLUGIN_REFUSED, C_V_PLUGIN_EXEC,
-	C_V_UNRESOLVED, C_V_TUNABLE,
+	C_V_UNRESOLVED, C_V_TUNABLE, C_V_MDWE,
 	/* --diff: what got worse and better, images only on one side. */
 	C_REGRESSIONS, C_IMPROVEMENTS, C_ADDED, C_REMOVED,
 	/* Running processes (proc.h): those read and their findings, and

@@ -206,6 +206,22 @@ static const struct finding_kind kinds[] = {
 	  "Take glibc.rtld.execstack=2 out of the file that sets it, and "
 	  "fix the libraries it was set for: rebuild them with "
 	  "'-Wa,--noexecstack' or mark them with 'chstk -E FILE'.", "verdict" },
+	{ "mdwe-breaks", "MemoryDenyWriteExecuteBreaks", "error", "6.0",
+	  "MemoryDenyWriteExecute=yes breaks the service.",
+	  "A service with MemoryDenyWriteExecute=yes runs a program that "
+	  "the kernel or the dynamic linker cannot load without memory that "
+	  "is writable and executable, or that gains execute: a writable "
+	  "and executable segment, text relocations, a request for an "
+	  "executable stack, READ_IMPLIES_EXEC, glibc.rtld.execstack=2. "
+	  "The service is killed at exec or exits 127 at start, or runs "
+	  "without being able to start a thread.",
+	  "Fix the file at fault: mark an executable-stack request away "
+	  "with 'chstk -E FILE' when its code does not run on the stack, or "
+	  "rebuild with '-Wa,--noexecstack' and '-z noexecstack'; rebuild "
+	  "code with text relocations as position-independent ('-fPIC'); "
+	  "link with '-z separate-code' and drop \"awx\" sections; give an "
+	  "i386 program a stack marking ('-z noexecstack'). Or set MemoryDenyWriteExecute=no "
+	  "in a drop-in for the service (systemctl edit).", "verdict" },
 	/* --diff (diff.c). */
 	{ "regression", "HardeningRegression", "error", "6.0",
 	  "The new build lost a defence the old one had.",

@@ -12,6 +12,8 @@ elfscan_layers = \
 	src/elfscan/judge.c \
 	src/elfscan/diff.c \
 	src/elfscan/system.c \
+	src/elfscan/units.c \
+	src/elfscan/mdwe.c \
 	src/elfscan/proc.c \
 	src/elfscan/closure.c \
 	src/elfscan/ldso.c \

@@ -319,6 +319,7 @@ static const struct counter_name {
 	{ "plugin_exec_stack", C_V_PLUGIN_EXEC, G_SYSTEM },
 	{ "unresolved", C_V_UNRESOLVED, G_SYSTEM },
 	{ "tunable_exec_stack", C_V_TUNABLE, G_SYSTEM },
+	{ "mdwe_breaks", C_V_MDWE, G_SYSTEM },
 	{ "regressions", C_REGRESSIONS, G_DIFF },
 	{ "improvements", C_IMPROVEMENTS, G_DIFF },
 	{ "added", C_ADDED, G_DIFF }, { "removed", C_REMOVED, G_DIFF },
@@ -346,7 +347,7 @@ static const char text_hardening[] =
 static const char text_diff[] =
     "diff: {regressions regression|regressions}, {improvements improvement|improvements}; {added image|images} only in the new, {removed} only in the old\n";
 static const char text_system[] =
-    "system: {programs_judged program|programs} judged; {verdicts verdict|verdicts}: {stack_made_exec program gets|programs get} an executable stack from a library, {startup_refused} will not start, {plugin_refused plugin|plugins} refused, {plugin_exec_stack plugin makes|plugins make} a host's stack executable, {unresolved needed library|needed libraries} not found\n";
+    "system: {programs_judged program|programs} judged; {verdicts verdict|verdicts}: {stack_made_exec program gets|programs get} an executable stack from a library, {startup_refused} will not start, {plugin_refused plugin|plugins} refused, {plugin_exec_stack plugin makes|plugins make} a host's stack executable, {unresolved needed library|needed libraries} not found, {mdwe_breaks service|services} broken by MemoryDenyWriteExecute=yes\n";
 static const char text_processes[] =
     "processes: {processes_read} read, {proc_findings} with findings: {proc_exec_stack} with an executable stack asked for, {proc_unasked} with one nothing asked for, {proc_rwx} with other writable and executable memory; {proc_differs} not as their files say; {kernel_threads kernel thread|kernel threads}, {proc_exited} exited while read, {proc_unreadable} unreadable\n";
 
@@ -731,22 +732,35 @@ host_text(struct buf *b, const struct sys_host *h)
 /* The hosts a verdict names in the text and SARIF messages. */
 #define HOSTS_SAID 5
 
+/* The hosts of one kind: programs (a path), or services (a unit's name,
+   no "/"). */
 static void
-hosts_text(struct buf *b, const struct sys_verdict *v)
+hosts_of(struct buf *b, const struct sys_verdict *v, bool services)
 {
-	size_t i;
+	const char *noun = services ? "service" : "program";
+	size_t i, n = 0, said = 0;
 
-	if (v->nhosts == 0)
+	for (i = 0; i < v->nhosts; i++)
+		n += (v->hosts[i].path[0] != '/') == services;
+	if (n == 0)
 		return;
-	buf_addf(b, "; %zu program%s: ", v->nhosts, v->nhosts == 1 ? "" :
-	    "s");
-	for (i = 0; i < v->nhosts && i < HOSTS_SAID; i++) {
-		if (i > 0)
+	buf_addf(b, "; %zu %s%s: ", n, noun, n == 1 ? "" : "s");
+	for (i = 0; i < v->nhosts && said < HOSTS_SAID; i++) {
+		if ((v->hosts[i].path[0] != '/') != services)
+			continue;
+		if (said++ > 0)
 			buf_puts(b, ", ");
 		host_text(b, &v->hosts[i]);
 	}
-	if (v->nhosts > HOSTS_SAID)
-		buf_addf(b, " and %zu more", v->nhosts - HOSTS_SAID);
+	if (n > HOSTS_SAID)
+		buf_addf(b, " and %zu more", n - HOSTS_SAID);
+}
+
+static void
+hosts_text(struct buf *b, const struct sys_verdict *v)
+{
+	hosts_of(b, v, false);
+	hosts_of(b, v, true);
 }
 
 static void
@@ -1319,6 +1333,21 @@ report_notes(struct report *r)
 	BUF_INIT(b, space);
 	writer(r)->notes(&b, v);
 	emit(r, &b);
+}
+
+void
+report_note(struct report *r, const char *path, const char *msg)
+{
+	char space[1024];
+	struct buf b;
+
+	BUF_INIT(b, space);
+	buf_puts(&b, "elfscan: ");
+	buf_text(&b, path);
+	buf_puts(&b, ": ");
+	buf_text(&b, msg);
+	buf_puts(&b, "\n");
+	to_stderr(r, &b);
 }
 
 void

@@ -39,6 +39,10 @@ void report_path0(struct report *r, const char *path);
 /* At the end: each --allow pattern that allowed nothing, as lintian
    reports unused overrides; not an error. */
 void report_unused(struct report *r);
+/* What is wrong in a file of a root that is read for its settings, not
+   scanned (a unit file): a message on the standard error, not counted as
+   an error, as the program that reads the file goes on too. */
+void report_note(struct report *r, const char *path, const char *msg);
 /* The rules of a root whose verdicts follow, in a line for people: root
    a directory, or an image file (image: of one holding several, the
    one's name; else NULL). */

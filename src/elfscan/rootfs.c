@@ -11,7 +11,7 @@
  *                 a path is and the bytes the layer pass kept; the bytes
  *                 of its other files went by with that pass
  *
- * Each backend gives four things (struct rootfs_ops); what is built on
+ * Each backend gives five things (struct rootfs_ops); what is built on
  * them (reading a file whole, glob patterns) is the same for both.
  */
 #include <dirent.h>
@@ -43,8 +43,11 @@ struct rootfs_ops {
 	int (*open)(const struct rootfs *fs, const char *path);
 	/* Each name in the directory at dir, a path with its links
 	   resolved. */
-	void (*list)(const struct rootfs *fs, const char *dir,
+	int (*list)(const struct rootfs *fs, const char *dir,
 	    void (*fn)(void *arg, const char *name), void *arg);
+	/* What path is, its last link not followed (see rootfs_lstat). */
+	int (*lstat)(const struct rootfs *fs, const char *path,
+	    struct rootfs_stat *st, char *target, size_t cap);
 };
 
 /* ---- a directory of this machine ---- */
@@ -164,31 +167,80 @@ rootfs_read_fd(int fd, size_t max, size_t *len)
 	return buf;
 }
 
-static void
+static int
 dir_list(const struct rootfs *fs, const char *dir,
     void (*fn)(void *arg, const char *name), void *arg)
 {
 	struct dirent *e;
 	DIR *d;
-	int fd;
+	int fd, saved;
 
 	if ((fd = dir_openat(fs, dir, O_RDONLY | O_DIRECTORY)) == -1)
-		return;
+		return -1;
 	if ((d = fdopendir(fd)) == NULL) {
+		saved = errno;
 		close(fd);
-		return;
+		errno = saved;
+		return -1;
 	}
-	while ((e = readdir(d)) != NULL)
+	while ((errno = 0, e = readdir(d)) != NULL)
 		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
 			fn(arg, e->d_name);
+	saved = errno;
 	closedir(d);
+	errno = saved;
+	return saved != 0 ? -1 : 0;
+}
+
+static int
+dir_lstat(const struct rootfs *fs, const char *path, struct rootfs_stat *st,
+    char *target, size_t cap)
+{
+	const char *base = strrchr(path, '/');
+	char *parent;
+	struct stat sb;
+	ssize_t n = 0;
+	int pfd, r, saved;
+
+	if (base == NULL || base[1] == '\0')
+		return dir_stat(fs, path, st, NULL, 0);
+	parent = xstrdup(path);
+	parent[base - path] = '\0';
+	pfd = dir_openat(fs, parent, O_PATH | O_DIRECTORY);
+	free(parent);
+	if (pfd == -1)
+		return -1;
+	r = fstatat(pfd, base + 1, &sb, AT_SYMLINK_NOFOLLOW);
+	if (r == 0 && S_ISLNK(sb.st_mode) && target != NULL &&
+	    (n = readlinkat(pfd, base + 1, target, cap - 1)) < 0)
+		r = -1;
+	saved = errno;
+	close(pfd);
+	errno = saved;
+	if (r < 0)
+		return -1;
+	if (target != NULL)
+		target[S_ISLNK(sb.st_mode) ? n : 0] = '\0';
+	st->type = sb.st_mode & S_IFMT;
+	st->dev = sb.st_dev;
+	st->ino = sb.st_ino;
+	return 0;
 }
 
 static const struct rootfs_ops dir_ops = {
-	dir_stat, dir_read, dir_open, dir_list,
+	dir_stat, dir_read, dir_open, dir_list, dir_lstat,
 };
 
 /* ---- an image's file system ---- */
+
+static void
+tree_type(const struct tree_file *f, struct rootfs_stat *st)
+{
+	st->type = f->type == TREE_DIR ? S_IFDIR : f->type == TREE_FILE ?
+	    S_IFREG : f->type == TREE_LINK ? S_IFLNK : S_IFIFO;
+	st->dev = 0;
+	st->ino = f->id;
+}
 
 static int
 tree_stat(const struct rootfs *fs, const char *path, struct rootfs_stat *st,
@@ -198,10 +250,25 @@ tree_stat(const struct rootfs *fs, const char *path, struct rootfs_stat *st,
 
 	if (tree_resolve(fs->tree, path, true, &f, real, cap) < 0)
 		return -1;
-	st->type = f.type == TREE_DIR ? S_IFDIR : f.type == TREE_FILE ?
-	    S_IFREG : f.type == TREE_LINK ? S_IFLNK : S_IFIFO;
-	st->dev = 0;
-	st->ino = f.id;
+	tree_type(&f, st);
+	return 0;
+}
+
+static int
+tree_lstat(const struct rootfs *fs, const char *path, struct rootfs_stat *st,
+    char *target, size_t cap)
+{
+	struct tree_file f;
+
+	if (tree_resolve(fs->tree, path, false, &f, NULL, 0) < 0)
+		return -1;
+	if (target != NULL && f.type == TREE_LINK && f.len >= cap) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (target != NULL)
+		strcpy(target, f.type == TREE_LINK ? f.data : "");
+	tree_type(&f, st);
 	return 0;
 }
 
@@ -234,15 +301,16 @@ tree_open(const struct rootfs *fs, const char *path)
 	return -1;
 }
 
-static void
+static int
 tree_names(const struct rootfs *fs, const char *dir,
     void (*fn)(void *arg, const char *name), void *arg)
 {
 	tree_list(fs->tree, dir, fn, arg);
+	return 0;
 }
 
 static const struct rootfs_ops tree_ops = {
-	tree_stat, tree_read, tree_open, tree_names,
+	tree_stat, tree_read, tree_open, tree_names, tree_lstat,
 };
 
 /* ---- the interface ---- */
@@ -333,16 +401,27 @@ rootfs_read(const struct rootfs *fs, const char *path, size_t max,
 	return fs->ops->read(fs, path, max, len);
 }
 
-void
+int
+rootfs_lstat(const struct rootfs *fs, const char *path,
+    struct rootfs_stat *st, char *target, size_t cap)
+{
+	return fs->ops->lstat(fs, path, st, target, cap);
+}
+
+int
 rootfs_list(const struct rootfs *fs, const char *dir,
     void (*fn)(void *arg, const char *name), void *arg)
 {
 	struct rootfs_stat st;
 	char real[PATH_MAX];
 
-	if (rootfs_stat(fs, dir, &st, real, sizeof(real)) == 0 &&
-	    st.type == S_IFDIR)
-		fs->ops->list(fs, real, fn, arg);
+	if (rootfs_stat(fs, dir, &st, real, sizeof(real)) < 0)
+		return -1;
+	if (st.type != S_IFDIR) {
+		errno = ENOTDIR;
+		return -1;
+	}
+	return fs->ops->list(fs, real, fn, arg);
 }
 
 const char *
@@ -418,7 +497,7 @@ glob_under(const struct rootfs *fs, const char *dir, const char *rest,
 		l.v[l.n++] = xstrdup(comp);
 	} else {
 		l.pat = comp;
-		rootfs_list(fs, dir[0] != '\0' ? dir : "/", listed, &l);
+		(void)rootfs_list(fs, dir[0] != '\0' ? dir : "/", listed, &l);
 	}
 	for (i = 0; i < l.n; i++) {
 		if (asprintf(&next, "%s/%s", dir, l.v[i]) < 0)

@@ -10,6 +10,10 @@
  * and what they load:
  *
  *   system.c    the session: the root, its rules, the verdicts reported
+ *   units.c     the root's systemd: its version, its services, what each
+ *               runs and in what environment
+ *   mdwe.c      what MemoryDenyWriteExecute=yes does to a program and its
+ *               libraries
  *   closure.c   each program's libraries, loaded as its ld.so would, and
  *               which of them asks for an executable stack
  *   ldso.c      the root's dynamic linker read as a file: which glibc, what
@@ -56,6 +60,8 @@ struct system *system_open_image(const char *file, const char *image,
 #define RULES_FILE_MAX (1u << 20)	/* /etc/environment, ld.so.conf */
 #define LDSO_MAX (16u << 20)
 #define CACHE_MAX (64u << 20)
+#define UNIT_MAX (16u << 20)	/* a unit file, a drop-in */
+#define ENV_FILE_MAX (4u << 20)	/* a file of EnvironmentFile= */
 /* The bytes to keep of an image's file at the in-root path, read before
    the rules are (the layer pass, oci.c): at most this many, or 0 for
    none. */
@@ -144,9 +150,15 @@ char *rootfs_read(const struct rootfs *fs, const char *path, size_t max,
 char *rootfs_read_fd(int fd, size_t max, size_t *len);
 /* What an errno of rootfs_read or rootfs_open says, for a message. */
 const char *rootfs_strerror(int e);
+/* What path is, its last component's link not followed: 0, with a
+   link's target into target (cap bytes; "" for no link) unless target is
+   NULL; -1 and errno. */
+int rootfs_lstat(const struct rootfs *fs, const char *path,
+    struct rootfs_stat *st, char *target, size_t cap);
 /* fn(arg, name) for each entry of the directory at the in-root path dir
-   (its links resolved), in no order. */
-void rootfs_list(const struct rootfs *fs, const char *dir,
+   (its links resolved), in no order: 0, or -1 and errno (ENOENT: none
+   there; on a directory's read error, after the names read). */
+int rootfs_list(const struct rootfs *fs, const char *dir,
     void (*fn)(void *arg, const char *name), void *arg);
 /* fn(arg, path) for each in-root path matching the glob(3) pattern (an
    absolute one), sorted, each component's links resolved in the root. */
@@ -185,10 +197,13 @@ void objects_free(struct objects *t);
 struct obj *objects_get(struct objects *t, dev_t dev, ino_t ino);
 /* Record what the library read of the file (dev, ino) at path (NULL: not
    named yet, see obj.path); info NULL with why when it could not be read,
-   and with why NULL when it is no ELF file. Returns the object, which may
-   have been there already. Any thread. */
+   and with why NULL when it is no ELF file; program: a dynamically linked
+   program the walk met, to be judged. Returns the object, which may have
+   been there already (then named, if it was not, and made a program too,
+   if program). Any thread. */
 struct obj *objects_put(struct objects *t, dev_t dev, ino_t ino,
-    const char *path, const struct chstk_info *info, const char *why);
+    const char *path, const struct chstk_info *info, const char *why,
+    bool program);
 /* Read the file open on fd (at the in-root path), known as (dev, ino): a
    running process's mapping, as /proc/PID/maps names it (proc.c); record
    it. */
@@ -325,5 +340,73 @@ int tunable_execstack(const char *tunables, int maxval);
    form: NAME=VALUE lines, optionally quoted), or NULL; the caller frees
    it. */
 char *env_file_value(const char *text, const char *name);
+
+/* units.c: the root's systemd, its files read as systemd reads them. */
+/* One command a service runs (ExecStart= and the other Exec*=). */
+enum {
+	CMD_FULL = 1,		/* "+": without the sandboxing, so without
+				   MemoryDenyWriteExecute= */
+	CMD_IGNORE = 2,		/* "-": its failure is ignored */
+};
+struct command {
+	const char *setting;	/* "ExecStart" (static) */
+	char *path;		/* the program, found in the root */
+	unsigned flags;
+};
+/* A variable of the environment a service's processes get, and the file
+   (in the root) that set it. */
+enum { SVC_TUNABLES, SVC_LIBRARY_PATH, SVC_NVARS };
+struct svc_var {
+	char *value;		/* NULL: unset */
+	char *from;
+};
+struct service {
+	char *name;		/* "foo.service"; a template "foo@.service" */
+	char *file;		/* its unit file, in the root */
+	bool mdwe;		/* MemoryDenyWriteExecute=yes */
+	struct command *cmd;
+	size_t ncmd;
+	struct svc_var env[SVC_NVARS];	/* GLIBC_TUNABLES, LD_LIBRARY_PATH */
+};
+struct systemd {
+	char *binary;		/* the manager, in the root, or NULL */
+	unsigned version;	/* its version, 0 when not known */
+	struct service *svc;	/* sorted by name */
+	size_t n;
+};
+/* Called with what is wrong in the root's systemd files (path in the
+   root, with ":LINE" where a line is at fault): said, and the rest goes
+   on. */
+typedef void units_say(void *arg, const char *path, const char *msg);
+/* The root's systemd and every service it can load: its unit files,
+   their drop-ins, system.conf's DefaultEnvironment= and the files named
+   by EnvironmentFile=. */
+void systemd_read(struct systemd *sd, const struct rootfs *fs,
+    struct objects *objs, units_say *say, void *arg);
+void systemd_free(struct systemd *sd);
+
+/* mdwe.c: MemoryDenyWriteExecute=yes. systemd sets it two ways, which
+   differ on a program the kernel maps. */
+enum {
+	MDWE_PRCTL = 1,		/* prctl(PR_SET_MDWE): systemd 254 and later
+				   on Linux 6.3 and later */
+	MDWE_SECCOMP = 2,	/* a seccomp filter: systemd before 254, or
+				   an older kernel */
+};
+/* What breaks a program under it. */
+struct mdwe_fault {
+	size_t node;		/* the node of the closure at fault (0: the
+				   program); MDWE_TUNABLE: the environment */
+	const char *why;	/* static */
+	bool fatal;		/* the program does not start */
+};
+#define MDWE_TUNABLE ((size_t)-1)
+/* The faults of program, whose libraries are closure c (NULL: it is
+   static), under the ways mech (bits: all that may be in force) with
+   glibc.rtld.execstack at t (2: where the value exists): fn(arg, fault)
+   for each, in the order the process meets them. */
+void mdwe_faults(const struct obj *program, const struct closure *c,
+    unsigned mech, int t, void (*fn)(void *arg, const struct mdwe_fault *f),
+    void *arg);
 
 #endif

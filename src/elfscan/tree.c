@@ -396,8 +396,10 @@ tree_resolve(const struct tree *t, const char *path, bool follow,
 	f->type = (enum tree_type)w->n->type;
 	f->id = w->n->id;
 	f->kept = w->n->kept;
-	f->data = w->n->kept == TREE_KEPT ? w->n->extra : NULL;
-	f->len = w->n->kept == TREE_KEPT ? w->n->len : 0;
+	f->data = w->n->kept == TREE_KEPT || w->n->type == TREE_LINK ?
+	    w->n->extra : NULL;
+	f->len = w->n->kept == TREE_KEPT ? w->n->len : w->n->type ==
+	    TREE_LINK ? strlen(w->n->extra) : 0;
 	r = 0;
 out:
 	free(w);

@@ -73,7 +73,8 @@ struct tree_file {
 		TREE_TOO_BIG,	/* larger than the caller reads */
 		TREE_OVER,	/* past TREE_KEEP_MAX */
 	} kept;
-	const char *data;	/* TREE_KEPT: its bytes, NUL-terminated */
+	const char *data;	/* TREE_KEPT: its bytes, NUL-terminated; a
+				   link's (follow false): its target */
 	size_t len;
 };
 /* Resolve path (absolute) into *f, the last component's link followed

@@ -46,15 +46,17 @@ enum finding {
 	F_UNRESOLVED = 1 << 21,		/* a needed library found nowhere */
 	F_TUNABLE_EXEC_STACK = 1 << 22,	/* GLIBC_TUNABLES forces executable
 					   stacks */
+	F_MDWE_BREAKS = 1 << 23,	/* MemoryDenyWriteExecute=yes breaks a
+					   service */
 	/* --diff: a defence the new build lost (diff.c). */
-	F_REGRESSION = 1 << 23,
+	F_REGRESSION = 1 << 24,
 	/* Running processes (proc.h): what their memory is now. */
-	F_PROC_EXEC_STACK = 1 << 24,	/* an executable stack, asked for */
-	F_PROC_UNASKED = 1 << 25,	/* one nothing it loaded asks for */
-	F_PROC_RWX = 1 << 26,		/* other writable and executable
+	F_PROC_EXEC_STACK = 1 << 25,	/* an executable stack, asked for */
+	F_PROC_UNASKED = 1 << 26,	/* one nothing it loaded asks for */
+	F_PROC_RWX = 1 << 27,		/* other writable and executable
 					   memory */
 };
-#define F_COUNT 27
+#define F_COUNT 28
 #define F_FIRST_SYSTEM 17	/* the bit index of F_STACK_MADE_EXEC */
 /* The findings --require gives. */
 #define F_HARDENING (F_NO_PIE | F_NO_FULL_RELRO | F_NO_CANARY | F_NO_FORTIFY | \
