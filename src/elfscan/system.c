@@ -148,7 +148,7 @@ system_keeps(const char *path)
 	for (i = 0; i < sizeof(kept) / sizeof(kept[0]); i++)
 		if (fnmatch(kept[i].glob, path, FNM_PATHNAME) == 0)
 			return kept[i].max;
-	return 0;
+	return units_keeps(path);
 }
 
 /* The cache and /etc/environment, once; under the lock. */

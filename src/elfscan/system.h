@@ -384,6 +384,11 @@ typedef void units_say(void *arg, const char *path, const char *msg);
 void systemd_read(struct systemd *sd, const struct rootfs *fs,
     struct objects *objs, units_say *say, void *arg);
 void systemd_free(struct systemd *sd);
+/* The bytes an image's layer pass keeps of the file at path for the
+   above (system_keeps): the unit files and their drop-ins, system.conf
+   and its, the files of EnvironmentFile= where distributions keep them;
+   0 for none. */
+size_t units_keeps(const char *path);
 
 /* mdwe.c: MemoryDenyWriteExecute=yes. systemd sets it two ways, which
    differ on a program the kernel maps. */

@@ -49,6 +49,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -1460,6 +1461,12 @@ env_files(struct ctx *c, const struct build *bd, const char *unit_file,
 			rootfs_glob(c->fs, f->path, env_matched, &g);
 			ok = g.any && g.ok;
 		}
+		/* An image's file whose bytes were not kept: what it sets
+		   is not known, "-" or not. */
+		if (!ok && (err == ENODATA || err == ENOBUFS)) {
+			say(c, unit_file, 0, "EnvironmentFile=%s: %s: %s is not judged", f->path, rootfs_strerror(err), bd->name);
+			return false;
+		}
 		if (!ok && !f->ignore) {
 			say(c, unit_file, 0, "EnvironmentFile=%s: %s: systemd does not start %s, not judged", f->path, rootfs_strerror(err), bd->name);
 			return false;
@@ -1718,6 +1725,43 @@ find_manager(struct systemd *sd, const struct rootfs *fs,
 		for (n = o->needed; *n != '\0'; n += strlen(n) + 1)
 			sd->version = shared_version(n, sd->version);
 	}
+}
+
+/* Where a distribution keeps the files of EnvironmentFile= (Debian's
+   /etc/default, Fedora's /etc/sysconfig). */
+static const char *const env_dirs[] = { "/etc/default", "/etc/sysconfig" };
+
+/* Does path match the pattern dir followed by tail? */
+static bool
+under(const char *dir, const char *tail, const char *path)
+{
+	char pat[256];
+
+	snprintf(pat, sizeof(pat), "%s%s", dir, tail);
+	return fnmatch(pat, path, FNM_PATHNAME) == 0;
+}
+
+size_t
+units_keeps(const char *path)
+{
+	size_t i;
+
+	if (strncmp(path, "/etc/", 5) != 0 && strstr(path, "/systemd/") ==
+	    NULL)
+		return 0;
+	/* The unit files, and their drop-ins in NAME.d. */
+	for (i = 0; i < NELEM(unit_dirs); i++)
+		if (under(unit_dirs[i], "/*", path) ||
+		    under(unit_dirs[i], "/*/*", path))
+			return UNIT_MAX;
+	for (i = 0; i < NELEM(conf_dirs); i++)
+		if (under(conf_dirs[i], "/system.conf", path) ||
+		    under(conf_dirs[i], "/system.conf.d/*", path))
+			return UNIT_MAX;
+	for (i = 0; i < NELEM(env_dirs); i++)
+		if (under(env_dirs[i], "/*", path))
+			return ENV_FILE_MAX;
+	return 0;
 }
 
 static int

@@ -10,16 +10,24 @@
 # and libraries placed as closures.sh places them with the root's ldconfig
 # run (layer 2: a library asking for an executable stack behind a relative
 # soname link, one behind an absolute link to a directory, one in a symbolic
-# link loop, a program outside the system's directories), and a layer that
+# link loop, a program outside the system's directories; services under
+# MemoryDenyWriteExecute=yes: one whose program loads an exec-stack library,
+# an alias of it, one whose EnvironmentFile= in /etc/default sets
+# LD_LIBRARY_PATH to an exec-stack copy of its library, one that gets the
+# setting from a drop-in, one whose program is a script), and a layer that
 # changes them (layer 3: a whiteout deletes one exec-stack library, another
 # is replaced by a clean copy, an opaque directory hides a third and holds a
 # clean one). Tags add a fourth layer: /etc/environment setting
 # glibc.rtld.execstack=0; a garbage /etc/ld.so.cache; the dynamic linker
 # deleted. The layout holds every tag, so each image is its own root.
 # For each: the verdicts, and the records of each file, of the image and of
-# its unpacked tree are the same; each program's fate predicted is what
-# glibc did to it in the unpacked tree. The base image copied by skopeo as
-# an OCI archive and a docker save tarball is judged the same again.
+# its unpacked tree are the same (the services' verdicts among them, which
+# tests/system/units.sh proves against systemd and the kernel for a tree);
+# each program's fate predicted is what glibc did to it in the unpacked
+# tree. A script's interpreter is not known in an image (its bytes went by
+# with the layer pass): its service is said not to be judged. The base
+# image copied by skopeo as an OCI archive and a docker save tarball is
+# judged the same again.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/system/roots.sh"
 need gcc readelf python3 tar umoci skopeo debootstrap unshare chroot mount
@@ -67,6 +75,29 @@ applib=/usr/local/chstk-image-roots-applib
 [ ! -e "$applib" ] ||
     { echo "ERROR: $applib exists here: the absolute link must lead nowhere on this machine"; exit 99; }
 
+# The services of the second layer, under its directory P.
+services() { # P
+	u=$1/etc/systemd/system
+	mkdir -p "$u/chstk-drop.service.d" "$1/etc/default" "$1/opt/svc" \
+	    "$1/usr/local/libexec" &&
+	    printf '[Service]\nExecStart=/usr/local/bin/needs-xs\nMemoryDenyWriteExecute=yes\n' \
+		>"$u/chstk-xs.service" &&
+	    ln -s chstk-xs.service "$u/chstk-alias.service" &&
+	    printf '[Service]\nEnvironmentFile=-/etc/default/chstk-env\nExecStart=/usr/local/bin/needs-swap\nMemoryDenyWriteExecute=yes\n' \
+		>"$u/chstk-env.service" &&
+	    printf 'LD_LIBRARY_PATH=/opt/svc\n' >"$1/etc/default/chstk-env" &&
+	    lib "$1/opt/svc/libswap.so.1" libswap.so.1 "$B/asm.o" &&
+	    printf '[Service]\nExecStart=/usr/local/bin/self-exec\n' \
+		>"$u/chstk-drop.service" &&
+	    printf '[Service]\nMemoryDenyWriteExecute=yes\n' \
+		>"$u/chstk-drop.service.d/mdwe.conf" &&
+	    printf '#!/bin/sh\nexec /usr/local/bin/needs-xs\n' \
+		>"$1/usr/local/libexec/run-xs" &&
+	    chmod 755 "$1/usr/local/libexec/run-xs" &&
+	    printf '[Service]\nExecStart=/usr/local/libexec/run-xs\nMemoryDenyWriteExecute=yes\n' \
+		>"$u/chstk-script.service"
+}
+
 # The second layer: the fixtures in a view of the suite's root, its
 # ldconfig run; the view's changes are the layer.
 layer2() { # SUITE
@@ -84,7 +115,8 @@ layer2() { # SUITE
 	    lib "$p/opt/opq/libopq.so.1" libopq.so.1 "$B/asm.o" &&
 	    lib "$p$applib/libabs.so.1" libabs.so.1 "$B/asm.o" &&
 	    ln -s "$applib" "$p/opt/abs/lib" &&
-	    ln -s libloop.so.1 "$p/usr/local/lib/libloop.so.1" ||
+	    ln -s libloop.so.1 "$p/usr/local/lib/libloop.so.1" &&
+	    services "$p" ||
 	    { cat "$B/build.log"; fail "build layer 2 of $1"; finish; }
 	root_new "place-$1" "$1"
 	root_put_tree "place-$1" "$p"
@@ -196,7 +228,10 @@ for suite in bookworm trixie; do
 	S "$I" >"$T/$suite.json" 2>"$T/$suite.err"
 	st=$?
 	expect "$suite: the layout of four images is judged (status 1: verdicts)" "$st" 1
-	expect "$suite: no error" "$(cat "$T/$suite.err")" ""
+	expect "$suite: no error; the script's service said, in each image" \
+	    "$(sort "$T/$suite.err")" "$(for t in badcache base env0 noldso; do
+		echo "elfscan: $I!$t!/usr/local/libexec/run-xs: no ELF file of the image, and its bytes went by with the layer pass (a script's interpreter is not known): the command is not judged"
+	    done)"
 	expect "$suite: each image is a root of its own" \
 	    "$(grep -o '"root":"[^"]*","image":"[^"]*","rules"' "$T/$suite.json" |
 		sed 's/.*"image":"\([^"]*\)".*/\1/' | sort | tr '\n' ' ')" \
@@ -208,11 +243,21 @@ for suite in bookworm trixie; do
 		D=$T/u-$v/rootfs
 		S "$D" >"$T/$v-dir.json" 2>"$T/$v-dir.err"
 		expect "$v: the unpacked tree is judged (status 1)" "$?" 1
+		expect "$v: the unpacked tree: no error" "$(cat "$T/$v-dir.err")" ""
 		view verdicts "$T/$suite.json" "$tag" "$I" | sort >"$T/$v-img.verdicts"
-		view verdicts "$T/$v-dir.json" - "$D" | sort >"$T/$v-dir.verdicts"
+		# The script's service the tree judges by its interpreter; the
+		# image, said above, does not.
+		view verdicts "$T/$v-dir.json" - "$D" |
+		    grep -v ' chstk-script\.service via ' | sort >"$T/$v-dir.verdicts"
 		expect "$v: the image's verdicts are those of its unpacked tree" \
 		    "$(cat "$T/$v-img.verdicts")" "$(cat "$T/$v-dir.verdicts")"
 		echo "note: $v: $(wc -l <"$T/$v-img.verdicts") verdicts by program, alike"
+		[ "$tag" = base ] && expect "$v: the services broken by MemoryDenyWriteExecute=, the alias not again" \
+		    "$(grep '^mdwe-breaks .* chstk-' "$T/$v-img.verdicts")" \
+		    "$(printf '%s\n' \
+			"mdwe-breaks /opt/svc/libswap.so.1 chstk-env.service via ExecStart=/usr/local/bin/needs-swap" \
+			"mdwe-breaks /usr/local/bin/self-exec chstk-drop.service via ExecStart=/usr/local/bin/self-exec" \
+			"mdwe-breaks /usr/local/lib/libxs.so.1.0 chstk-xs.service via ExecStart=/usr/local/bin/needs-xs")"
 		view files "$T/$suite.json" "$tag" "$I" >"$T/$v-img.files"
 		view files "$T/$v-dir.json" - "$D" >"$T/$v-dir.files"
 		expect "$v: every file the tree's verdict reports, the image's reports alike" \
@@ -228,7 +273,7 @@ for suite in bookworm trixie; do
 		*) [ "$tag" = noldso ] ||
 			expect "$v: glibc 2.41: the exec-stack libraries are dlopen-refused" \
 			    "$(grep dlopen-refused "$T/$v-img.files" | cut -d' ' -f1 | tr '\n' ' ')" \
-			    "$applib/libabs.so.1 /usr/local/lib/libxs.so.1.0 " ;;
+			    "/opt/svc/libswap.so.1 $applib/libabs.so.1 /usr/local/lib/libxs.so.1.0 " ;;
 		esac
 		view fates "$T/$suite.json" "$tag" "$I" >"$T/$v.predicted"
 		t=
