@@ -753,7 +753,7 @@ link_to(struct layer *l, const char *name, const char *target)
 	batch_clear(&b);
 }
 
-static enum tree_type
+static enum tree_kind
 type_of(struct archive_entry *ae)
 {
 	switch (libarchive.archive_entry_filetype(ae)) {

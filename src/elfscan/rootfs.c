@@ -234,7 +234,7 @@ static const struct rootfs_ops dir_ops = {
 /* ---- an image's file system ---- */
 
 static void
-tree_type(const struct tree_file *f, struct rootfs_stat *st)
+tree_fill(const struct tree_file *f, struct rootfs_stat *st)
 {
 	st->type = f->type == TREE_DIR ? S_IFDIR : f->type == TREE_FILE ?
 	    S_IFREG : f->type == TREE_LINK ? S_IFLNK : S_IFIFO;
@@ -250,7 +250,7 @@ tree_stat(const struct rootfs *fs, const char *path, struct rootfs_stat *st,
 
 	if (tree_resolve(fs->tree, path, true, &f, real, cap) < 0)
 		return -1;
-	tree_type(&f, st);
+	tree_fill(&f, st);
 	return 0;
 }
 
@@ -268,7 +268,7 @@ tree_lstat(const struct rootfs *fs, const char *path, struct rootfs_stat *st,
 	}
 	if (target != NULL)
 		strcpy(target, f.type == TREE_LINK ? f.data : "");
-	tree_type(&f, st);
+	tree_fill(&f, st);
 	return 0;
 }
 

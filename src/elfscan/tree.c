@@ -18,7 +18,7 @@
 struct node {
 	char *key;		/* the path; NULL: a free slot */
 	int top, barrier;	/* layers, or -1 */
-	unsigned char type;	/* enum tree_type */
+	unsigned char type;	/* enum tree_kind */
 	unsigned char kept;	/* TREE_NOT_KEPT ... */
 	uint32_t id;		/* TREE_FILE: its identity */
 	char *extra;		/* a link's target, or a kept file's bytes */
@@ -393,7 +393,7 @@ tree_resolve(const struct tree *t, const char *path, bool follow,
 	if (real != NULL)
 		strcpy(real, w->clen > 0 ? w->cur : "/");
 	memset(f, 0, sizeof(*f));
-	f->type = (enum tree_type)w->n->type;
+	f->type = (enum tree_kind)w->n->type;
 	f->id = w->n->id;
 	f->kept = w->n->kept;
 	f->data = w->n->kept == TREE_KEPT || w->n->type == TREE_LINK ?

@@ -27,7 +27,7 @@
 /* The bytes kept of all files of one image, at most. */
 #define TREE_KEEP_MAX (128u << 20)
 
-enum tree_type {
+enum tree_kind {
 	TREE_NONE,		/* deleted by a whiteout */
 	TREE_DIR, TREE_FILE, TREE_LINK,
 	TREE_OTHER,		/* a device, a FIFO */
@@ -37,7 +37,7 @@ enum tree_type {
 struct tree_entry {
 	const char *path;	/* "/usr/bin/ls": absolute, no "." or ".."
 				   component, no final "/" */
-	enum tree_type type;
+	enum tree_kind type;
 	const char *symlink;	/* TREE_LINK: the target, as written */
 	const char *hardlink;	/* a hard link: the path of the file of the
 				   same layer it links to; or NULL */
@@ -65,7 +65,7 @@ int tree_keep(struct tree *t, const char *path, const void *data,
    resolves them: within the image, an absolute target from its root,
    ".." stopping at it. */
 struct tree_file {
-	enum tree_type type;
+	enum tree_kind type;
 	uint32_t id;		/* TREE_FILE: its identity */
 	enum {
 		TREE_NOT_KEPT,	/* its bytes were not asked for */
