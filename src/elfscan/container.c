@@ -341,7 +341,8 @@ scan_member(struct level *l, struct entry *e, const unsigned char *head,
 {
 	struct member_stream m = { e, head, n, 0, ended };
 	struct chstk_scan_opts so = {
-		.read = (l->s->out->hardening ? CHSTK_READ_HARDENING : 0) |
+		.read = (l->s->out->hardening ? CHSTK_READ_HARDENING |
+		    CHSTK_READ_CODE : 0) |
 		    (l->s->out->dynamic ? CHSTK_READ_DYNAMIC : 0),
 		.symbol = collect_symbol,
 	};
