@@ -91,9 +91,11 @@ reliability_tests = \
 # Linux 6.12 (kernel/mdwe.sh) and runs its fixtures with and without
 # PR_SET_MDWE (the first run builds that kernel, later ones take it from
 # the kernel cache); with both, and systemd's own parser, the verdicts of
-# MemoryDenyWriteExecute= per service.
+# MemoryDenyWriteExecute= per service. Container images built from those
+# roots are judged as roots, against their unpacked trees and the same glibc.
 system_tests = tests/system/glibc-roots.sh tests/system/mdwe-setup.sh \
-	tests/system/closures.sh tests/system/units.sh
+	tests/system/closures.sh tests/system/units.sh \
+	tests/system/image-roots.sh
 
 # The house rules as tests: the manual pages render, no build product is
 # in git, the library's layers point one way, and no message is split

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "system.h"
 #include "xalloc.h"
@@ -130,13 +131,15 @@ objects_put(struct objects *t, dev_t dev, ino_t ino, const char *path,
 
 	pthread_mutex_lock(&t->lock);
 	if ((o = find(t, dev, ino)) != NULL) {
+		if (o->path == NULL && path != NULL)
+			o->path = xstrdup(path);
 		o->program |= program;
 		goto out;
 	}
 	o = xcalloc(1, sizeof(*o));
 	o->dev = dev;
 	o->ino = ino;
-	o->path = xstrdup(path);
+	o->path = path != NULL ? xstrdup(path) : NULL;
 	if (info != NULL)
 		fill(o, info);
 	else
@@ -186,7 +189,8 @@ take(void *arg, const char *member, const struct chstk_info *info,
 	return 0;
 }
 
-struct obj *
+/* Read the file open on fd (at the in-root path) and record it. */
+static struct obj *
 objects_read(struct objects *t, int fd, const char *path)
 {
 	struct stat st;
@@ -219,6 +223,27 @@ objects_read_as(struct objects *t, int fd, const char *path, dev_t dev,
 	free((char *)one.h.runpath);
 	free((char *)one.h.soname);
 	free((char *)one.h.interp);
+	return o;
+}
+
+struct obj *
+objects_at(struct objects *t, const struct rootfs *fs, const char *path)
+{
+	struct rootfs_stat st;
+	struct obj *o;
+	int fd;
+
+	if (rootfs_stat(fs, path, &st, NULL, 0) < 0 || st.type != S_IFREG)
+		return NULL;
+	if ((o = objects_get(t, st.dev, st.ino)) != NULL) {
+		if (o->path == NULL)
+			o->path = xstrdup(path);
+		return o;
+	}
+	if ((fd = rootfs_open(fs, path)) == -1)
+		return NULL;
+	o = objects_read(t, fd, path);
+	close(fd);
 	return o;
 }
 
