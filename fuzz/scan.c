@@ -13,7 +13,8 @@
  * lib/hardening.c reads symbol tables by made small (chstk__symread_sizes),
  * which reads the names of these small inputs through a window as it does
  * those of string tables over 16 MiB: the same symbols, none missed, none
- * read wrong. A callback that asks to stop must stop the scan.
+ * read wrong; and the same dlopen notes, a list that ends within its room.
+ * A callback that asks to stop must stop the scan.
  */
 #include <string.h>
 #include <unistd.h>
@@ -61,6 +62,24 @@ on_symbol(void *arg, const struct chstk_sym *sym)
 	return 0;
 }
 
+/* FNV-1a of the image's dlopen notes, which must be a list that ends
+   within its room. */
+static uint64_t
+dlopen_hash(const struct chstk_hardening *hd)
+{
+	uint64_t h = UINT64_C(14695981039346656037);
+	size_t at = 0, len, i;
+
+	must(hd->dlopen != NULL);
+	while ((len = strlen(hd->dlopen + at)) > 0) {
+		at += len + 1;
+		must(at < CHSTK_DLOPEN_LEN);
+	}
+	for (i = 0; i < at; i++)
+		h = (h ^ (unsigned char)hd->dlopen[i]) * UINT64_C(1099511628211);
+	return (h ^ hd->dlopen_cut) * UINT64_C(1099511628211);
+}
+
 static int
 on_hard_image(void *arg, const char *member, const struct chstk_info *info,
     const struct chstk_error *err)
@@ -81,6 +100,7 @@ on_hard_image(void *arg, const char *member, const struct chstk_info *info,
 	must(hd->has_rpath || hd->rpath[0] == '\0');
 	must(hd->has_runpath || hd->runpath[0] == '\0');
 	must(!hd->symtab || hd->sections);
+	h->digest += dlopen_hash(hd);
 	return 0;
 }
 

@@ -117,7 +117,7 @@ EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/system/roots.sh tests/fixtures/system/asm-answer.S \
 	tests/fixtures/system/pymod.c tests/fixtures/system/pam_stacktest.c \
 	tests/fixtures/system/pamhost.c tests/fixtures/system/nss_stacktest.c \
-	tests/fixtures/system/nsshost.c \
+	tests/fixtures/system/nsshost.c tests/fixtures/system/dlnote.c \
 	tests/fixtures/tiny64.asm tests/fixtures/tiny32.asm \
 	tests/system/mdwe.sh tests/fixtures/system/mdwe-prog.c \
 	tests/fixtures/system/mdwe-lib.c tests/fixtures/system/mdwe-xstack.S \
