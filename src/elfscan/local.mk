@@ -12,6 +12,7 @@ elfscan_layers = \
 	src/elfscan/judge.c \
 	src/elfscan/diff.c \
 	src/elfscan/system.c \
+	src/elfscan/plugins.c \
 	src/elfscan/closure.c \
 	src/elfscan/ldso.c \
 	src/elfscan/env.c \

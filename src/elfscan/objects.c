@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "system.h"
+#include "verdict.h"
 #include "xalloc.h"
 
 void
@@ -35,6 +36,7 @@ obj_free(struct obj *o)
 	free(o->rpath);
 	free(o->runpath);
 	free(o->interp);
+	free(o->dlopen);
 	free(o);
 }
 
@@ -119,6 +121,7 @@ fill(struct obj *o, const struct chstk_info *info)
 	o->nodeflib = (h->flags_1 & DF_1_NODEFLIB) != 0;
 	o->rpath = h->has_rpath ? xstrdup(h->rpath) : NULL;
 	o->runpath = h->has_runpath ? xstrdup(h->runpath) : NULL;
+	o->dlopen = h->dlopen[0] != '\0' ? xlistdup(h->dlopen) : NULL;
 }
 
 struct obj *
@@ -177,6 +180,7 @@ take(void *arg, const char *member, const struct chstk_info *info,
 	one->h.runpath = xstrdup(info->hardening->runpath);
 	one->h.soname = xstrdup(info->hardening->soname);
 	one->h.interp = xstrdup(info->hardening->interp);
+	one->h.dlopen = xlistdup(info->hardening->dlopen);
 	one->info.hardening = &one->h;
 	one->image = true;
 	return 0;
@@ -207,7 +211,17 @@ objects_read(struct objects *t, int fd, const char *path)
 	free((char *)one.h.runpath);
 	free((char *)one.h.soname);
 	free((char *)one.h.interp);
+	free((char *)one.h.dlopen);
 	return o;
+}
+
+bool
+obj_asks(const struct obj *o)
+{
+	struct verdict v;
+
+	verdict_of(&o->info, 0, &v);
+	return v.effective == EFF_EXEC;
 }
 
 void

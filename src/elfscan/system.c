@@ -12,6 +12,9 @@
  *   a needed library found nowhere                 unresolved-library
  *   the tunable is 2 (where the value exists)      tunable-exec-stack
  *
+ * and what each program and the root's libc dlopen (plugins.c):
+ * plugin-refused, plugin-exec-stack.
+ *
  * after glibc's elf/dl-load.c (_dl_map_object_from_fd: a library that
  * wants PF_X while the process's stack is not believed executable makes it
  * so at start-up, or is refused under dlopen or with the tunable at 0) and
@@ -57,7 +60,33 @@ struct system {
 	char *tunables;		/* GLIBC_TUNABLES of /etc/environment */
 	struct group *g;
 	size_t ng;
+	struct plugins plugins;	/* what processes dlopen */
 };
+
+static void verdict(struct system *s, unsigned finding, const char *subject,
+    const char *why, const char *host, const char *via);
+
+/* plugins.c's verdicts, and its files that do not parse. */
+static void
+plugin_verdict(void *arg, unsigned finding, const char *subject,
+    const char *why, const char *host, const char *via)
+{
+	verdict(arg, finding, subject, why, host, via);
+}
+
+static void
+plugin_malformed(void *arg, const char *path, const char *msg)
+{
+	struct system *s = arg;
+	struct where w = { NULL };
+	char *p;
+
+	if (asprintf(&p, "%s%s", s->fs.dir, path) < 0)
+		oom();
+	w.path = p;
+	report_error(s->r, &w, true, msg);
+	free(p);
+}
 
 struct system *
 system_open(const char *dir, const struct opts *o, struct report *r,
@@ -74,6 +103,8 @@ system_open(const char *dir, const struct opts *o, struct report *r,
 	s->r = r;
 	objects_init(&s->objs);
 	pthread_mutex_init(&s->lock, NULL);
+	plugins_init(&s->plugins, &s->fs, &s->objs, &s->memo,
+	    &(struct plugin_out){ plugin_verdict, plugin_malformed, s });
 	return s;
 }
 
@@ -161,6 +192,7 @@ system_add(struct system *s, const char *path, dev_t dev, ino_t ino,
 	o = objects_put(&s->objs, dev, ino, in, info, NULL);
 	if (info->kind == CHSTK_KIND_PROGRAM && info->hardening->interp[0])
 		o->program = true;
+	plugins_add(&s->plugins, in, o);
 }
 
 /*
@@ -304,10 +336,7 @@ verdict(struct system *s, unsigned finding, const char *subject,
 static bool
 asks(const struct obj *o)
 {
-	struct verdict v;
-
-	verdict_of(&o->info, 0, &v);
-	return v.effective == EFF_EXEC;
+	return obj_asks(o);
 }
 
 /* The DT_NEEDED names from the program down to node i, "a b c". */
@@ -354,6 +383,7 @@ judge_program(struct system *s, const struct obj *p, const struct ldso *l)
 	closure_of(&c, p, origin[0] != '\0' ? origin : "/", l, &s->fs,
 	    &s->objs, &s->memo, none);
 	free(origin);
+	plugins_host(&s->plugins, &c, t);
 	stat_add(s->r->st, C_SYS_PROGRAMS);
 	if (main_x && t == 0)
 		verdict(s, __builtin_ctz(F_STARTUP_REFUSED), p->path,
@@ -459,6 +489,7 @@ system_judge(struct system *s)
 	objects_each(&s->objs, each_program, s);
 	for (i = 0; i < s->nld; i++) {
 		t = tunable(s, &s->ld[i]);
+		plugins_root(&s->plugins, &s->ld[i], t);
 		if (t == 2)
 			verdict(s, __builtin_ctz(F_TUNABLE_EXEC_STACK),
 			    "/etc/environment",
@@ -499,6 +530,7 @@ system_close(struct system *s)
 		free(s->g[i].subject);
 	}
 	free(s->g);
+	plugins_free(&s->plugins);
 	for (i = 0; i < s->nld; i++)
 		ldso_free(&s->ld[i]);
 	free(s->ld);
