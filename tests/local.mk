@@ -88,7 +88,7 @@ reliability_tests = \
 # PR_SET_MDWE (the first run builds that kernel, later ones take it from
 # the kernel cache).
 system_tests = tests/system/glibc-roots.sh tests/system/mdwe-setup.sh \
-	tests/system/closures.sh
+	tests/system/closures.sh tests/system/plugins.sh
 
 # The house rules as tests: the manual pages render, no build product is
 # in git, the library's layers point one way, and no message is split
@@ -118,6 +118,8 @@ EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/fixtures/system/pymod.c tests/fixtures/system/pam_stacktest.c \
 	tests/fixtures/system/pamhost.c tests/fixtures/system/nss_stacktest.c \
 	tests/fixtures/system/nsshost.c tests/fixtures/system/dlnote.c \
+	tests/fixtures/system/dlnotehost.c tests/fixtures/system/gconv_stacktest.c \
+	tests/fixtures/system/iconvhost.c \
 	tests/fixtures/tiny64.asm tests/fixtures/tiny32.asm \
 	tests/system/mdwe.sh tests/fixtures/system/mdwe-prog.c \
 	tests/fixtures/system/mdwe-lib.c tests/fixtures/system/mdwe-xstack.S \
