@@ -3,56 +3,17 @@
  * rules (verdict.c) say what stack it gets and what is wrong; with
  * --hardening, hardening.c judges its other defences and what --require
  * asks of them. Only an image with a stack finding is looked up in the
- * allowlist, once, as FILE or FILE!MEMBER (a member is allowed with its
- * container). Then the counters, and the report. What the reading stage
+ * allowlist, once, by all its names (allow.c: its path, its installed
+ * path, its container's). Then the counters, and the report. What the
+ * reading stage
  * hands over is a batch (batch.h): the images of a file, or of one member
  * of a container.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "batch.h"
 #include "diff.h"
 #include "elfscan.h"
 #include "report.h"
 #include "system.h"
-#include "xalloc.h"
-
-/* Is the image allowed? FILE, or for a member FILE!MEMBER too. */
-static bool
-allowed(const struct judge *j, const char *path, const char *member)
-{
-	char *full;
-	bool yes;
-
-	if (allow_match(&j->o->allow, path))
-		return true;
-	if (member == NULL)
-		return false;
-	if (asprintf(&full, "%s!%s", path, member) < 0)
-		oom();
-	yes = allow_match(&j->o->allow, full);
-	free(full);
-	return yes;
-}
-
-/* The findings --require gives the image, by FILE or FILE!MEMBER. */
-static unsigned
-required(const struct judge *j, const char *path, const char *member,
-    const struct hard *h)
-{
-	char *full;
-	unsigned f;
-
-	if (member == NULL)
-		return require_check(j->o->require, j->o->nrequire, path, h);
-	if (asprintf(&full, "%s!%s", path, member) < 0)
-		oom();
-	f = require_check(j->o->require, j->o->nrequire, full, h);
-	free(full);
-	return f;
-}
 
 /* The --hardening counts of one image. */
 static void
@@ -117,6 +78,7 @@ refusing(const struct judge *j, const struct batch *b,
 static bool
 judge_image(struct judge *j, const struct batch *b, const struct found *f)
 {
+	const struct allow_pattern *by = NULL;
 	struct stats *st = j->st;
 	struct verdict v;
 	struct where w = where_of(b, f);
@@ -125,14 +87,16 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 	unsigned i;
 
 	verdict_of(&f->info, how, &v);
-	if ((v.findings & ~F_WX_SEGMENT) != 0 && j->o->allow.n > 0 &&
-	    allowed(j, b->at.path, f->member))
+	if ((v.findings & ~F_WX_SEGMENT) != 0 &&
+	    (by = allow_which(&j->o->allow, &w)) != NULL)
 		verdict_of(&f->info, how | VERDICT_ALLOWED, &v);
+	v.allowed_by = by;
 	if (j->sys != NULL && b->ino != 0 && f->member == NULL)
 		system_add(j->sys, b->at.path, b->dev, b->ino, &f->info);
 	hardening_judge(&f->info, &f->syms, &h);
 	if (j->o->nrequire > 0)
-		v.findings |= required(j, b->at.path, f->member, &h);
+		v.findings |= require_check(j->o->require, j->o->nrequire, &w,
+		    &h);
 	count_hardening(st, &h);
 	stat_add(st, C_IMAGES);
 	stat_add(st, C_STATE + f->info.state);
