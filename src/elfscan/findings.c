@@ -220,7 +220,7 @@ static const struct finding_kind kinds[] = {
 	  "rebuild with '-Wa,--noexecstack' and '-z noexecstack'; rebuild "
 	  "code with text relocations as position-independent ('-fPIC'); "
 	  "link with '-z separate-code' and drop \"awx\" sections; give an "
-	  "i386 program a PT_GNU_STACK. Or set MemoryDenyWriteExecute=no "
+	  "i386 program a stack marking ('-z noexecstack'). Or set MemoryDenyWriteExecute=no "
 	  "in a drop-in for the service (systemctl edit).", "verdict" },
 	/* --diff (diff.c). */
 	{ "regression", "HardeningRegression", "error", "6.0",

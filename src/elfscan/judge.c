@@ -5,9 +5,8 @@
  * asks of them. Only an image with a stack finding is looked up in the
  * allowlist, once, by all its names (allow.c: its path, its installed
  * path, its container's). Then the counters, and the report. What the
- * reading stage
- * hands over is a batch (batch.h): the images of a file, or of one member
- * of a container.
+ * reading stage hands over is a batch (batch.h): the images of a file, or
+ * of one member of a container.
  */
 #include "batch.h"
 #include "diff.h"
@@ -65,8 +64,6 @@ static unsigned
 refusing(const struct judge *j, const struct batch *b,
     const struct chstk_info *info)
 {
-	if (info->kind != CHSTK_KIND_SHARED)
-		return 0;
 	if (b->packed || j->sys == NULL)
 		return VERDICT_REFUSING;
 	return system_refuses_dlopen(j->sys, info->machine, info->elf_class) ?
@@ -80,13 +77,17 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 {
 	const struct allow_pattern *by = NULL;
 	struct stats *st = j->st;
-	struct verdict v;
 	struct where w = where_of(b, f);
-	unsigned how = refusing(j, b, &f->info);
+	unsigned how = 0, i;
+	struct verdict v;
 	struct hard h;
-	unsigned i;
 
-	verdict_of(&f->info, how, &v);
+	/* Whether dlopen refuses it matters only to a library that asks
+	   for an executable stack: only such a one asks the root. */
+	verdict_of(&f->info, 0, &v);
+	if (v.effective == EFF_EXEC && f->info.kind == CHSTK_KIND_SHARED &&
+	    (how = refusing(j, b, &f->info)) != 0)
+		verdict_of(&f->info, how, &v);
 	if ((v.findings & ~F_WX_SEGMENT) != 0 &&
 	    (by = allow_which(&j->o->allow, &w)) != NULL)
 		verdict_of(&f->info, how | VERDICT_ALLOWED, &v);
@@ -102,6 +103,11 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 	stat_add(st, C_STATE + f->info.state);
 	if (v.effective == EFF_EXEC)
 		stat_add(st, C_EFF_EXEC);
+	/* --diff reports what changed, not each side's findings. */
+	if (j->diff != NULL) {
+		diff_image(j->diff, j->side, &w, &f->info, &v, &h);
+		return false;
+	}
 	if (v.allowed)
 		stat_add(st, C_ALLOWED);
 	if (v.findings)
@@ -109,10 +115,7 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 	for (i = 0; i < F_COUNT; i++)
 		if (v.findings & 1u << i)
 			stat_add(st, C_KIND + i);
-	if (j->diff != NULL)
-		diff_image(j->diff, j->side, &w, &f->info, &v, &h);
-	else
-		report_image(j->r, &w, &f->info, &v, &h);
+	report_image(j->r, &w, &f->info, &v, &h);
 	return v.findings != 0;
 }
 
@@ -132,14 +135,13 @@ judge_batch(struct judge *j, const struct batch *b)
 			break;
 		case FOUND_MALFORMED:
 			stat_add(j->st, C_IMAGES);
+			if (j->diff != NULL) {
+				diff_malformed(j->diff, j->side, &w);
+				break;
+			}
 			stat_add(j->st, C_FINDINGS);
 			stat_add(j->st, C_KIND +
 			    (unsigned)__builtin_ctz(F_MALFORMED));
-			if (j->diff != NULL) {
-				diff_malformed(j->diff, j->side, &w);
-				findings = true;
-				break;
-			}
 			report_error(j->r, &w, true, f->msg);
 			findings = true;
 			break;

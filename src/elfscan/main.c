@@ -58,11 +58,12 @@ usage(FILE *f)
 "                         implies --hardening\n"
 "      --system           each PATH is the root of a system (\"/\", a\n"
 "                         sysroot, a chroot): judge what will break there,\n"
-"                         by its own glibc and libraries (the default when\n"
-"                         no PATH is given)\n"
+"                         by its own glibc and libraries; \"/\" is judged so\n"
+"                         when no PATH, --files-from or --proc is given\n"
 "      --diff OLD NEW     what got worse (exit status 1) and better from OLD\n"
 "                         to NEW: two packages, images, trees or files,\n"
-"                         their images paired by path\n"
+"                         their images paired by path (not with --system,\n"
+"                         --proc, --files-from or -0)\n"
 "      --proc[=PID,...]   also judge the running processes (those named, or\n"
 "                         all): which have an executable stack or writable\n"
 "                         and executable memory now, what asked for it, and\n"
@@ -321,6 +322,32 @@ platform_ok(const char *s)
  * The options into o. Returns 0; -1 after a usage error, said in one
  * line; -2 after another (an --allow file that cannot be read).
  */
+/* The options that cannot go together: -1 (said) when two given do. */
+static int
+combinations(const struct opts *o, bool format)
+{
+	const char *what = NULL;
+
+	if (o->print0 && format)
+		what = "-0 and --format cannot be used together: -0 prints only paths";
+	else if (o->null && o->files_from == NULL)
+		what = "--null: there is no --files-from LIST to read";
+	else if (o->proc && o->diff)
+		what = "--proc cannot be used with --diff: processes have no old and new";
+	else if (o->diff && o->system)
+		what = "--diff cannot be used with --system: it compares two builds, not roots";
+	else if (o->diff && o->print0)
+		what = "--diff cannot be used with -0: it reports changes, not files";
+	else if (o->files_from != NULL && o->system)
+		what = "--files-from cannot be used with --system";
+	else if (o->files_from != NULL && o->diff)
+		what = "--files-from cannot be used with --diff";
+	if (what == NULL)
+		return 0;
+	warnx("%s", what);
+	return -1;
+}
+
 static int
 parse(int argc, char **argv, struct opts *o)
 {
@@ -454,26 +481,9 @@ parse(int argc, char **argv, struct opts *o)
 			return -1;
 		}
 	}
-	if (o->print0 && format) {
-		warnx("-0 and --format cannot be used together: -0 prints only paths");
-		return -1;
-	}
-	if (o->null && o->files_from == NULL) {
-		warnx("--null: there is no --files-from LIST to read");
-		return -1;
-	}
 	if (o->print0 && o->files_from != NULL)
 		o->null = true;
-	if (o->proc && o->diff) {
-		warnx("--proc cannot be used with --diff: processes have no old and new");
-		return -1;
-	}
-	if (o->files_from != NULL && (o->system || o->diff)) {
-		warnx("--files-from cannot be used with %s", o->system ?
-		    "--system" : "--diff");
-		return -1;
-	}
-	return 0;
+	return combinations(o, format);
 }
 
 static void

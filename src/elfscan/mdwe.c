@@ -62,8 +62,8 @@ static const struct mdwe_rule {
 	   to every readable mapping, its data turns W+X. Watched:
 	   mdwe-i386, mdwe-i386-static killed (signal 11). */
 	{ PROG_RIE, MDWE_PRCTL, true,
-	  "no PT_GNU_STACK: the kernel gives it READ_IMPLIES_EXEC, which makes its writable data executable, and under MemoryDenyWriteExecute=yes kills it at exec (SIGSEGV)",
-	  "no PT_GNU_STACK: the kernel gives it READ_IMPLIES_EXEC, which makes its writable data executable, and under MemoryDenyWriteExecute=yes kills it at exec (SIGSEGV), where systemd uses PR_SET_MDWE (systemd 254 and later on Linux 6.3 and later; the seccomp filter of older ones lets it run)" },
+	  "unmarked (no GNU_STACK program header): the kernel gives it READ_IMPLIES_EXEC, which makes its writable data executable, and under MemoryDenyWriteExecute=yes kills it at exec (SIGSEGV)",
+	  "unmarked (no GNU_STACK program header): the kernel gives it READ_IMPLIES_EXEC, which makes its writable data executable, and under MemoryDenyWriteExecute=yes kills it at exec (SIGSEGV), where systemd uses PR_SET_MDWE (systemd 254 and later on Linux 6.3 and later; the seccomp filter of older ones lets it run)" },
 	/* elf/dl-execstack-tunable.c _dl_handle_execstack_tunable(), at
 	   start-up (elf/rtld.c): "Fatal glibc error: cannot enable
 	   executable stack as tunable requires", exit 127. Watched on

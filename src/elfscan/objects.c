@@ -126,14 +126,16 @@ fill(struct obj *o, const struct chstk_info *info)
 
 struct obj *
 objects_put(struct objects *t, dev_t dev, ino_t ino, const char *path,
-    const struct chstk_info *info, const char *why)
+    const struct chstk_info *info, const char *why, bool program)
 {
 	struct obj *o;
 	size_t h;
 
 	pthread_mutex_lock(&t->lock);
-	if ((o = find(t, dev, ino)) != NULL)
+	if ((o = find(t, dev, ino)) != NULL) {
+		o->program |= program;
 		goto out;
+	}
 	o = xcalloc(1, sizeof(*o));
 	o->dev = dev;
 	o->ino = ino;
@@ -143,6 +145,7 @@ objects_put(struct objects *t, dev_t dev, ino_t ino, const char *path,
 	else
 		o->error = xstrdup(why != NULL ? why : "not an ELF file");
 	o->elf = info != NULL || why != NULL;
+	o->program = program;
 	if (t->n + 1 > t->cap)
 		grow(t);
 	h = hash(dev, ino, t->cap);
@@ -213,8 +216,8 @@ objects_read_as(struct objects *t, int fd, const char *path, dev_t dev,
 		    CHSTK_ERR_SYS ? strerror(err.sys_errno) : err.msg);
 	if (!one.image)
 		return objects_put(t, dev, ino, path, NULL,
-		    one.why[0] != '\0' ? one.why : NULL);
-	o = objects_put(t, dev, ino, path, &one.info, NULL);
+		    one.why[0] != '\0' ? one.why : NULL, false);
+	o = objects_put(t, dev, ino, path, &one.info, NULL, false);
 	free((char *)one.h.needed);
 	free((char *)one.h.rpath);
 	free((char *)one.h.runpath);

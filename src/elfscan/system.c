@@ -63,7 +63,7 @@ struct system {
 	struct objects objs;
 	struct memo memo;	/* the searches by name alone */
 	pthread_mutex_t lock;	/* over ld and the rules */
-	struct ldso *ld;	/* one per interpreter */
+	struct ldso **ld;	/* one per interpreter, each allocated once */
 	size_t nld;
 	bool rules;		/* the cache and tunable are read */
 	struct cache *cache;
@@ -154,14 +154,16 @@ ldso_at(struct system *s, const char *interp, unsigned machine,
 
 	read_rules(s);
 	for (i = 0; i < s->nld; i++)
-		if (strcmp(s->ld[i].interp, interp) == 0 &&
-		    s->ld[i].machine == machine &&
-		    s->ld[i].elf_class == elf_class)
-			return &s->ld[i];
+		if (strcmp(s->ld[i]->interp, interp) == 0 &&
+		    s->ld[i]->machine == machine &&
+		    s->ld[i]->elf_class == elf_class)
+			return s->ld[i];
+	/* Each once, where it stays: the closures' memo keys by it. */
 	s->ld = xrealloc(s->ld, (s->nld + 1) * sizeof(*s->ld));
-	ldso_read(&s->ld[s->nld], &s->fs, interp, machine, elf_class,
+	s->ld[s->nld] = xmalloc(sizeof(**s->ld));
+	ldso_read(s->ld[s->nld], &s->fs, interp, machine, elf_class,
 	    s->cache);
-	return &s->ld[s->nld++];
+	return s->ld[s->nld++];
 }
 
 /* The tunable's value under l in an environment whose GLIBC_TUNABLES
@@ -207,13 +209,17 @@ system_add(struct system *s, const char *path, dev_t dev, ino_t ino,
 	const char *in = rootfs_inside(&s->fs, path);
 	struct obj *o;
 
-	if (in == NULL || info->hardening == NULL ||
-	    (info->kind != CHSTK_KIND_PROGRAM &&
+	if (in == NULL || (info->kind != CHSTK_KIND_PROGRAM &&
 	    info->kind != CHSTK_KIND_SHARED))
 		return;
-	o = objects_put(&s->objs, dev, ino, in, info, NULL);
-	if (info->kind == CHSTK_KIND_PROGRAM && info->hardening->interp[0])
-		o->program = true;
+	/* What ld.so could not read either: a library that fails to load. */
+	if (info->hardening == NULL) {
+		objects_put(&s->objs, dev, ino, in, NULL,
+		    "its dynamic section cannot be read", false);
+		return;
+	}
+	o = objects_put(&s->objs, dev, ino, in, info, NULL,
+	    info->kind == CHSTK_KIND_PROGRAM && info->hardening->interp[0]);
 	plugins_add(&s->plugins, in, o);
 }
 
@@ -689,7 +695,7 @@ report_rules(struct system *s)
 	size_t i, n = 0;
 
 	for (i = 0; i < s->nld && n < sizeof(line); i++) {
-		const struct ldso *l = &s->ld[i];
+		const struct ldso *l = s->ld[i];
 
 		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s: %s%s",
 		    n ? "; " : "", l->interp, !l->present ? "absent" :
@@ -743,8 +749,8 @@ system_judge(struct system *s)
 	objects_each(&s->objs, each_program, s);
 	judge_services(s);
 	for (i = 0; i < s->nld; i++) {
-		t = tunable(s, &s->ld[i]);
-		plugins_root(&s->plugins, &s->ld[i], t);
+		t = tunable(s, s->ld[i]);
+		plugins_root(&s->plugins, s->ld[i], t);
 		if (t == 2)
 			verdict(s, __builtin_ctz(F_TUNABLE_EXEC_STACK),
 			    "/etc/environment",
@@ -786,8 +792,10 @@ system_close(struct system *s)
 	}
 	free(s->g);
 	plugins_free(&s->plugins);
-	for (i = 0; i < s->nld; i++)
-		ldso_free(&s->ld[i]);
+	for (i = 0; i < s->nld; i++) {
+		ldso_free(s->ld[i]);
+		free(s->ld[i]);
+	}
 	free(s->ld);
 	cache_free(s->cache);
 	memo_free(&s->memo);

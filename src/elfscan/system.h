@@ -124,10 +124,12 @@ void objects_free(struct objects *t);
 struct obj *objects_get(struct objects *t, dev_t dev, ino_t ino);
 /* Record what the library read of the file (dev, ino) at path; info NULL
    with why when it could not be read, and with why NULL when it is no ELF
-   file. Returns the object, which may have
-   been there already. Any thread. */
+   file; program: a dynamically linked program the walk met, to be judged.
+   Returns the object, which may have been there already (then made a
+   program too, if program). Any thread. */
 struct obj *objects_put(struct objects *t, dev_t dev, ino_t ino,
-    const char *path, const struct chstk_info *info, const char *why);
+    const char *path, const struct chstk_info *info, const char *why,
+    bool program);
 /* Read the file open on fd (at the in-root path) and record it. */
 struct obj *objects_read(struct objects *t, int fd, const char *path);
 /* Does glibc take the object to ask for an executable stack? (Marked

@@ -68,6 +68,14 @@ bad "-0 with --format" \
     -0 --format=json "$D"
 bad "--null without a list" "elfscan: --null: there is no --files-from LIST to read" \
     --null "$D"
+bad "--diff with --system" \
+    "elfscan: --diff cannot be used with --system: it compares two builds, not roots" \
+    --system --diff "$D" "$D"
+bad "--diff with -0" "elfscan: --diff cannot be used with -0: it reports changes, not files" \
+    -0 --diff "$D" "$D"
+bad "--diff with --proc" \
+    "elfscan: --proc cannot be used with --diff: processes have no old and new" \
+    --proc --diff "$D" "$D"
 # Not a usage error: one line, no pointer to --help.
 S --allow "$T/no-such-list" "$D" >/dev/null 2>"$T/err"
 expect "a missing --allow file: exit 2" "$?" 2
