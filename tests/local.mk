@@ -125,7 +125,7 @@ EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/fixtures/system/pamhost.c tests/fixtures/system/nss_stacktest.c \
 	tests/fixtures/system/nsshost.c tests/fixtures/system/dlnote.c \
 	tests/fixtures/system/dlnotehost.c tests/fixtures/system/gconv_stacktest.c \
-	tests/fixtures/system/iconvhost.c \
+	tests/fixtures/system/iconvhost.c tests/fixtures/system/nodeaddon.c \
 	tests/fixtures/tiny64.asm tests/fixtures/tiny32.asm \
 	tests/system/mdwe.sh tests/fixtures/system/mdwe-prog.c \
 	tests/fixtures/system/mdwe-lib.c tests/fixtures/system/mdwe-xstack.S \

@@ -64,7 +64,7 @@ static const struct plugin_kind {
 	  "every program that converts this character set with iconv(3) loads it",
 	  "iconv_open fails with EINVAL, as for a conversion that does not exist" },
 	/* node src/node_binding.cc DLOpen: ERR_DLOPEN_FAILED with
-	   dlerror() (watched by hand, /work/coord/glibc-truth.md) */
+	   dlerror(); [run] tests/system/plugins.sh */
 	[PLUGIN_NODE] = { "a Node addon", NULL,
 	  "require() throws ERR_DLOPEN_FAILED with glibc's message" },
 	/* hotspot os_linux.cpp os::dll_load: UnsatisfiedLinkError with

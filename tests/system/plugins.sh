@@ -26,15 +26,20 @@
 #   .note.dlopen      a library whose notes name an asking and a clean
 #                     library in its RUNPATH, the first through a soname
 #                     alternative that does not exist
+#   Node addons       a node_modules directory, required by the root's
+#                     node (the roots of this test hold nodejs)
 #
 # elfscan judges the root from its files; then each host is run in the
 # root with the same GLIBC_TUNABLES: what it did (loaded, refused, and the
 # main stack's permissions after) must be what elfscan said of that pair.
 # A library whose notes are not JSON gets a one-line error, and the rest
-# of the verdicts still come. Node addons and JNI libraries are not tested
-# here: the roots hold no node and no JVM.
+# of the verdicts still come. JNI libraries are not tested here: the roots
+# hold no JVM.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/system/roots.sh"
+# Roots of their own, with a node to load the addons; the other system
+# tests' roots stay as they are.
+ROOTS_INCLUDE="$ROOTS_INCLUDE nodejs"
 need gcc readelf objcopy strings python3 python3-config debootstrap unshare chroot flock mount
 : "${ELFSCAN:?}"
 [ "$(id -u)" = 0 ] ||
@@ -45,6 +50,7 @@ B=$T/build
 MA=$(gcc -print-multiarch)
 LIB=/usr/lib/$MA
 DIST=/usr/lib/python3/dist-packages
+NODE=/usr/local/lib/node_modules/stacktest
 mkdir -p "$B"
 cc() { gcc -Wall -O1 -I"$FIX" "$@" 2>>"$B/build.log"; }
 shlib() { # OUT SOURCE EXTRA...: a shared object, the missing note unwarned
@@ -96,23 +102,28 @@ cc -c -o "$B/asm.o" "$SYS/asm-answer.S" &&
 	-Wl,-rpath,'$ORIGIN/dlnote' -DNOTE0="$note0" -DNOTE1="$note1" "$SYS/dlnote.c" &&
     shlib libdlnote-bad.so.1 -Wl,-soname,libdlnote-bad.so.1 -DNOTE0='"not json"' \
 	"$SYS/dlnote.c" &&
-    cc -o "$B/dlnotehost" "$SYS/dlnotehost.c" -L"$B" -l:libdlnote.so.1 ||
+    cc -o "$B/dlnotehost" "$SYS/dlnotehost.c" -L"$B" -l:libdlnote.so.1 &&
+    shlib stacktest_clean.node "$SYS/nodeaddon.c" &&
+    shlib stacktest_asm.node "$SYS/nodeaddon.c" "$B/asm.o" &&
+    shlib stacktest_dep.node "$SYS/nodeaddon.c" -L"$B" -l:libstackxs.so.1 ||
     { cat "$B/build.log"; fail "build the fixtures"; finish; }
 pass "the fixtures build"
 
 # The marking and linking of each fixture, by readelf.
 for f in libstackxs.so.1 hostrp/libstackalt.so.1 stacktest_asm.abi3.so \
     stacktest_dyn.so pam_stacktest_asm.so libnss_stackasm.so.2 libnss_files.so.2 \
-    STACKTEST-ASM.so libdlnote-asm.so.1; do
+    STACKTEST-ASM.so libdlnote-asm.so.1 stacktest_asm.node; do
 	expect "$f asks for an executable stack" "$(readelf_stack "$B/$f")" RWE
 done
 for f in libstackalt.so.1 stacktest_clean.abi3.so stacktest_dep.abi3.so \
     pam_stacktest_clean.so pam_stacktest_dep.so pam_stacktest_alt.so pamhost \
     pamhost-rpath libnss_stackclean.so.2 libnss_stackdep.so.2 nsshost \
-    STACKTEST-CLEAN.so iconvhost libdlnote-clean.so.1 libdlnote.so.1 dlnotehost; do
+    STACKTEST-CLEAN.so iconvhost libdlnote-clean.so.1 libdlnote.so.1 dlnotehost \
+    stacktest_clean.node stacktest_dep.node; do
 	expect "$f asks for no executable stack" "$(readelf_stack "$B/$f")" RW
 done
-for f in stacktest_dep.abi3.so pam_stacktest_dep.so libnss_stackdep.so.2; do
+for f in stacktest_dep.abi3.so pam_stacktest_dep.so libnss_stackdep.so.2 \
+    stacktest_dep.node; do
 	expect "$f needs libstackxs.so.1" \
 	    "$(readelf -dW "$B/$f" | grep -c 'NEEDED.*\[libstackxs.so.1\]')" 1
 done
@@ -130,7 +141,8 @@ place() {
 	p=$T/place-$1
 	mkdir -p "$p$LIB/security" "$p$LIB/gconv/gconv-modules.d" "$p/usr/local/bin" \
 	    "$p/usr/local/lib/dlnote" "$p$DIST/stacktest_dep.libs" \
-	    "$p/usr/lib/python$2/lib-dynload" "$p/etc/pam.d" "$p/opt/hostrp"
+	    "$p/usr/lib/python$2/lib-dynload" "$p/etc/pam.d" "$p/opt/hostrp" \
+	    "$p$NODE"
 	cp "$B/libstackxs.so.1" "$B/libstackalt.so.1" "$B/libdlnote.so.1" \
 	    "$B/libdlnote-bad.so.1" "$p/usr/local/lib/"
 	cp "$B/hostrp/libstackalt.so.1" "$p/opt/hostrp/"
@@ -138,6 +150,8 @@ place() {
 	cp "$B/stacktest_clean.abi3.so" "$B/stacktest_asm.abi3.so" \
 	    "$B/stacktest_dep.abi3.so" "$B/stacktest_other.cpython-30-$MA.so" "$p$DIST/"
 	cp "$B/libstackxs.so.1" "$p$DIST/stacktest_dep.libs/"
+	cp "$B/stacktest_clean.node" "$B/stacktest_asm.node" \
+	    "$B/stacktest_dep.node" "$p$NODE/"
 	tag=$(echo "$2" | tr -d .)
 	cp "$B/stacktest_dyn.so" "$p/usr/lib/python$2/lib-dynload/stacktest_dyn.cpython-$tag-$MA.so"
 	for k in clean asm dep alt; do
@@ -177,6 +191,17 @@ for line in open("/proc/self/maps"):
     if "[stack]" in line:
         print("stack:", line.split()[1])'
 
+# What the node host prints: the same, the error require() threw.
+nodehost='try {
+    require(process.argv[1]);
+    console.log("answer: loaded");
+} catch (e) {
+    console.log("require:", e.code + ":", e.message);
+}
+for (const line of require("fs").readFileSync("/proc/self/maps", "utf8").split("\n"))
+    if (line.includes("[stack]"))
+        console.log("stack:", line.split(/ +/)[1]);'
+
 # outcome VIEW TUNABLES CMD...: what glibc did with the plugin the host
 # CMD loads: refused (the host says so its way), exec (loaded, the stack
 # executable after), clean (loaded, not), absent (the host found no such
@@ -190,6 +215,7 @@ outcome() {
 	case $st:$out in
 	*"ModuleNotFoundError"*) echo absent ;;
 	*"ImportError"*"executable stack"* | 1:*"Module is unknown"* | \
+	    0:*"require: ERR_DLOPEN_FAILED:"*"executable stack"* | \
 	    1:*"getpwnam: not found"* | 1:*"iconv_open: Invalid argument"* | \
 	    1:*"dlopen: "*"executable stack"*) echo refused ;;
 	0:*"stack: rwxp"*) echo exec ;;
@@ -295,6 +321,10 @@ for suite in bookworm trixie forky; do
 		check "$v" "$t" "$LIB/libnss_files.so.2" "" nsshost root
 		for k in CLEAN ASM; do
 			check "$v" "$t" "$LIB/gconv/STACKTEST-$k.so" "" iconvhost STACKTEST-$k
+		done
+		for k in clean asm dep; do
+			check "$v" "$t" "$NODE/stacktest_$k.node" /usr/bin/node \
+			    node -e "$nodehost" "$NODE/stacktest_$k.node"
 		done
 		for k in asm clean; do
 			check "$v" "$t" "/usr/local/lib/dlnote/libdlnote-$k.so.1" \
