@@ -11,8 +11,9 @@
 #
 #   python3 modules   dist-packages (stable ABI, any python3; one needing a
 #                     library of its own pkg.libs/ through its RUNPATH;
-#                     one tagged for a python3 the root lacks) and
-#                     lib-dynload (tagged for the root's python3)
+#                     one tagged for a python3 the root lacks),
+#                     lib-dynload (tagged for the root's python3) and a
+#                     venv's site-packages, imported by the venv's python
 #   PAM modules       the root's security directory, three PAM hosts: one
 #                     with a DT_RPATH whose directory holds an asking
 #                     build of a library a module needs (a dlopened
@@ -77,6 +78,7 @@ cc -c -o "$B/asm.o" "$SYS/asm-answer.S" &&
 	-Wl,--enable-new-dtags -Wl,-rpath,'$ORIGIN/stacktest_dep.libs' &&
     pymod stacktest_other.cpython-30-$MA.so stacktest_other "$B/asm.o" &&
     pymod stacktest_dyn.so stacktest_dyn "$B/asm.o" &&
+    pymod stacktest_venv.abi3.so stacktest_venv "$B/asm.o" &&
     shlib pam_stacktest_clean.so "$SYS/pam_stacktest.c" &&
     shlib pam_stacktest_asm.so "$SYS/pam_stacktest.c" "$B/asm.o" &&
     shlib pam_stacktest_dep.so "$SYS/pam_stacktest.c" -L"$B" -l:libstackxs.so.1 &&
@@ -111,7 +113,7 @@ pass "the fixtures build"
 
 # The marking and linking of each fixture, by readelf.
 for f in libstackxs.so.1 hostrp/libstackalt.so.1 stacktest_asm.abi3.so \
-    stacktest_dyn.so pam_stacktest_asm.so libnss_stackasm.so.2 libnss_files.so.2 \
+    stacktest_dyn.so stacktest_venv.abi3.so pam_stacktest_asm.so libnss_stackasm.so.2 libnss_files.so.2 \
     STACKTEST-ASM.so libdlnote-asm.so.1 stacktest_asm.node; do
 	expect "$f asks for an executable stack" "$(readelf_stack "$B/$f")" RWE
 done
@@ -175,6 +177,10 @@ place() {
 	chmod 4755 "$p/usr/local/bin/pamhost-setuid"
 	root_put_tree "$1" "$p"
 	root_ldconfig "$1"
+	root_run "$1" -- python3 -m venv --without-pip /opt/venv &&
+	    root_put "$1" "$B/stacktest_venv.abi3.so" \
+	    "/opt/venv/lib/python$2/site-packages/stacktest_venv.abi3.so" ||
+	    { echo "ERROR: cannot make a venv in $1"; exit 99; }
 	root_run "$1" -- iconvconfig ||
 	    { echo "ERROR: iconvconfig failed in $1"; exit 99; }
 }
@@ -301,6 +307,8 @@ for suite in bookworm trixie forky; do
 		done
 		check "$v" "$t" "/usr/lib/python$pyver/lib-dynload/stacktest_dyn.cpython-$(echo "$pyver" | tr -d .)-$MA.so" \
 		    "$py" python3 -c "$pyhost" stacktest_dyn
+		check "$v" "$t" "/opt/venv/lib/python$pyver/site-packages/stacktest_venv.abi3.so" \
+		    "$py" /opt/venv/bin/python -c "$pyhost" stacktest_venv
 		expect "$v: no python3.0 here: no verdict for its module, python3 finds none" \
 		    "$(PLUGIN=only predict "$T/$v.json" "$DIST/stacktest_other.cpython-30-$MA.so" "$py")/$(outcome "$v" "$t" python3 -c "$pyhost" stacktest_other)" \
 		    "/absent"
