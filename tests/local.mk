@@ -95,7 +95,7 @@ reliability_tests = \
 # roots are judged as roots, against their unpacked trees and the same glibc.
 system_tests = tests/system/glibc-roots.sh tests/system/mdwe-setup.sh \
 	tests/system/closures.sh tests/system/units.sh \
-	tests/system/image-roots.sh
+	tests/system/image-roots.sh tests/system/plugins.sh
 
 # The house rules as tests: the manual pages render, no build product is
 # in git, the library's layers point one way, and no message is split
@@ -131,7 +131,9 @@ EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/system/roots.sh tests/fixtures/system/asm-answer.S \
 	tests/fixtures/system/pymod.c tests/fixtures/system/pam_stacktest.c \
 	tests/fixtures/system/pamhost.c tests/fixtures/system/nss_stacktest.c \
-	tests/fixtures/system/nsshost.c \
+	tests/fixtures/system/nsshost.c tests/fixtures/system/dlnote.c \
+	tests/fixtures/system/dlnotehost.c tests/fixtures/system/gconv_stacktest.c \
+	tests/fixtures/system/iconvhost.c tests/fixtures/system/nodeaddon.c \
 	tests/fixtures/tiny64.asm tests/fixtures/tiny32.asm \
 	tests/system/mdwe.sh tests/fixtures/system/mdwe-prog.c \
 	tests/fixtures/system/mdwe-lib.c tests/fixtures/system/mdwe-xstack.S \

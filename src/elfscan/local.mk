@@ -12,6 +12,7 @@ elfscan_layers = \
 	src/elfscan/judge.c \
 	src/elfscan/diff.c \
 	src/elfscan/system.c \
+	src/elfscan/plugins.c \
 	src/elfscan/units.c \
 	src/elfscan/mdwe.c \
 	src/elfscan/proc.c \

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "system.h"
+#include "verdict.h"
 #include "xalloc.h"
 
 void
@@ -36,6 +37,7 @@ obj_free(struct obj *o)
 	free(o->rpath);
 	free(o->runpath);
 	free(o->interp);
+	free(o->dlopen);
 	free(o);
 }
 
@@ -120,6 +122,7 @@ fill(struct obj *o, const struct chstk_info *info)
 	o->nodeflib = (h->flags_1 & DF_1_NODEFLIB) != 0;
 	o->rpath = h->has_rpath ? xstrdup(h->rpath) : NULL;
 	o->runpath = h->has_runpath ? xstrdup(h->runpath) : NULL;
+	o->dlopen = h->dlopen[0] != '\0' ? xlistdup(h->dlopen) : NULL;
 }
 
 struct obj *
@@ -184,6 +187,7 @@ take(void *arg, const char *member, const struct chstk_info *info,
 	one->h.runpath = xstrdup(info->hardening->runpath);
 	one->h.soname = xstrdup(info->hardening->soname);
 	one->h.interp = xstrdup(info->hardening->interp);
+	one->h.dlopen = xlistdup(info->hardening->dlopen);
 	one->info.hardening = &one->h;
 	one->image = true;
 	return 0;
@@ -223,6 +227,7 @@ objects_read_as(struct objects *t, int fd, const char *path, dev_t dev,
 	free((char *)one.h.runpath);
 	free((char *)one.h.soname);
 	free((char *)one.h.interp);
+	free((char *)one.h.dlopen);
 	return o;
 }
 
@@ -245,6 +250,15 @@ objects_at(struct objects *t, const struct rootfs *fs, const char *path)
 	o = objects_read(t, fd, path);
 	close(fd);
 	return o;
+}
+
+bool
+obj_asks(const struct obj *o)
+{
+	struct verdict v;
+
+	verdict_of(&o->info, 0, &v);
+	return v.effective == EFF_EXEC;
 }
 
 void

@@ -12,6 +12,9 @@
  *   a needed library found nowhere                 unresolved-library
  *   the tunable is 2 (where the value exists)      tunable-exec-stack
  *
+ * and what each program and the root's libc dlopen (plugins.c):
+ * plugin-refused, plugin-exec-stack;
+ *
  * and then the root's systemd services (units.c), each command's program
  * loaded the same way in the service's own environment (LD_LIBRARY_PATH,
  * the tunable: a service does not see /etc/environment), judged as
@@ -69,10 +72,52 @@ struct system {
 	char *tunables;		/* GLIBC_TUNABLES of /etc/environment */
 	struct group *g;
 	size_t ng;
+	struct plugins plugins;	/* what processes dlopen */
 	struct systemd sd;	/* the root's services */
 	unsigned ways;		/* how its MemoryDenyWriteExecute= works:
 				   MDWE_* bits, all that may be */
 };
+
+static void verdict(struct system *s, unsigned finding, const char *subject,
+    const char *why, const char *host, const char *via);
+
+/* plugins.c's verdicts, and its files that do not parse. */
+static void
+plugin_verdict(void *arg, unsigned finding, const char *subject,
+    const char *why, const char *host, const char *via)
+{
+	verdict(arg, finding, subject, why, host, via);
+}
+
+/* The in-root path as a file is named: DIR/PATH, or FILE[!IMAGE]!PATH;
+   the caller frees it. */
+static char *
+named(const struct system *s, const char *path)
+{
+	char *p;
+	int n;
+
+	if (s->fs.tree != NULL)
+		n = asprintf(&p, "%s%s%s!%s", s->fs.name, s->fs.image != NULL ?
+		    "!" : "", s->fs.image != NULL ? s->fs.image : "", path);
+	else
+		n = asprintf(&p, "%.*s%s", (int)s->fs.len, s->fs.name, path);
+	if (n < 0)
+		oom();
+	return p;
+}
+
+static void
+plugin_malformed(void *arg, const char *path, const char *msg)
+{
+	struct system *s = arg;
+	struct where w = { NULL };
+	char *p = named(s, path);
+
+	w.path = p;
+	report_error(s->r, &w, true, msg);
+	free(p);
+}
 
 static struct system *
 system_new(const struct opts *o, struct report *r)
@@ -83,6 +128,8 @@ system_new(const struct opts *o, struct report *r)
 	s->r = r;
 	objects_init(&s->objs);
 	pthread_mutex_init(&s->lock, NULL);
+	plugins_init(&s->plugins, &s->fs, &s->objs, &s->memo,
+	    &(struct plugin_out){ plugin_verdict, plugin_malformed, s });
 	return s;
 }
 
@@ -134,6 +181,12 @@ static const struct {
 	{ "/etc/ld.so.conf", RULES_FILE_MAX },
 	{ "/etc/ld.so.conf.d/*", RULES_FILE_MAX },
 	{ "/etc/ld.so.cache", CACHE_MAX },
+	/* plugins.c: the NSS modules named, the gconv modules' table. */
+	{ "/etc/nsswitch.conf", RULES_FILE_MAX },
+	{ "/usr/lib*/gconv/gconv-modules", RULES_FILE_MAX },
+	{ "/usr/lib*/gconv/gconv-modules.d/*", RULES_FILE_MAX },
+	{ "/usr/lib*/*/gconv/gconv-modules", RULES_FILE_MAX },
+	{ "/usr/lib*/*/gconv/gconv-modules.d/*", RULES_FILE_MAX },
 	{ "/lib*/ld[-.6]*", LDSO_MAX },
 	{ "/lib*/*/ld[-.6]*", LDSO_MAX },
 	{ "/usr/lib*/ld[-.6]*", LDSO_MAX },
@@ -248,6 +301,7 @@ system_add(struct system *s, const char *path, dev_t dev, ino_t ino,
     const struct chstk_info *info)
 {
 	const char *in = rootfs_inside(&s->fs, path);
+	struct obj *o;
 	bool met;
 
 	if (in == NULL || (info->kind != CHSTK_KIND_PROGRAM &&
@@ -255,13 +309,16 @@ system_add(struct system *s, const char *path, dev_t dev, ino_t ino,
 		return;
 	met = walked(s, in);
 	/* What ld.so could not read either: a library that fails to load. */
-	if (info->hardening == NULL)
+	if (info->hardening == NULL) {
 		objects_put(&s->objs, dev, ino, met ? in : NULL, NULL,
 		    "its dynamic section cannot be read", false);
-	else
-		objects_put(&s->objs, dev, ino, met ? in : NULL, info, NULL,
-		    met && info->kind == CHSTK_KIND_PROGRAM &&
-		    info->hardening->interp[0]);
+		return;
+	}
+	o = objects_put(&s->objs, dev, ino, met ? in : NULL, info, NULL,
+	    met && info->kind == CHSTK_KIND_PROGRAM &&
+	    info->hardening->interp[0]);
+	/* A plugin is found by its path, met by the walk or not. */
+	plugins_add(&s->plugins, in, o);
 }
 
 void
@@ -425,10 +482,7 @@ verdict(struct system *s, unsigned finding, const char *subject,
 static bool
 asks(const struct obj *o)
 {
-	struct verdict v;
-
-	verdict_of(&o->info, 0, &v);
-	return v.effective == EFF_EXEC;
+	return obj_asks(o);
 }
 
 /* The DT_NEEDED names from the program down to node i, "a b c", after
@@ -525,6 +579,7 @@ judge_program(struct system *s, const struct obj *p, const struct ldso *l)
 	closure_for(s, p, l, NULL, &c);
 	stat_add(s->r->st, C_SYS_PROGRAMS);
 	startup(s, &c, tunable(s, l), p->path, "");
+	plugins_host(&s->plugins, &c, tunable(s, l));
 	closure_free(&c);
 }
 
@@ -552,17 +607,8 @@ static void
 say_unit(void *arg, const char *path, const char *msg)
 {
 	struct system *s = arg;
-	char *p;
-	int n;
+	char *p = named(s, path);
 
-	/* As a file is named: DIR/PATH, or FILE[!IMAGE]!PATH. */
-	if (s->fs.tree != NULL)
-		n = asprintf(&p, "%s%s%s!%s", s->fs.name, s->fs.image != NULL ?
-		    "!" : "", s->fs.image != NULL ? s->fs.image : "", path);
-	else
-		n = asprintf(&p, "%.*s%s", (int)s->fs.len, s->fs.name, path);
-	if (n < 0)
-		oom();
 	report_note(s->r, p, msg);
 	free(p);
 }
@@ -828,6 +874,7 @@ system_judge(struct system *s)
 	judge_services(s);
 	for (i = 0; i < s->nld; i++) {
 		t = tunable(s, s->ld[i]);
+		plugins_root(&s->plugins, s->ld[i], t);
 		if (t == 2)
 			verdict(s, __builtin_ctzll(F_TUNABLE_EXEC_STACK),
 			    "/etc/environment",
@@ -869,6 +916,7 @@ system_close(struct system *s)
 		free(s->g[i].subject);
 	}
 	free(s->g);
+	plugins_free(&s->plugins);
 	for (i = 0; i < s->nld; i++) {
 		ldso_free(s->ld[i]);
 		free(s->ld[i]);

@@ -10,12 +10,15 @@
  * and what they load:
  *
  *   system.c    the session: the root, its rules, the verdicts reported
+ *   plugins.c   what processes dlopen (python3 modules, PAM, NSS and gconv
+ *               modules, Node addons, JNI libraries, what .note.dlopen
+ *               names), paired with the programs that load it
  *   units.c     the root's systemd: its version, its services, what each
  *               runs and in what environment
  *   mdwe.c      what MemoryDenyWriteExecute=yes does to a program and its
  *               libraries
  *   closure.c   each program's libraries, loaded as its ld.so would, and
- *               which of them asks for an executable stack
+ *               what it dlopens
  *   ldso.c      the root's dynamic linker read as a file: which glibc, what
  *               it does with an executable stack, where it looks
  *   env.c       the glibc.rtld.execstack tunable the root sets
@@ -182,6 +185,8 @@ struct obj {
 	char *needed;		/* the DT_NEEDED names, "a\0b\0\0" */
 	char *rpath, *runpath;	/* NULL when absent */
 	char *interp;		/* "" when none */
+	char *dlopen;		/* its dlopen notes (chstk_hardening), NULL
+				   when none */
 	bool program;		/* a dynamically linked program met by the
 				   walk: a closure to judge */
 	struct obj *next;	/* in its hash chain */
@@ -204,6 +209,9 @@ struct obj *objects_get(struct objects *t, dev_t dev, ino_t ino);
 struct obj *objects_put(struct objects *t, dev_t dev, ino_t ino,
     const char *path, const struct chstk_info *info, const char *why,
     bool program);
+/* Does glibc take the object to ask for an executable stack? (Marked
+   so, or unmarked where its machine's default is: verdict.c.) */
+bool obj_asks(const struct obj *o);
 /* Read the file open on fd (at the in-root path), known as (dev, ino): a
    running process's mapping, as /proc/PID/maps names it (proc.c); record
    it. */
@@ -283,10 +291,13 @@ bool ldso_search(const struct ldso *l, const char *name,
     const struct search *s, bool (*fn)(void *arg, const char *path),
     void *arg);
 
-/* closure.c: the libraries one program loads at start-up. */
+/* closure.c: the libraries one program loads at start-up, and what it
+   dlopens. */
 struct cnode {
 	const struct obj *o;
-	size_t parent;		/* the node that needed it (the program: 0) */
+	size_t parent;		/* the node that needed it; its own index for
+				   the program (0) and what was dlopened:
+				   an RPATH chain starts there */
 	char *path;		/* the in-root path ld.so opened it by */
 	char *origin;		/* what $ORIGIN stands for in it */
 	char *name;		/* the DT_NEEDED name it was loaded by */
@@ -318,17 +329,93 @@ struct closure {
 	struct objects *objs;
 	struct memo *memo;	/* may be NULL */
 	struct pathlist library_path;
+	bool main;		/* node 0 is the main program */
 	struct cnode *v;	/* in the order ld.so loads them */
 	size_t n, cap;
 	struct cmiss *miss;
 	size_t nmiss;
 };
-/* The closure of program, whose $ORIGIN is origin, under l, with
-   LD_LIBRARY_PATH library_path (list NULL: unset). */
+/* A closure of nothing yet, under l, with LD_LIBRARY_PATH library_path
+   (list NULL: unset). */
+void closure_init(struct closure *c, const struct ldso *l,
+    const struct rootfs *fs, struct objects *objs, struct memo *memo,
+    struct pathlist library_path);
+/* The first object and what it needs, o's $ORIGIN being origin: the main
+   program (main), or a library of a process not known. */
+void closure_start(struct closure *c, const struct obj *o,
+    const char *origin, bool main);
+/* closure_init and closure_start of program. */
 void closure_of(struct closure *c, const struct obj *program,
     const char *origin, const struct ldso *l, const struct rootfs *fs,
     struct objects *objs, struct memo *memo, struct pathlist library_path);
+/* dlopen(name) called from the object of node caller (SIZE_MAX: by glibc
+   itself, from libc.so.6, which has no search path of its own): the object
+   and what it needs loaded on top of the closure. Its node, the node of
+   the object when it was loaded already, or SIZE_MAX when it is found
+   nowhere (what it needs and is found nowhere goes to miss). */
+size_t closure_dlopen(struct closure *c, const char *name, size_t caller);
+/* Back to the first n nodes and nmiss misses: what a dlopen added goes. */
+void closure_truncate(struct closure *c, size_t n, size_t nmiss);
+/* The DT_NEEDED names that led to node i from the program or dlopened
+   object that started its chain, "a b", and i's own when self; the
+   caller frees it. */
+char *closure_via(const struct closure *c, size_t i, bool self);
 void closure_free(struct closure *c);
+
+/* plugins.c: what processes dlopen, paired with their hosts. */
+enum plugin_which {
+	PLUGIN_PYTHON,		/* a python3 extension module */
+	PLUGIN_PAM,		/* a PAM module */
+	PLUGIN_NSS,		/* an NSS module nsswitch.conf names */
+	PLUGIN_GCONV,		/* a gconv module */
+	PLUGIN_NODE,		/* a Node addon */
+	PLUGIN_JNI,		/* a JNI library */
+	PLUGIN_NOTE,		/* what a .note.dlopen names */
+};
+struct plugin {
+	enum plugin_which kind;
+	const struct obj *o;
+	char *path;		/* in the root, where the walk met it */
+	char version[64];	/* python: "3.11", or "" for any python3;
+				   JNI: its JVM's directory, or "" */
+	bool venv;		/* python: a venv's */
+};
+/* Where the verdicts go (system.c's): finding a bit index; host NULL
+   when no program can be named. */
+struct plugin_out {
+	void (*verdict)(void *arg, unsigned finding, const char *subject,
+	    const char *why, const char *host, const char *via);
+	/* A file whose dlopen notes do not parse (path in the root). */
+	void (*malformed)(void *arg, const char *path, const char *msg);
+	void *arg;
+};
+struct plugins {
+	pthread_mutex_t lock;	/* over v and carrier, while the walk goes */
+	const struct rootfs *fs;
+	struct objects *objs;
+	struct memo *memo;
+	struct plugin_out out;
+	struct plugin *v;	/* met by the walk where hosts look */
+	size_t n;
+	const struct obj **carrier;	/* objects with dlopen notes */
+	size_t ncarrier;
+	char **why;		/* the verdicts' sentences, kept */
+	size_t nwhy;
+};
+void plugins_init(struct plugins *p, const struct rootfs *fs,
+    struct objects *objs, struct memo *memo, const struct plugin_out *out);
+void plugins_free(struct plugins *p);
+/* A program or shared object the walk met at path (in the root): kept
+   when it lies where a host looks for plugins, or has dlopen notes. Any
+   thread. */
+void plugins_add(struct plugins *p, const char *path, const struct obj *o);
+/* The plugins the program of closure c (its start-up closure) loads,
+   judged with the tunable at t. c is as it was after. */
+void plugins_host(struct plugins *p, struct closure *c, int t);
+/* The plugins no program of the root can be named for (NSS and gconv
+   modules, what dlopen notes name), judged under l with the tunable at
+   t. */
+void plugins_root(struct plugins *p, const struct ldso *l, int t);
 
 /* env.c: the tunable's value a root's processes see. */
 enum { TUNABLE_UNSET = -1 };
