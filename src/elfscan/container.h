@@ -21,7 +21,9 @@ enum container {
 	CONTAINER_NONE, CONTAINER_DEB, CONTAINER_RPM, CONTAINER_ZIP,
 	CONTAINER_TAR, CONTAINER_CPIO, CONTAINER_COMPRESSED,
 };
-/* What a file's first n bytes (up to 512) say it is. */
+/* What a file's first n bytes say it is: CONTAINER_HEAD bytes are enough
+   (a tar's magic ends there). */
+#define CONTAINER_HEAD 262
 enum container container_kind(const unsigned char *head, size_t n);
 /* Where a container's images and errors go: a batch after each member
    (path the container, member names as inside), which found may keep

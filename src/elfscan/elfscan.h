@@ -1,8 +1,9 @@
 /*
- * elfscan.h - the options, the counters and the three stages a path goes
+ * elfscan.h - the options, the counters and the four stages a path goes
  * through, top to bottom; each stage calls only those below it:
  *
  *   walk.c     find the files: the roots, then their directories
+ *   heads.c    open them and read their heads, many at a time
  *   read.c     read each file's images, through the library, or through
  *              container.c and oci.c for packages and images
  *              (container.h), into a batch (batch.h)
@@ -20,7 +21,9 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <fcntl.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "chstk.h"
 #include "verdict.h"
@@ -40,6 +43,7 @@ struct opts {
 	bool archives;		/* -A: open containers met in the walk */
 	bool progress;		/* on a terminal, unless --no-progress */
 	unsigned jobs;
+	bool uring;		/* read heads with io_uring (heads.c) */
 	struct allow allow;
 	bool hardening;		/* --hardening, or any --require */
 	struct require *require;
@@ -117,11 +121,67 @@ void judge_file(struct judge *j, const char *path, bool findings);
    is an error, a listed one is passed over, as in the walk. */
 enum named { NAMED_NO, NAMED_LISTED, NAMED_ARG };
 
-/* read.c: the images of the file name in dirfd, named path, to j. */
+/*
+ * read.c: a file's images, from its head: the first READ_HEAD bytes (or
+ * all of a smaller file), enough for the ELF header and program headers
+ * of nearly every ELF file (all of /usr's here), which the library then
+ * does not read again: one read tells what a file is and, most often,
+ * all the library needs but the dynamic section. Not more: the other
+ * files, most of a tree, would have it copied for nothing. Files are
+ * opened READ_OPEN_FLAGS, and O_NOFOLLOW unless followed: a FIFO put in a
+ * file's place since the listing does not block the open.
+ */
+#define READ_HEAD 1024
+#define READ_OPEN_FLAGS (O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+struct head {
+	int fd;			/* -1: the open failed */
+	int error;		/* why the open or a read failed, or 0 */
+	const unsigned char *bytes;
+	size_t n;		/* bytes of the head read */
+};
+/* The images of the file whose head is h, named path, to j. The caller
+   closes h->fd. */
+void read_head(struct judge *j, const struct head *h, const char *path,
+    enum named named);
+/* Open the file name in dirfd, named path, read its head and its images
+   to j, one system call after the other. */
 void read_file(struct judge *j, int dirfd, const char *name,
     const char *path, bool follow, enum named named);
+/* A read shorter than asked is most likely the file's end; the head is
+   read on only while it is shorter than the bytes that tell what the
+   file is, to the walk (chstk_format's) or, when containers are looked
+   into, to container_kind. Returns how many. */
+size_t read_enough(const struct judge *j, enum named named);
+/* Read on into head[got, READ_HEAD) from fd, until enough bytes are in or
+   the file ends. Returns the bytes in head, or -1 with errno set. */
+ssize_t read_on(int fd, unsigned char *head, size_t got, size_t enough);
 /* The images of the OCI image layout open on fd, named path. */
 void read_layout(struct judge *j, int fd, const char *path);
+
+/*
+ * heads.c: the regular files a walker lists, opened and their heads read
+ * many at a time with io_uring, then to read_head; or, where io_uring
+ * cannot be used, each read at once with read_file. One struct heads a
+ * walker thread.
+ */
+/* Can io_uring read the heads? If not, why, in a few words, into why. */
+bool heads_uring(char *why, size_t len);
+/* A walker's, reading with io_uring if j->o->uring and a ring can be set
+   up, else one file at a time. Freed by heads_free, which waits for the
+   files in flight. */
+struct heads *heads_new(struct judge *j);
+void heads_free(struct heads *h);
+/* The regular file name in the directory open on dirfd, met at path;
+   followed if it is a symbolic link and follow. name and path are
+   copied. */
+void heads_file(struct heads *h, int dirfd, const char *name,
+    const char *path, bool follow);
+/* The directory open on dirfd is listed: closed once its files are
+   read. */
+void heads_dir_done(struct heads *h, int dirfd);
+/* Are files in flight? heads_drain waits until none are. */
+bool heads_busy(const struct heads *h);
+void heads_drain(struct heads *h);
 
 /* walk.c: scan the paths named as arguments, args[0, nargs), then the
    files listed in --files-from, listed[0, nlisted) (a directory there is

@@ -2,7 +2,8 @@
  * walk.c - the first stage: finding the files, in parallel. Worker threads
  * take directories from a shared stack (depth first, which keeps the stack
  * short), read each with getdents64, and hand regular files, known by
- * their d_type alone (no stat), to the next stage (read.c).
+ * their d_type alone (no stat), to heads.c, which reads many at a time and
+ * passes each to the next stage (read.c).
  *
  * Symbolic links are followed only when asked (-L), except those named on
  * the command line. Each directory is scanned once, by device and inode,
@@ -158,14 +159,21 @@ push(struct walker *w, const char *path, size_t len, dev_t root_dev,
 	pthread_mutex_unlock(&w->lock);
 }
 
-/* The next job; NULL when every worker is idle and nothing is left. */
+/* The next job; NULL when every worker is idle and nothing is left. A
+   worker reads the files it has in flight before it waits. */
 static struct job *
-pop(struct walker *w)
+pop(struct walker *w, struct heads *h)
 {
 	struct job *j;
 
 	pthread_mutex_lock(&w->lock);
 	while (w->stack == NULL && !w->done) {
+		if (heads_busy(h)) {
+			pthread_mutex_unlock(&w->lock);
+			heads_drain(h);
+			pthread_mutex_lock(&w->lock);
+			continue;
+		}
 		if (++w->idle == w->workers) {
 			w->done = true;
 			pthread_cond_broadcast(&w->cond);
@@ -347,7 +355,7 @@ struct scratch {
 
 static void
 entry(struct walker *w, const struct job *j, int fd, dev_t dev,
-    const struct dirent64 *e, struct scratch *s)
+    const struct dirent64 *e, struct scratch *s, struct heads *h)
 {
 	size_t nlen = strlen(e->d_name), len;
 	unsigned char type;
@@ -370,13 +378,14 @@ entry(struct walker *w, const struct job *j, int fd, dev_t dev,
 	if (type == DT_DIR)
 		push(w, s->path, len, j->root_dev, dev);
 	else if (w->nnamed == 0 || !named_too(w, fd, e->d_name, s->path))
-		read_file(w->j, fd, e->d_name, s->path, link, NAMED_NO);
+		heads_file(h, fd, e->d_name, s->path, link);
 }
 
 /* getdents64 straight into the worker's buffer: no DIR to allocate, and
    none of fdopendir's extra system calls. */
 static void
-scan_dir(struct walker *w, const struct job *j, struct scratch *s)
+scan_dir(struct walker *w, const struct job *j, struct scratch *s,
+    struct heads *h)
 {
 	int fd = open_dir(j->path, j->len, j->root || w->o->follow);
 	ssize_t n, off;
@@ -406,11 +415,11 @@ scan_dir(struct walker *w, const struct job *j, struct scratch *s)
 			    (const struct dirent64 *)(s->dents + off);
 
 			off += e->d_reclen;
-			entry(w, j, fd, dev, e, s);
+			entry(w, j, fd, dev, e, s, h);
 		}
 	if (n == -1)
 		walk_error(w, j->path, "cannot read directory", errno);
-	close(fd);
+	heads_dir_done(h, fd);
 }
 
 static void *
@@ -418,18 +427,20 @@ worker(void *arg)
 {
 	struct walker *w = arg;
 	struct scratch *s = xmalloc(sizeof(*s));
+	struct heads *h = heads_new(w->j);
 	struct job *j;
 
 	s->cap = 4096;
 	s->path = xmalloc(s->cap);
-	while ((j = pop(w)) != NULL) {
+	while ((j = pop(w, h)) != NULL) {
 		if (j->file)
 			read_file(w->j, AT_FDCWD, j->path, j->path, true,
 			    j->named);
 		else
-			scan_dir(w, j, s);
+			scan_dir(w, j, s, h);
 		free(j);
 	}
+	heads_free(h);
 	free(s->path);
 	free(s);
 	return NULL;
