@@ -42,7 +42,8 @@ struct opts {
 	bool one_fs;		/* -x */
 	bool archives;		/* -A: open containers met in the walk */
 	bool progress;		/* on a terminal, unless --no-progress */
-	unsigned jobs;
+	unsigned jobs;		/* walker threads */
+	unsigned jobs_most;	/* and while the walk reads the disk */
 	bool uring;		/* read heads with io_uring (heads.c) */
 	struct allow allow;
 	bool hardening;		/* --hardening, or any --require */

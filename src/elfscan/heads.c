@@ -25,7 +25,7 @@
  * before 5.6 or without its openat, read and close, io_uring_disabled, a
  * seccomp filter, a limit on memory) or ELFSCAN_READER=threads asks, each
  * file is read at once, one system call after the other (read_file), by
- * the walker threads, as many as the CPUs.
+ * its walker.
  */
 #include "config.h"
 
@@ -134,7 +134,7 @@ depth(const struct opts *o)
 		return HEADS_DEPTH;
 	room = rl.rlim_cur > HEADS_SPARE_FDS ? rl.rlim_cur - HEADS_SPARE_FDS :
 	    0;
-	room /= 2 * (rlim_t)o->jobs;
+	room /= 2 * (rlim_t)o->jobs_most;
 	if (room < 4)
 		return 0;
 	return room < HEADS_DEPTH ? (unsigned)room : HEADS_DEPTH;

@@ -27,8 +27,10 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "container.h"
@@ -70,8 +72,15 @@ struct walker {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct job *stack;
-	unsigned idle, workers;
+	unsigned idle, workers;	/* workers: started, and the main thread */
 	bool done;
+	/* The threads started, up to o->jobs_most - 1 (grow). */
+	pthread_t *thread;
+	unsigned started;
+	atomic_bool grown;	/* no more will start */
+	atomic_llong next_look;	/* when grow looks again, in ns */
+	long inblock;		/* blocks read from the disk then */
+	bool reading;		/* and whether some were read before */
 	struct seen seen;	/* under lock */
 	/* The files named, by key: filled before the workers start, then
 	   only read. */
@@ -422,6 +431,59 @@ scan_dir(struct walker *w, const struct job *j, struct scratch *s,
 	heads_dir_done(h, fd);
 }
 
+static void *worker(void *arg);
+
+static long long
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/*
+ * With a cold cache the walkers wait for the disk, to list a directory or
+ * to read a file for the library, and as many as the CPUs keep too few of
+ * those reads in flight. Whenever the process read from the disk in the
+ * last two of the times grow looks, GROW_EVERY apart, one more walker
+ * joins, up to o->jobs_most. A warm walk reads nothing from the disk, or
+ * a few files gone from the cache now and then, and keeps o->jobs, and
+ * their memory.
+ */
+#define GROW_EVERY 20000000	/* ns */
+static void
+grow(struct walker *w)
+{
+	struct rusage ru;
+	long long now;
+
+	if (atomic_load_explicit(&w->grown, memory_order_relaxed))
+		return;
+	now = now_ns();
+	if (now < atomic_load_explicit(&w->next_look, memory_order_relaxed))
+		return;
+	pthread_mutex_lock(&w->lock);
+	if (now >= atomic_load(&w->next_look) && !w->done &&
+	    getrusage(RUSAGE_SELF, &ru) == 0) {
+		atomic_store(&w->next_look, now + GROW_EVERY);
+		if (ru.ru_inblock > w->inblock && w->reading) {
+			if (pthread_create(&w->thread[w->started], NULL,
+			    worker, w) == 0) {
+				w->started++;
+				w->workers++;
+			} else {
+				atomic_store(&w->grown, true);
+			}
+		}
+		w->reading = ru.ru_inblock > w->inblock;
+		w->inblock = ru.ru_inblock;
+		if (w->started + 1 >= w->o->jobs_most)
+			atomic_store(&w->grown, true);
+	}
+	pthread_mutex_unlock(&w->lock);
+}
+
 static void *
 worker(void *arg)
 {
@@ -439,6 +501,7 @@ worker(void *arg)
 		else
 			scan_dir(w, j, s, h);
 		free(j);
+		grow(w);
 	}
 	heads_free(h);
 	free(s->path);
@@ -549,28 +612,30 @@ walk(struct judge *j, char **args, size_t nargs, char **listed,
     size_t nlisted)
 {
 	struct walker w = { .o = j->o, .j = j };
-	pthread_t *t = xmalloc(j->o->jobs * sizeof(*t));
-	unsigned i, started = 0;
+	struct rusage ru;
+	unsigned i;
 	int ret;
 
 	pthread_mutex_init(&w.lock, NULL);
 	pthread_cond_init(&w.cond, NULL);
 	ret = push_roots(&w, args, nargs, listed, nlisted);
-	/* The main thread is a worker too. Until every thread is started,
-	   the count stays above what the idle ones can reach. */
+	w.thread = xmalloc(j->o->jobs_most * sizeof(*w.thread));
+	w.inblock = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_inblock : 0;
+	atomic_init(&w.next_look, now_ns() + GROW_EVERY);
+	atomic_init(&w.grown, j->o->jobs >= j->o->jobs_most);
+	/* The main thread is a worker too. The threads wait for the lock
+	   until all are started. */
 	pthread_mutex_lock(&w.lock);
-	w.workers = j->o->jobs + 1;
-	pthread_mutex_unlock(&w.lock);
 	for (i = 0; i + 1 < j->o->jobs; i++)
-		if (pthread_create(&t[started], NULL, worker, &w) == 0)
-			started++;
-	pthread_mutex_lock(&w.lock);
-	w.workers = started + 1;
+		if (pthread_create(&w.thread[w.started], NULL, worker, &w) == 0)
+			w.started++;
+	w.workers = w.started + 1;
 	pthread_mutex_unlock(&w.lock);
 	worker(&w);
-	for (i = 0; i < started; i++)
-		pthread_join(t[i], NULL);
-	free(t);
+	/* Every worker is idle or gone: none starts another. */
+	for (i = 0; i < w.started; i++)
+		pthread_join(w.thread[i], NULL);
+	free(w.thread);
 	free(w.seen.slot);
 	free(w.named);
 	pthread_mutex_destroy(&w.lock);
