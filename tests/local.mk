@@ -45,6 +45,7 @@ elfscan_shell_tests = \
 	tests/elfscan/images.sh \
 	tests/elfscan/lazy.sh \
 	tests/elfscan/reads.sh \
+	tests/elfscan/reader.sh \
 	tests/elfscan/hardening.sh \
 	tests/elfscan/hardening-names.sh \
 	tests/elfscan/layers.sh \
