@@ -76,6 +76,7 @@ packaging_tests = \
 reliability_tests = \
 	tests/reliability/fuzz-replay.sh \
 	tests/reliability/faults.sh \
+	tests/reliability/readfaults.sh \
 	tests/reliability/filesystems.sh \
 	tests/reliability/kill.sh \
 	tests/reliability/concurrent.sh \

@@ -154,7 +154,10 @@ read_file(struct judge *j, int dirfd, const char *name, const char *path,
 	struct head h = { .bytes = bytes };
 	ssize_t n;
 
-	h.fd = openat(dirfd, name, READ_OPEN_FLAGS | (follow ? 0 : O_NOFOLLOW));
+	do
+		h.fd = openat(dirfd, name, READ_OPEN_FLAGS |
+		    (follow ? 0 : O_NOFOLLOW));
+	while (h.fd == -1 && errno == EINTR);
 	if (h.fd == -1) {
 		h.error = errno;
 		read_head(j, &h, path, named);
