@@ -115,8 +115,9 @@ struct heads {
 	struct slot *slot;
 };
 
-/* Slots a walker, within the open files allowed: each slot may hold a
-   file and its directory open. 0: too few for a ring to be worth it. */
+/* Slots a walker, within the open files allowed (1024 by default: 56
+   slots for each of 8 walkers): each slot may hold a file and its
+   directory open. 0: too few for a ring to be worth it. */
 static unsigned
 depth(const struct opts *o)
 {
@@ -125,11 +126,6 @@ depth(const struct opts *o)
 
 	if (getrlimit(RLIMIT_NOFILE, &rl) == -1)
 		return 0;
-	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		if (setrlimit(RLIMIT_NOFILE, &rl) == -1)
-			getrlimit(RLIMIT_NOFILE, &rl);
-	}
 	if (rl.rlim_cur == RLIM_INFINITY)
 		return HEADS_DEPTH;
 	room = rl.rlim_cur > HEADS_SPARE_FDS ? rl.rlim_cur - HEADS_SPARE_FDS :
