@@ -416,7 +416,8 @@ parse(int argc, char **argv, struct opts *o)
 		case 'V':
 			if (reader(o, desc, sizeof(desc)) < 0)
 				return -2;
-			printf("elfscan %s\nreader: %s\n", chstk_version(), desc);
+			printf("elfscan %s\nreader: %s\n", chstk_version(),
+			    desc);
 			exit(0);
 		default:
 			bad_option(c, argv, longopts);

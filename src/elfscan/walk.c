@@ -72,7 +72,7 @@ struct walker {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct job *stack;
-	unsigned idle, workers;	/* workers: started, and the main thread */
+	unsigned idle, workers;	/* workers: started, and main's */
 	bool done;
 	/* The threads started, up to o->jobs_most - 1 (grow). */
 	pthread_t *thread;

@@ -44,7 +44,7 @@
 #endif
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static int left = -1;		/* faults still to make; -1: not read yet */
+static int left = -1;		/* faults still to make; -1: unknown */
 static int libc_fd = -1;	/* the file, opened by the C library */
 
 static void *
@@ -232,7 +232,8 @@ look(struct io_uring *ring)
 		    sqe->fd == ring_fd && read_ring == NULL) {
 			read_ring = ring;
 			read_data = sqe->user_data;
-		} else if (sqe->opcode == IORING_OP_CLOSE && sqe->fd == ring_fd) {
+		} else if (sqe->opcode == IORING_OP_CLOSE &&
+		    sqe->fd == ring_fd) {
 			ring_fd = -1;
 		}
 	}
