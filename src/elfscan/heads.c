@@ -95,6 +95,7 @@ struct slot {
 	struct dir *dir;
 	int fd;
 	bool follow;
+	size_t root;		/* struct met's */
 	size_t n;		/* head bytes read */
 	char name[256];		/* NAME_MAX and its NUL */
 	char *path;
@@ -196,6 +197,16 @@ done(struct heads *h, unsigned i)
 	h->busy--;
 }
 
+/* How the walk met the file in slot s. */
+static struct met
+met(const struct slot *s)
+{
+	struct met m = { .path = s->path, .root = s->root,
+	    .follow = s->follow, .named = NAMED_NO };
+
+	return m;
+}
+
 /* The head is in, or a read failed (error): to read.c, then close. */
 static void
 finish(struct heads *h, unsigned i, int error)
@@ -203,8 +214,9 @@ finish(struct heads *h, unsigned i, int error)
 	struct slot *s = &h->slot[i];
 	struct head hd = { .fd = s->fd, .error = error, .bytes = s->head,
 	    .n = error == 0 ? s->n : 0 };
+	struct met m = met(s);
 
-	read_head(h->j, &hd, s->path, NAMED_NO);
+	read_head(h->j, &hd, &m);
 	queue(h, i, OP_CLOSE);
 }
 
@@ -213,13 +225,13 @@ opened(struct heads *h, unsigned i, int res)
 {
 	struct slot *s = &h->slot[i];
 	struct head hd = { .fd = -1, .error = -res };
+	struct met m = met(s);
 
 	if (res == -EINTR || res == -EAGAIN) {
-		read_file(h->j, s->dir->fd, s->name, s->path, s->follow,
-		    NAMED_NO);
+		read_file(h->j, s->dir->fd, s->name, &m);
 		done(h, i);
 	} else if (res < 0) {
-		read_head(h->j, &hd, s->path, NAMED_NO);
+		read_head(h->j, &hd, &m);
 		done(h, i);
 	} else {
 		s->fd = res;
@@ -293,15 +305,14 @@ reap(struct heads *h, unsigned wait)
 }
 
 void
-heads_file(struct heads *h, int dirfd, const char *name, const char *path,
-    bool follow)
+heads_file(struct heads *h, int dirfd, const char *name, const struct met *m)
 {
-	size_t len = strlen(path) + 1;
+	size_t len = strlen(m->path) + 1;
 	struct slot *s;
 	unsigned i;
 
 	if (!h->ring) {
-		read_file(h->j, dirfd, name, path, follow, NAMED_NO);
+		read_file(h->j, dirfd, name, m);
 		return;
 	}
 	if (h->dir == NULL) {
@@ -317,7 +328,8 @@ heads_file(struct heads *h, int dirfd, const char *name, const char *path,
 	s->dir = h->dir;
 	s->dir->refs++;
 	s->fd = -1;
-	s->follow = follow;
+	s->follow = m->follow;
+	s->root = m->root;
 	s->n = 0;
 	strcpy(s->name, name);
 	if (len > s->cap) {
@@ -325,7 +337,7 @@ heads_file(struct heads *h, int dirfd, const char *name, const char *path,
 		s->cap = len < 256 ? 256 : len;
 		s->path = xmalloc(s->cap);
 	}
-	memcpy(s->path, path, len);
+	memcpy(s->path, m->path, len);
 	queue(h, i, OP_OPEN);
 	/* A few at a time: each submission enters the kernel. */
 	if (h->queued >= h->depth / 4)
@@ -390,10 +402,9 @@ heads_new(struct judge *j)
 }
 
 void
-heads_file(struct heads *h, int dirfd, const char *name, const char *path,
-    bool follow)
+heads_file(struct heads *h, int dirfd, const char *name, const struct met *m)
 {
-	read_file(h->j, dirfd, name, path, follow, NAMED_NO);
+	read_file(h->j, dirfd, name, m);
 }
 
 void

@@ -7,8 +7,9 @@
  * goes to container.c, and a container image to oci.c, when it was named
  * on the command line or listed, or with -A; anything else is passed over
  * after its head is read, or an error when it was named (elfscan.h, enum
- * named). With --hardening the library reads each image's other
- * defences too, and hands over its symbols (batch.c).
+ * named). A file named as an image (oci-archive:FILE...) must be one.
+ * With --hardening the library reads each image's other defences too, and
+ * hands over its symbols (batch.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -60,15 +61,19 @@ read_library(struct batch *b, int fd, const unsigned char *head, size_t n,
 /* A container's members are judged one by one, as they are read. */
 struct container_ctx {
 	struct judge *j;
+	size_t root;
 	bool findings;
 };
 
+/* The container names its members; where the file lies, the walk knows. */
 static void
 judge_member(void *arg, const struct batch *b)
 {
 	struct container_ctx *c = arg;
+	struct batch in = *b;
 
-	c->findings |= judge_batch(c->j, b);
+	in.at.root = c->root;
+	c->findings |= judge_batch(c->j, &in);
 }
 
 size_t
@@ -99,18 +104,19 @@ read_on(int fd, unsigned char *head, size_t got, size_t enough)
 }
 
 void
-read_head(struct judge *j, const struct head *h, const char *path,
-    enum named named)
+read_head(struct judge *j, const struct head *h, const struct met *m)
 {
-	struct batch b = { .at.path = path };
-	struct container_ctx c = { .j = j };
+	const char *path = m->path;
+	struct batch b = { .at.path = path, .at.root = m->root };
+	struct container_ctx c = { .j = j, .root = m->root };
 	struct container_out out = { .found = judge_member, .arg = &c,
 	    .hardening = j->o->hardening };
+	struct oci_select sel = { m->ref, j->o->platform };
 	size_t n = h->n;
 	enum chstk_format format;
 	enum container kind;
 	struct stat st;
-	bool look_into = named != NAMED_NO || j->o->archives;
+	bool look_into = m->named != NAMED_NO || j->o->archives;
 
 	if (h->fd == -1) {
 		/* Gone, or replaced by a link, since the listing. */
@@ -133,13 +139,17 @@ read_head(struct judge *j, const struct head *h, const char *path,
 		b.dev = st.st_dev;
 		b.ino = st.st_ino;
 	}
-	if (format == CHSTK_FORMAT_ELF || format == CHSTK_FORMAT_AR)
+	if (m->image && !(kind == CONTAINER_TAR && oci_is_archive(h->fd)))
+		batch_add(&b, FOUND_ERROR, NULL, "not an image: neither an OCI archive nor a docker save tarball");
+	else if (m->image)
+		oci_scan(h->fd, false, path, &sel, &out);
+	else if (format == CHSTK_FORMAT_ELF || format == CHSTK_FORMAT_AR)
 		read_library(&b, h->fd, h->bytes, n, format, j->o);
 	else if (kind == CONTAINER_TAR && look_into && oci_is_archive(h->fd))
-		oci_scan(h->fd, false, path, &out);
+		oci_scan(h->fd, false, path, &sel, &out);
 	else if (kind != CONTAINER_NONE && look_into)
 		container_scan(h->fd, path, kind, &out);
-	else if (named == NAMED_ARG && h->error == 0)
+	else if (m->named == NAMED_ARG && h->error == 0)
 		batch_add(&b, FOUND_ERROR, NULL, "not an ELF file");
 	c.findings |= judge_batch(j, &b);
 	batch_clear(&b);
@@ -147,8 +157,7 @@ read_head(struct judge *j, const struct head *h, const char *path,
 }
 
 void
-read_file(struct judge *j, int dirfd, const char *name, const char *path,
-    bool follow, enum named named)
+read_file(struct judge *j, int dirfd, const char *name, const struct met *m)
 {
 	unsigned char bytes[READ_HEAD];
 	struct head h = { .bytes = bytes };
@@ -156,29 +165,30 @@ read_file(struct judge *j, int dirfd, const char *name, const char *path,
 
 	do
 		h.fd = openat(dirfd, name, READ_OPEN_FLAGS |
-		    (follow ? 0 : O_NOFOLLOW));
+		    (m->follow ? 0 : O_NOFOLLOW));
 	while (h.fd == -1 && errno == EINTR);
 	if (h.fd == -1) {
 		h.error = errno;
-		read_head(j, &h, path, named);
+		read_head(j, &h, m);
 		return;
 	}
-	n = read_on(h.fd, bytes, 0, read_enough(j, named));
+	n = read_on(h.fd, bytes, 0, read_enough(j, m->named));
 	if (n == -1)
 		h.error = errno;
 	else
 		h.n = (size_t)n;
-	read_head(j, &h, path, named);
+	read_head(j, &h, m);
 	close(h.fd);
 }
 
 void
-read_layout(struct judge *j, int fd, const char *path)
+read_layout(struct judge *j, int fd, const struct met *m)
 {
-	struct container_ctx c = { .j = j };
+	struct container_ctx c = { .j = j, .root = m->root };
 	struct container_out out = { .found = judge_member, .arg = &c,
 	    .hardening = j->o->hardening };
+	struct oci_select sel = { m->ref, j->o->platform };
 
-	oci_scan(fd, true, path, &out);
-	judge_file(j, path, c.findings);
+	oci_scan(fd, true, m->path, &sel, &out);
+	judge_file(j, m->path, c.findings);
 }
