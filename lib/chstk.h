@@ -395,7 +395,9 @@ enum chstk_format {
 				   library refuses it */
 };
 
-/* The format the first n bytes of a file say (22 are enough). */
+/* The format the first n bytes of a file say: CHSTK_FORMAT_HEAD bytes
+   are enough. */
+#define CHSTK_FORMAT_HEAD 22
 enum chstk_format chstk_format(const void *head, size_t n);
 
 /* What chstk_update() or chstk_rewrite_fd() did. */

@@ -47,6 +47,7 @@ elfscan_shell_tests = \
 	tests/elfscan/images.sh \
 	tests/elfscan/lazy.sh \
 	tests/elfscan/reads.sh \
+	tests/elfscan/reader.sh \
 	tests/elfscan/hardening.sh \
 	tests/elfscan/annotests.sh \
 	tests/elfscan/hardening-names.sh \
@@ -79,6 +80,7 @@ packaging_tests = \
 reliability_tests = \
 	tests/reliability/fuzz-replay.sh \
 	tests/reliability/faults.sh \
+	tests/reliability/readfaults.sh \
 	tests/reliability/filesystems.sh \
 	tests/reliability/kill.sh \
 	tests/reliability/concurrent.sh \

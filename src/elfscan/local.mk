@@ -4,6 +4,7 @@
 # a file calls only files listed after it (tests/elfscan/layers.sh).
 elfscan_layers = \
 	src/elfscan/walk.c \
+	src/elfscan/heads.c \
 	src/elfscan/read.c \
 	src/elfscan/oci.c \
 	src/elfscan/container.c \
@@ -39,11 +40,11 @@ elfscan_headers = \
 	src/elfscan/xalloc.h src/elfscan/system.h src/elfscan/diff.h \
 	src/elfscan/proc.h src/elfscan/tree.h
 elfscan_cflags = $(AM_CFLAGS) $(PTHREAD_CFLAGS) $(LIBARCHIVE_CFLAGS) \
-	$(JSON_C_CFLAGS)
+	$(JSON_C_CFLAGS) $(LIBURING_CFLAGS)
 # What links libelfscan.a links these too. libarchive is not among them:
 # lazy.c loads it when a container is met.
 elfscan_libs = src/elfscan/libelfscan.a lib/libchstk.la $(JSON_C_LIBS) \
-	-ldl -lpthread
+	$(LIBURING_LIBS) -ldl -lpthread
 
 noinst_LIBRARIES += src/elfscan/libelfscan.a
 src_elfscan_libelfscan_a_SOURCES = $(elfscan_layers) $(elfscan_headers)

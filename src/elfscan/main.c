@@ -82,11 +82,14 @@ usage(FILE *f)
 "      --platform OS/ARCH[/VARIANT]\n"
 "                         of a multi-platform image, only this platform's\n"
 "                         (default: every platform)\n"
-"  -j, --jobs N           worker threads (default: the online CPUs)\n"
+"  -j, --jobs N           worker threads (default: the online CPUs, up to\n"
+"                         8 while the disk is read)\n"
 "      --no-progress      no progress line on a terminal\n"
 "      --rules            print the table of default stack rules\n"
 "  -h, --help             print this help\n"
-"  -V, --version          print the version\n"
+"  -V, --version          print the version and the reader (io_uring, or\n"
+"                         threads: ELFSCAN_READER=threads, or where io_uring\n"
+"                         is not allowed)\n"
 "\n"
 "Members of .deb, .rpm, zip (.whl, .jar, .apk), tar and cpio files, plain\n"
 "or compressed, are shown as FILE!MEMBER; the files of a container image\n"
@@ -99,6 +102,36 @@ usage(FILE *f)
 "Exit status: 0 no findings, 1 findings, 2 an error: a bad option, a PATH\n"
 "that is not ELF, an archive, a package or an image, or a path, file,\n"
 "directory, member or process that could not be read (2 wins over 1).\n");
+}
+
+/*
+ * How the walkers read the heads of files (heads.c): with io_uring, unless
+ * ELFSCAN_READER=threads asks for plain system calls or the kernel does
+ * not allow io_uring; said in desc, for --version. Returns -1 when
+ * ELFSCAN_READER is neither (said).
+ */
+static int
+reader(struct opts *o, char *desc, size_t len)
+{
+	const char *env = getenv("ELFSCAN_READER");
+	char why[128];
+
+	if (env != NULL && strcmp(env, "threads") != 0 &&
+	    strcmp(env, "io_uring") != 0) {
+		warnx("ELFSCAN_READER=%s: not io_uring or threads", env);
+		return -1;
+	}
+	if (env != NULL && strcmp(env, "threads") == 0) {
+		o->uring = false;
+		snprintf(why, sizeof(why), "ELFSCAN_READER=threads");
+	} else {
+		o->uring = heads_uring(why, sizeof(why));
+	}
+	if (o->uring)
+		snprintf(desc, len, "io_uring");
+	else
+		snprintf(desc, len, "threads (%s)", why);
+	return 0;
 }
 
 enum {
@@ -384,7 +417,8 @@ parse(int argc, char **argv, struct opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	bool format = false;
+	bool format = false, jobs = false;
+	char desc[160];
 	char *end;
 	long n;
 	int c;
@@ -469,6 +503,7 @@ parse(int argc, char **argv, struct opts *o)
 				return -1;
 			}
 			o->jobs = (unsigned)n;
+			jobs = true;
 			break;
 		case OPT_NO_PROGRESS:
 			o->progress = false;
@@ -480,7 +515,10 @@ parse(int argc, char **argv, struct opts *o)
 			usage(stdout);
 			exit(0);
 		case 'V':
-			printf("elfscan %s\n", chstk_version());
+			if (reader(o, desc, sizeof(desc)) < 0)
+				return -2;
+			printf("elfscan %s\nreader: %s\n", chstk_version(),
+			    desc);
 			exit(0);
 		default:
 			bad_option(c, argv, longopts);
@@ -489,7 +527,13 @@ parse(int argc, char **argv, struct opts *o)
 	}
 	if (o->print0 && o->files_from != NULL)
 		o->null = true;
-	return combinations(o, format);
+	if (combinations(o, format) < 0)
+		return -1;
+	/* Asked for, that many; else as many as the CPUs, and more while
+	   the walk reads the disk (walk.c): eight keep this machine's disk
+	   as busy as it gets (bench/README.md). */
+	o->jobs_most = jobs || o->jobs > 8 ? o->jobs : 8;
+	return reader(o, desc, sizeof(desc)) < 0 ? -2 : 0;
 }
 
 static void
