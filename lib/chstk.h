@@ -87,6 +87,8 @@ enum chstk_kind {
 	CHSTK_KIND_OBJECT,	/* ET_REL */
 };
 
+#define CHSTK_HEAD_LEN 20
+
 /* What the library reads from one ELF image. */
 struct chstk_info {
 	enum chstk_state state;
@@ -144,6 +146,10 @@ struct chstk_info {
 	   CHSTK_READ_HARDENING, or what a chstk_want_fn asks. NULL
 	   otherwise. */
 	const struct chstk_sections *sections;
+	/* The image's first CHSTK_HEAD_LEN bytes as they are in the file
+	   (e_ident, e_type, e_machine): what a binfmt_misc handler's magic
+	   is matched against. */
+	unsigned char head[CHSTK_HEAD_LEN];
 };
 
 /*
@@ -334,7 +340,8 @@ int chstk_scan_mem(const void *buf, size_t size, chstk_scan_fn fn, void *arg,
  * chstk_scan_fd() and chstk_scan_mem() reading what o asks beyond the
  * marking. An image whose further reads fail (a dynamic section or symbol
  * table running past the end, a count no real file has) is reported to fn
- * as one that cannot be read.
+ * as one that cannot be read; but one cut short (chstk_info.cut), whose
+ * reads ran past the end, is reported without them (hardening NULL).
  */
 int chstk_scan_fd_with(int fd, const struct chstk_scan_opts *o,
     chstk_scan_fn fn, void *arg, struct chstk_error *err);

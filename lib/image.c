@@ -141,6 +141,7 @@ read_ehdr(struct chstk_image *im, struct chstk_error *err)
 		return chstk__error(err, CHSTK_ERR_CORRUPT,
 		    "unknown ELF version %u", raw[EI_VERSION]);
 	memcpy(im->ehdr.e_ident, raw, EI_NIDENT);
+	memcpy(im->head, raw, have < CHSTK_HEAD_LEN ? have : CHSTK_HEAD_LEN);
 	if (have < chstk__fsize(im, ELF_T_EHDR))
 		return chstk__error(err, CHSTK_ERR_TRUNCATED,
 		    "ELF header runs past the end of the file");
@@ -763,6 +764,7 @@ chstk__image_info(const struct chstk_image *im, struct chstk_info *info)
 	info->type = im->ehdr.e_type;
 	info->machine = im->ehdr.e_machine;
 	info->flags = im->ehdr.e_flags;
+	memcpy(info->head, im->head, sizeof(info->head));
 	for (i = 0; i < im->phnum; i++) {
 		const GElf_Phdr *ph = &im->phdr[i];
 

@@ -221,6 +221,7 @@ struct chstk_strwin {
 struct chstk_image {
 	const struct chstk_src *src;
 	GElf_Ehdr ehdr;
+	unsigned char head[CHSTK_HEAD_LEN];	/* the first bytes, as read */
 	size_t phnum;
 	GElf_Phdr *phdr;	/* phnum entries, owned */
 	bool shdrs_read;	/* the section headers were read */

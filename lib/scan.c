@@ -88,6 +88,12 @@ read_image(const struct chstk_src *src, const struct chstk_scan_opts *o,
 	r = read_more(&im, o, arg, read, info, k, err);
 	chstk__image_close(&im);
 	info->hardening = r == 0 && k->h != NULL ? &k->h->h : NULL;
+	/* What lies past the end of a file cut short is not there to read:
+	   the image is reported without it. */
+	if (r == CHSTK_ERR_TRUNCATED && info->cut) {
+		chstk__clear_error(err);
+		r = 0;
+	}
 	/* The reading of the dynamic section forgives errors; a stream that
 	   failed under it has not been read. */
 	if (chstk__src_failed(src))

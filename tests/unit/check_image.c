@@ -198,6 +198,35 @@ START_TEST(reads_the_abi_tag)
 	    g->bits == 64 ? 8 : 4, 52);
 	scan(buf, sizeof(buf), &s, NULL);
 	ck_assert_int_eq(s.info.abi_tag, 3);
+	ck_assert_mem_eq(s.info.head, buf, CHSTK_HEAD_LEN);
+}
+END_TEST
+
+/* A file cut short whose dynamic section is gone with its end: reported,
+   without the hardening; whole, its dynamic section past the end is an
+   image that cannot be read. */
+START_TEST(reports_a_cut_file_without_what_is_gone)
+{
+	struct gen g = { 64, 0, ET_DYN, EM_X86_64 };
+	struct gen_phdr ph[2] = {
+		{ PT_LOAD, PF_R | PF_W, 0, 0, 0x1000, 0x1000, 0x1000 },
+		{ PT_DYNAMIC, PF_R | PF_W, 0xf00, 0xf00, 0x100, 0x100, 8 },
+	};
+	unsigned char buf[0x1000];
+	struct chstk_scan_opts o = { .read = CHSTK_READ_HARDENING };
+	struct chstk_error err;
+	struct seen s = { 0 };
+
+	gen_program(&g, buf, sizeof(buf), ph, 2);
+	ck_assert_int_eq(chstk_scan_mem_with(buf, 0x800, &o, record, &s, &err),
+	    0);
+	ck_assert(s.calls == 1 && s.info.cut && s.info.hardening == NULL);
+	ph[0].filesz = 0x800;
+	gen_program(&g, buf, sizeof(buf), ph, 2);
+	memset(&s, 0, sizeof(s));
+	ck_assert_int_eq(chstk_scan_mem_with(buf, 0x800, &o, record, &s, &err),
+	    CHSTK_ERR_TRUNCATED);
+	ck_assert_int_eq(s.calls, 0);
 }
 END_TEST
 
@@ -473,6 +502,7 @@ main(void)
 	tcase_add_test(tc, tells_a_file_cut_short);
 	tcase_add_loop_test(tc, reads_the_abi_tag, 0, 2);
 	tcase_add_test(tc, asks_want_for_more);
+	tcase_add_test(tc, reports_a_cut_file_without_what_is_gone);
 	tcase_add_test(tc, counts_guard_reads);
 	tcase_add_test(tc, reads_the_note_of_objects);
 	tcase_add_loop_test(tc, refuses_malformed_headers, 0,
