@@ -44,6 +44,7 @@ elfscan_shell_tests = \
 	tests/elfscan/reads.sh \
 	tests/elfscan/hardening.sh \
 	tests/elfscan/hardening-names.sh \
+	tests/elfscan/precision.sh \
 	tests/elfscan/layers.sh
 
 # The ASCII-armor linker script (ld/): real programs built at make check

@@ -42,6 +42,8 @@ struct opts {
 	struct require *require;
 	size_t nrequire;
 	bool system;		/* the verdicts of roots (system.h) */
+	bool all;		/* --all: judge what Linux does not run too
+				   (scope.c) */
 };
 
 /* The counters, updated by every worker; report.c's table names each for
@@ -67,7 +69,9 @@ enum counter {
 	C_SYS_PROGRAMS, C_VERDICTS,
 	C_V_STACK, C_V_STARTUP, C_V_PLUGIN_REFUSED, C_V_PLUGIN_EXEC,
 	C_V_UNRESOLVED, C_V_TUNABLE,
-	C_COUNT
+	/* Images by their class (scope.c), by enum scope. */
+	C_SCOPE,
+	C_COUNT = C_SCOPE + SCOPE_COUNT
 };
 struct stats {
 	atomic_ulong c[C_COUNT];

@@ -2,7 +2,9 @@
  * judge.c - the third stage: each image a file holds, judged once. The
  * rules (verdict.c) say what stack it gets and what is wrong; with
  * --hardening, hardening.c judges its other defences and what --require
- * asks of them. Only an image with a stack finding is looked up in the
+ * asks of them; an image of a class Linux does not run or link (scope.c)
+ * is counted in its class and not judged, but with --all. Only an image
+ * with a stack finding, or that does not parse, is looked up in the
  * allowlist, once, as FILE or FILE!MEMBER (a member is allowed with its
  * container). Then the counters, and the report. What the reading stage
  * hands over is a batch (batch.h): the images of a file, or of one member
@@ -111,8 +113,26 @@ refusing(const struct judge *j, const struct batch *b,
 	    VERDICT_REFUSING : 0;
 }
 
+/* An image Linux's rules do not judge (scope.c): counted in its class,
+   reported with why, no finding. */
+static void
+not_judged(struct judge *j, const struct batch *b, const struct found *f,
+    enum scope scope, const char *why)
+{
+	struct where w = where_of(b, f);
+	struct verdict v = { .effective = EFF_NONE, .why = why,
+	    .scope = scope };
+	struct hard h = { .known = false };
+
+	stat_add(j->st, C_IMAGES);
+	stat_add(j->st, C_STATE + f->info.state);
+	stat_add(j->st, C_SCOPE + scope);
+	report_image(j->r, &w, &f->info, &v, &h);
+}
+
 /* Returns whether the image has a finding. The allowlist waives the
-   stack's findings, not what --require asks. */
+   stack's findings, not what --require asks. An image of a class Linux
+   does not run or link is not judged, but with --all. */
 static bool
 judge_image(struct judge *j, const struct batch *b, const struct found *f)
 {
@@ -121,11 +141,20 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 	struct where w = where_of(b, f);
 	unsigned how = refusing(j, b, &f->info);
 	struct hard h;
+	const char *why;
+	enum scope scope = scope_of(&f->info, f->ar_member, f->scope_syms,
+	    j->sys != NULL ? system_runs(j->sys) : NULL, &why);
 
+	if (scope != SCOPE_LINUX && !j->o->all) {
+		not_judged(j, b, f, scope, why);
+		return false;
+	}
 	verdict_of(&f->info, how, &v);
 	if ((v.findings & ~F_WX_SEGMENT) != 0 && j->o->allow.n > 0 &&
 	    allowed(j, b->at.path, f->member))
 		verdict_of(&f->info, how | VERDICT_ALLOWED, &v);
+	v.scope = scope;
+	stat_add(st, C_SCOPE + scope);
 	if (j->sys != NULL && b->ino != 0 && f->member == NULL)
 		system_add(j->sys, b->at.path, b->dev, b->ino, &f->info);
 	hardening_judge(&f->info, &f->syms, &h);
@@ -144,6 +173,22 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 	return v.findings != 0;
 }
 
+/* An ELF image that does not parse, or an archive damaged part of the
+   way: a finding, which --allow waives. Returns whether it is one. */
+static bool
+judge_unread(struct judge *j, const struct batch *b, const struct found *f)
+{
+	struct where w = where_of(b, f);
+	bool waived = j->o->allow.n > 0 && allowed(j, b->at.path, f->member);
+
+	if (f->kind == FOUND_MALFORMED)
+		stat_add(j->st, C_IMAGES);
+	stat_add(j->st, waived ? C_ALLOWED : C_FINDINGS);
+	report_error(j->r, &w, f->kind == FOUND_MALFORMED ? UNREAD_ELF :
+	    UNREAD_ARCHIVE, waived, f->msg);
+	return !waived;
+}
+
 bool
 judge_batch(struct judge *j, const struct batch *b)
 {
@@ -159,13 +204,11 @@ judge_batch(struct judge *j, const struct batch *b)
 			findings |= judge_image(j, b, f);
 			break;
 		case FOUND_MALFORMED:
-			stat_add(j->st, C_IMAGES);
-			stat_add(j->st, C_FINDINGS);
-			report_error(j->r, &w, true, f->msg);
-			findings = true;
+		case FOUND_DAMAGED:
+			findings |= judge_unread(j, b, f);
 			break;
 		case FOUND_ERROR:
-			report_error(j->r, &w, false, f->msg);
+			report_error(j->r, &w, UNREAD_ERROR, false, f->msg);
 			break;
 		}
 	}

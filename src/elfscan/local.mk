@@ -12,6 +12,7 @@ elfscan_layers = \
 	src/elfscan/judge.c \
 	src/elfscan/system.c \
 	src/elfscan/closure.c \
+	src/elfscan/runs.c \
 	src/elfscan/ldso.c \
 	src/elfscan/env.c \
 	src/elfscan/objects.c \
@@ -22,6 +23,7 @@ elfscan_layers = \
 	src/elfscan/buf.c \
 	src/elfscan/hardening.c \
 	src/elfscan/verdict.c \
+	src/elfscan/scope.c \
 	src/elfscan/allow.c \
 	src/elfscan/findings.c \
 	src/elfscan/xalloc.c

@@ -47,6 +47,9 @@ usage(FILE *f)
 "                         by its own glibc and libraries (the default when\n"
 "                         no PATH is given)\n"
 "  -L, --follow           follow symbolic links\n"
+"      --all              judge every ELF file by Linux's rules, also boot\n"
+"                         loader modules, firmware, debug files and the\n"
+"                         like, which Linux does not run or link\n"
 "  -x, --one-file-system  stay on the file system of each PATH\n"
 "  -A, --archives         also look into the packages, wheels, tarballs and\n"
 "                         images met in directories (those named are always)\n"
@@ -67,7 +70,7 @@ usage(FILE *f)
 
 enum {
 	OPT_FORMAT = 256, OPT_SUMMARY, OPT_ALLOW, OPT_NO_PROGRESS, OPT_RULES,
-	OPT_HARDENING, OPT_REQUIRE, OPT_SYSTEM,
+	OPT_HARDENING, OPT_REQUIRE, OPT_SYSTEM, OPT_ALL,
 };
 
 /* --require [GLOB=]PROPS, added to o. */
@@ -99,6 +102,7 @@ parse(int argc, char **argv, struct opts *o)
 		{ "hardening", no_argument, NULL, OPT_HARDENING },
 		{ "require", required_argument, NULL, OPT_REQUIRE },
 		{ "system", no_argument, NULL, OPT_SYSTEM },
+		{ "all", no_argument, NULL, OPT_ALL },
 		{ "follow", no_argument, NULL, 'L' },
 		{ "one-file-system", no_argument, NULL, 'x' },
 		{ "archives", no_argument, NULL, 'A' },
@@ -152,6 +156,9 @@ parse(int argc, char **argv, struct opts *o)
 		case OPT_REQUIRE:
 			if (add_require(o, optarg) < 0)
 				return -1;
+			break;
+		case OPT_ALL:
+			o->all = true;
 			break;
 		case OPT_SYSTEM:
 			o->system = true;

@@ -56,6 +56,7 @@ struct system {
 	char *tunables;		/* GLIBC_TUNABLES of /etc/environment */
 	struct group *g;
 	size_t ng;
+	struct runs runs;	/* read when opened, then read-only */
 };
 
 struct system *
@@ -73,7 +74,14 @@ system_open(const char *dir, const struct opts *o, struct report *r,
 	s->r = r;
 	objects_init(&s->objs);
 	pthread_mutex_init(&s->lock, NULL);
+	runs_read(&s->runs, &s->fs, strcmp(dir, "/") == 0);
 	return s;
+}
+
+const struct runs *
+system_runs(const struct system *s)
+{
+	return &s->runs;
 }
 
 const char *
@@ -502,6 +510,7 @@ system_close(struct system *s)
 	free(s->ld);
 	cache_free(s->cache);
 	free(s->tunables);
+	runs_free(&s->runs);
 	objects_free(&s->objs);
 	pthread_mutex_destroy(&s->lock);
 	rootfs_close(&s->fs);

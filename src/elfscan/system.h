@@ -10,6 +10,7 @@
  *   system.c    the session: the root, its rules, the verdicts reported
  *   closure.c   each program's libraries, loaded as its ld.so would, and
  *               which of them asks for an executable stack
+ *   runs.c      the machines the root runs, its binfmt_misc handlers'
  *   ldso.c      the root's dynamic linker read as a file: which glibc, what
  *               it does with an executable stack, where it looks
  *   env.c       the glibc.rtld.execstack tunable the root sets
@@ -61,6 +62,9 @@ void system_paths(struct system *s, const char *path_env,
    thread. */
 void system_add(struct system *s, const char *path, dev_t dev, ino_t ino,
     const struct chstk_info *info);
+/* What the root runs (struct runs, verdict.h): ELF files of no such
+   machine are no Linux programs there (scope.c). */
+const struct runs *system_runs(const struct system *s);
 /* After the walk: judge the root and report its verdicts. */
 void system_judge(struct system *s);
 void system_close(struct system *s);
@@ -83,6 +87,12 @@ char *rootfs_read(const struct rootfs *fs, const char *path, size_t max,
     size_t *len);
 /* The in-root path of the file open on fd, its links resolved. */
 int rootfs_where(const struct rootfs *fs, int fd, char *out, size_t len);
+
+/* runs.c: what the root fs runs: this machine's kernel's machines too
+   when it is this machine's root. */
+struct runs;
+void runs_read(struct runs *r, const struct rootfs *fs, bool this_machine);
+void runs_free(struct runs *r);
 
 /* objects.c: each program and library once, by file identity. */
 struct obj {

@@ -2,13 +2,15 @@
  * verdict.h - the rules elfscan judges an image by: what stack it gets
  * (verdict.c, a table of machines), its other defences with --hardening
  * and what --require asks of them (hardening.c), the allowlist (allow.c),
- * and the kinds of finding all of them give (findings.c). Pure functions
- * of what the library read: no I/O but loading the allowlist.
+ * the classes of ELF files they do not judge (scope.c), and the kinds of
+ * finding all of them give (findings.c). Pure functions of what the
+ * library read: no I/O but loading the allowlist.
  */
 #ifndef VERDICT_H
 #define VERDICT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "chstk.h"
@@ -77,6 +79,55 @@ bool allow_match(const struct allow *a, const char *path);
 const char *allow_which(const struct allow *a, const char *path);
 void allow_free(struct allow *a);
 
+/*
+ * scope.c: what Linux's rules judge. Not every ELF file of a root is run
+ * or linked by Linux; the classes of those that are not, each told by
+ * rows of scope.c's table, are counted, never findings (--all judges them
+ * anyway). In the order of the table.
+ */
+enum scope {
+	SCOPE_LINUX,		/* judged by the rules */
+	SCOPE_FOREIGN_OS,	/* made for another operating system */
+	SCOPE_DEBUG,		/* a separate debug file */
+	SCOPE_BOOT,		/* a boot loader's module */
+	SCOPE_LTO,		/* compiler code for link-time optimization only */
+	SCOPE_UNLINKED,		/* an archive member no link pulls */
+	SCOPE_FOREIGN_MACHINE,	/* a program for a machine the root does
+				   not run */
+	SCOPE_COUNT
+};
+/* What a root runs (runs.c reads it): machines, by what the library
+   reads of an image, and the binfmt_misc handlers that serve others, by
+   the magic and mask they match an image's first bytes with. */
+#define BINFMT_LEN CHSTK_HEAD_LEN
+#define RUNS_MAX 32
+struct runs {
+	bool any;		/* not known: every machine runs */
+	struct {
+		unsigned short machine;
+		unsigned char elf_class;	/* 0: either */
+		unsigned char data;		/* 0: either byte order */
+	} m[RUNS_MAX];
+	size_t nm;
+	struct binfmt {
+		unsigned char magic[BINFMT_LEN], mask[BINFMT_LEN];
+	} *fmt;
+	size_t nfmt;
+};
+bool runs_serve(const struct runs *r, const struct chstk_info *info);
+/* The symbols of the image being read that tell its class, into *seen. */
+void scope_symbol(unsigned *seen, const struct chstk_sym *sym);
+/* The CHSTK_READ_* bits an image's class needs read beyond its headers
+   (a chstk_want_fn's answer). */
+unsigned scope_want(const struct chstk_info *info);
+/* The class of an image (member: of an ar archive; seen: scope_symbol's;
+   runs NULL: every machine runs), and why in a static sentence (NULL for
+   SCOPE_LINUX). */
+enum scope scope_of(const struct chstk_info *info, bool member, unsigned seen,
+    const struct runs *runs, const char **why);
+/* "linux", "boot-loader" ...: the word of text, JSON and SARIF. */
+const char *scope_name(enum scope s);
+
 /* verdict.c: the stack. */
 enum effective { EFF_NOEXEC, EFF_EXEC, EFF_UNKNOWN, EFF_NONE };
 
@@ -87,6 +138,8 @@ struct verdict {
 	bool allowed;		/* matched --allow: stack findings waived */
 	unsigned waived;	/* those findings */
 	const char *why;	/* a sentence, static */
+	enum scope scope;	/* SCOPE_LINUX, or a class not judged
+				   (judged with --all) */
 };
 /* How an image is judged: verdict_of()'s how, bits. */
 enum {
@@ -125,6 +178,8 @@ struct hard {
 	enum tri bind_now;
 	enum pie pie;
 	enum tri canary;
+	int64_t canary_checks;	/* a stripped static program's reads of the
+				   stack protector's guard; -1: not counted */
 	enum tri fortify;	/* T_NA: nothing fortifiable used */
 	unsigned char fortified[HARD_NFORT], unfortified[HARD_NFORT];
 	unsigned nfortified, nunfortified;

@@ -158,7 +158,7 @@ walk_error(struct walker *w, const char *path, const char *what, int e)
 	char msg[256];
 
 	snprintf(msg, sizeof(msg), "%s: %s", what, strerror(e));
-	report_error(w->j->r, &where, false, msg);
+	report_error(w->j->r, &where, UNREAD_ERROR, false, msg);
 }
 
 /* Open a directory whose path may be longer than PATH_MAX. */
@@ -368,7 +368,7 @@ push_roots(struct walker *w, char **roots, size_t n)
 		} else if (!S_ISDIR(st[i].st_mode) && !S_ISREG(st[i].st_mode)) {
 			struct where where = { .path = roots[i] };
 
-			report_error(w->j->r, &where, false,
+			report_error(w->j->r, &where, UNREAD_ERROR, false,
 			    "not a regular file or directory");
 			ret = -1;
 		}

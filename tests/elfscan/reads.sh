@@ -5,7 +5,8 @@
 # a shared object or PIE adds one read for its dynamic section; an object
 # is served by the library's blocks, one read per block at most for a small
 # one; an archive's small members are read in runs of four blocks; a text
-# file costs its one read. Counts of system calls,
+# file costs its one read; a program one fstat, for whether it is cut
+# short. Counts of system calls,
 # not times: the verdict does not depend on the machine's load.
 . "$top_srcdir/tests/lib.sh"
 need gcc ar strace readelf stat
@@ -72,9 +73,13 @@ expect "many.a: small members in runs, one read per four blocks and the head, $n
 expect "many.a: read once or so, not byte by byte" \
     "$(bytes many.a | awk -v s="$(stat -c %s "$D/many.a")" '$1 <= 2 * s + 8192 { print "yes" }')" yes
 # elfscan vouches that what it lists is a regular file: the library asks
-# a file's size only for a check that the bytes it read cannot answer.
-for f in pie nopie static lib.so text; do
-	expect "$f: no fstat" "$(calls "$f" newfstatat)" 0
+# a file's size only for a check that the bytes it read cannot answer:
+# whether a program's segments and section headers lie within it (one
+# question, at the furthest end), never for a text file.
+for f in pie nopie static lib.so; do
+	expect "$f: one fstat, whether its segments lie within it" \
+	    "$(calls "$f" newfstatat)" 1
 done
+expect "text: no fstat" "$(calls text newfstatat)" 0
 expect "many.a: one fstat, its members are checked against its size" "$(calls many.a newfstatat)" 1
 finish
