@@ -1,13 +1,29 @@
 #!/bin/sh
-# bench/run.sh - elfscan against the floor and scanelf (pax-utils) on the
-# same tree, in one run, with a warm cache: ROUNDS alternating runs of
-# `elfscan -q`, the floor (bench/floor: as many threads as elfscan, that list
-# every directory and read the first 64 bytes of every regular file, and do
-# nothing else) and `scanelf -qeR`, then the median wall time and CPU time
-# (user + system) of each, elfscan's ratios to the floor and to scanelf in
-# both, files per second, and the peak memory (maximum resident set) of
-# each. CPU time is the steadier figure on a loaded machine: wall time
-# waits for the other processes, CPU time mostly does not.
+# bench/run.sh - elfscan against the floors and scanelf (pax-utils) on the
+# same trees, warm and cold, in one run. The floor (bench/floor) lists every
+# directory and reads the first 64 bytes of every regular file, nothing
+# else; it runs three ways:
+#
+#   floor            as many threads as elfscan (the CPUs): the warm floor
+#   floor -j 64      a deep queue of reads in flight by threads
+#   floor -j 8 -q 64 a deep queue by io_uring: 8 listing threads, 64 files
+#                    in flight each
+#
+# and the lower median of the two deep-queue ones is the cold floor.
+#
+# Warm: ROUNDS alternating runs of `elfscan -q`, the three floors and
+# `scanelf -qeR` after one run of each to fill the cache; then the median
+# wall time and CPU time (user + system) of each, files per second, the
+# peak memory (maximum resident set), and elfscan's ratios to the warm
+# floor, to the cold floor and to scanelf. CPU time is the steadier figure
+# on a loaded machine: wall time waits for the other processes, CPU time
+# mostly does not.
+#
+# Cold: COLD_ROUNDS (default 3) rounds of the same, and `elfscan -q -j 64`,
+# each run after `sync; echo 3 >/proc/sys/vm/drop_caches`: the medians and
+# the spread (lowest to highest wall time). Dropping the caches needs root,
+# and slows everything else on the machine for a while; as another user,
+# or with COLD_ROUNDS=0, the cold runs are left out, with a message.
 #
 # Then elfscan inside a large tarball: a .tar.zst of TARBALL_DIR (default
 # the multiarch library directory, /usr/lib/x86_64-linux-gnu here) made now,
@@ -15,7 +31,12 @@
 # and of file read, members and ELF images per second, the peak memory,
 # and beside it the time `zstd -dc` alone takes, the floor.
 #
-#   bench/run.sh [TREE [ROUNDS]]     default: /usr, 7 rounds
+#   bench/run.sh [TREE [ROUNDS]]     default: /usr and the million-file
+#                                    tree, 7 rounds
+#
+# The million-file tree is bench/gentree.sh's, made on first use in
+# MILLION_TREE (default $XDG_CACHE_HOME/chstk/million-tree, or
+# ~/.cache/chstk/million-tree), which takes minutes and a million inodes.
 #
 # Run from the build directory after `make` (BUILDDIR=DIR times the build in
 # DIR instead; BENCH_BEFORE=DIR also times the elfscan built in DIR, say
@@ -23,8 +44,8 @@
 # tarball). The machine should be
 # otherwise idle; the load average during the runs is printed with them.
 set -eu
-tree=${1:-/usr}
 rounds=${2:-7}
+cold_rounds=${COLD_ROUNDS:-3}
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/bench/elfscan.sh"
 floor=$build/bench/floor
@@ -34,11 +55,32 @@ if [ -n "${BENCH_BEFORE:-}" ]; then
 	[ -x "$before" ] || { echo "bench: no elfscan built in $BENCH_BEFORE" >&2; exit 2; }
 fi
 [ -x "$floor" ] || { echo "bench: build the floor first (make bench/floor)" >&2; exit 2; }
-for tool in scanelf zstd tar; do
+for tool in scanelf zstd tar python3; do
 	command -v "$tool" >/dev/null || { echo "bench: $tool missing: ./bootstrap deps" >&2; exit 2; }
 done
 GNU_TIME=/usr/bin/time
 [ -x "$GNU_TIME" ] || { echo "bench: /usr/bin/time missing (apt-get install time)" >&2; exit 2; }
+
+if [ -n "${1:-}" ]; then
+	trees=$1
+else
+	million=${MILLION_TREE:-${XDG_CACHE_HOME:-$HOME/.cache}/chstk/million-tree}
+	if [ ! -d "$million" ]; then
+		echo "bench: making the million-file tree in $million (minutes)"
+		rm -rf "$million.tmp"
+		"$top/bench/gentree.sh" "$million.tmp" >/dev/null
+		mv "$million.tmp" "$million"
+	fi
+	trees="/usr $million"
+fi
+
+cold=yes
+if [ "$cold_rounds" -eq 0 ]; then
+	cold=no
+elif [ "$(id -u)" != 0 ] || ! { sync && echo 3 >/proc/sys/vm/drop_caches; } 2>/dev/null; then
+	echo "bench: cold runs left out: dropping the page cache (/proc/sys/vm/drop_caches) needs root"
+	cold=no
+fi
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -55,54 +97,100 @@ one() {
 	cut -d' ' -f1 /proc/loadavg >>"$out/load"
 }
 
+# tool NAME TREE: one run of the tool NAME on TREE
+tool() {
+	case $1 in
+	elfscan) one "$1" "$elfscan" -q --no-progress "$2" ;;
+	elfscan-j64) one "$1" "$elfscan" -q --no-progress -j 64 "$2" ;;
+	before) one "$1" env LD_LIBRARY_PATH="$BENCH_BEFORE/lib/.libs" \
+	    "$before" -q --no-progress "$2" ;;
+	floor) one "$1" "$floor" "$2" ;;
+	floor-j64) one "$1" "$floor" -j 64 "$2" ;;
+	floor-uring) one "$1" "$floor" -j 8 -q 64 "$2" ;;
+	scanelf) one "$1" scanelf -qeR "$2" ;;
+	esac
+}
+
+label() {
+	case $1 in
+	elfscan) echo "elfscan -q" ;;
+	elfscan-j64) echo "elfscan -q -j 64" ;;
+	before) echo "elfscan before" ;;
+	floor) echo "floor ($(nproc) threads)" ;;
+	floor-j64) echo "floor -j 64" ;;
+	floor-uring) echo "floor -j 8 -q 64" ;;
+	scanelf) echo "scanelf -qeR" ;;
+	esac
+}
+
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 maxcol() { awk -v c="$1" '$c > m { m = $c } END { print m }'; }
+wall() { cut -d' ' -f1 "$out/$1" | median; }
+cpu() { cut -d' ' -f3 "$out/$1" | median; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'; }
 
-files=$("$elfscan" -q --summary --no-progress "$tree" 2>/dev/null | tail -1 |
-    awk '{ print $1 }')
-echo "tree: $tree ($files files)"
+# report WHAT ROUNDS NAME...: the medians of each tool, and the ratios
+report() {
+	what=$1 r=$2
+	shift 2
+	echo "$what, medians of $r:"
+	for name in "$@"; do
+		awk -v l="$(label "$name")" -v w="$(wall "$name")" -v c="$(cpu "$name")" \
+		    -v lo="$(cut -d' ' -f1 "$out/$name" | sort -n | head -1)" \
+		    -v hi="$(cut -d' ' -f1 "$out/$name" | sort -n | tail -1)" \
+		    -v m="$(maxcol 2 <"$out/$name")" -v f="$files" 'BEGIN {
+			printf "  %-20s %7.3f s wall (%.3f to %.3f), %6.2f s CPU, %7.0f files/s, peak %.1f MiB\n", l, w, lo, hi, c, (w > 0 ? f / w : 0), m / 1024
+		}'
+	done
+	# The cold floor: the deep-queue floor with the lower median.
+	deep="floor-uring"
+	awk -v u="$(wall floor-uring)" -v t="$(wall floor-j64)" 'BEGIN { exit !(t < u) }' &&
+	    deep="floor-j64"
+	echo "  the deep-queue floor is $(label "$deep")"
+	echo "  ratio elfscan/floor ($(nproc) threads): $(ratio "$(wall elfscan)" "$(wall floor)") wall, $(ratio "$(cpu elfscan)" "$(cpu floor)") CPU"
+	echo "  ratio elfscan/deep-queue floor:  $(ratio "$(wall elfscan)" "$(wall "$deep")") wall, $(ratio "$(cpu elfscan)" "$(cpu "$deep")") CPU"
+	[ ! -s "$out/elfscan-j64" ] ||
+	    echo "  ratio elfscan -j 64/deep-queue floor: $(ratio "$(wall elfscan-j64)" "$(wall "$deep")") wall"
+	echo "  ratio elfscan/scanelf:           $(ratio "$(wall elfscan)" "$(wall scanelf)") wall, $(ratio "$(cpu elfscan)" "$(cpu scanelf)") CPU"
+	[ -z "$before" ] ||
+	    echo "  ratio before/floor: $(ratio "$(wall before)" "$(wall floor)") wall; after/before: $(ratio "$(wall elfscan)" "$(wall before)") wall, $(ratio "$(cpu elfscan)" "$(cpu before)") CPU"
+	echo "  load average (1 min) during the runs: $(sort -n "$out/load" | awk '{ v[NR] = $1 } END { printf "%s to %s, median %s", v[1], v[NR], v[int((NR + 1) / 2)] }')"
+}
+
 echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "elfscan: $("$elfscan" --version); scanelf: $(scanelf -V 2>&1 | head -1)"
-echo "floor: $("$floor" "$tree")"
-# Warm the cache for all three.
-"$elfscan" -q --no-progress "$tree" >/dev/null 2>&1 || true
-scanelf -qeR "$tree" >/dev/null 2>&1 || true
-i=0
-while [ "$i" -lt "$rounds" ]; do
-	one elfscan "$elfscan" -q --no-progress "$tree"
-	one floor "$floor" "$tree"
-	one scanelf scanelf -qeR "$tree"
-	[ -z "$before" ] || one before env LD_LIBRARY_PATH="$BENCH_BEFORE/lib/.libs" \
-	    "$before" -q --no-progress "$tree"
-	i=$((i + 1))
+names="elfscan floor floor-j64 floor-uring scanelf${before:+ before}"
+cold_names="elfscan elfscan-j64 floor floor-j64 floor-uring scanelf${before:+ before}"
+for tree in $trees; do
+	files=$("$elfscan" -q --summary --no-progress "$tree" 2>/dev/null | tail -1 |
+	    awk '{ print $1 }')
+	echo
+	echo "tree: $tree ($files files; floor: $("$floor" "$tree"))"
+	rm -f "$out"/elfscan* "$out"/floor* "$out"/scanelf "$out"/before "$out"/load
+	# Warm the cache for all of them.
+	"$elfscan" -q --no-progress "$tree" >/dev/null 2>&1 || true
+	scanelf -qeR "$tree" >/dev/null 2>&1 || true
+	i=0
+	while [ "$i" -lt "$rounds" ]; do
+		for name in $names; do
+			tool "$name" "$tree"
+		done
+		i=$((i + 1))
+	done
+	report "warm" "$rounds" $names
+	[ "$cold" = yes ] || continue
+	rm -f "$out"/elfscan* "$out"/floor* "$out"/scanelf "$out"/before "$out"/load
+	i=0
+	while [ "$i" -lt "$cold_rounds" ]; do
+		for name in $cold_names; do
+			sync
+			echo 3 >/proc/sys/vm/drop_caches
+			tool "$name" "$tree"
+		done
+		i=$((i + 1))
+	done
+	report "cold (after drop_caches)" "$cold_rounds" $cold_names
 done
-e=$(cut -d' ' -f1 "$out/elfscan" | median)
-fl=$(cut -d' ' -f1 "$out/floor" | median)
-s=$(cut -d' ' -f1 "$out/scanelf" | median)
-ec=$(cut -d' ' -f3 "$out/elfscan" | median)
-flc=$(cut -d' ' -f3 "$out/floor" | median)
-sc=$(cut -d' ' -f3 "$out/scanelf" | median)
-em=$(maxcol 2 <"$out/elfscan")
-fm=$(maxcol 2 <"$out/floor")
-sm=$(maxcol 2 <"$out/scanelf")
-awk -v e="$e" -v fl="$fl" -v s="$s" -v f="$files" -v em="$em" -v fm="$fm" \
-    -v sm="$sm" -v r="$rounds" -v ec="$ec" -v flc="$flc" -v sc="$sc" 'BEGIN {
-	printf "elfscan -q:   %.3f s wall, %.2f s CPU, medians of %d, %.0f files/s, peak %.1f MiB\n", e, ec, r, (e > 0 ? f / e : 0), em / 1024
-	printf "floor:        %.3f s wall, %.2f s CPU, medians of %d, %.0f files/s, peak %.1f MiB\n", fl, flc, r, (fl > 0 ? f / fl : 0), fm / 1024
-	printf "scanelf -qeR: %.3f s wall, %.2f s CPU, medians of %d, %.0f files/s, peak %.1f MiB\n", s, sc, r, (s > 0 ? f / s : 0), sm / 1024
-	printf "ratio elfscan/floor:   %.3f wall, %.3f CPU\n", (fl > 0 ? e / fl : 0), (flc > 0 ? ec / flc : 0)
-	printf "ratio elfscan/scanelf: %.3f wall, %.3f CPU\n", (s > 0 ? e / s : 0), (sc > 0 ? ec / sc : 0)
-}'
-if [ -n "$before" ]; then
-	b=$(cut -d' ' -f1 "$out/before" | median)
-	bc=$(cut -d' ' -f3 "$out/before" | median)
-	awk -v b="$b" -v bc="$bc" -v e="$e" -v ec="$ec" -v fl="$fl" -v flc="$flc" \
-	    -v bm="$(maxcol 2 <"$out/before")" -v r="$rounds" 'BEGIN {
-		printf "elfscan before: %.3f s wall, %.2f s CPU, medians of %d, peak %.1f MiB\n", b, bc, r, bm / 1024
-		printf "ratio before/floor:    %.3f wall, %.3f CPU; after/before: %.3f wall, %.3f CPU\n", b / fl, bc / flc, e / b, ec / bc
-	}'
-fi
-echo "load average (1 min) during the runs: $(sort -n "$out/load" | awk '{ v[NR] = $1 } END { printf "%s to %s, median %s", v[1], v[NR], v[int((NR + 1) / 2)] }')"
 [ "${BENCH_TARBALL:-yes}" = no ] && exit 0
 
 # elfscan in a tarball.

@@ -88,9 +88,12 @@ read_image(const struct chstk_src *src, const struct chstk_scan_opts *o,
 	r = read_more(&im, o, arg, read, info, k, err);
 	chstk__image_close(&im);
 	info->hardening = r == 0 && k->h != NULL ? &k->h->h : NULL;
-	/* What lies past the end of a file cut short is not there to read:
-	   the image is reported without it. */
-	if (r == CHSTK_ERR_TRUNCATED && info->cut) {
+	/* The linking read alone never makes an image unreadable, nor what
+	   lies past the end of a file cut short: the image is reported, its
+	   marking standing, without what could not be read. */
+	if (r < 0 && r != CHSTK_ERR_SYS && r != CHSTK_ERR_NOMEM &&
+	    (!(o->read & CHSTK_READ_HARDENING) ||
+	    (r == CHSTK_ERR_TRUNCATED && info->cut))) {
 		chstk__clear_error(err);
 		r = 0;
 	}

@@ -30,10 +30,15 @@ chstk_shell_tests = \
 
 # elfscan on trees and containers it builds, and on the machine's programs
 # judged against readelf; --hardening judged against checksec,
-# hardening-check and readelf.
+# hardening-check and readelf; its words (usage errors, notes, counts) and
+# its lists (--files-from, duplicates); --proc on processes it starts,
+# judged against their own /proc/PID/maps and readelf.
 elfscan_shell_tests = \
 	tests/elfscan/tree.sh \
 	tests/elfscan/options.sh \
+	tests/elfscan/allow.sh \
+	tests/elfscan/words.sh \
+	tests/elfscan/lists.sh \
 	tests/elfscan/system.sh \
 	tests/elfscan/containers.sh \
 	tests/elfscan/hostile.sh \
@@ -44,8 +49,10 @@ elfscan_shell_tests = \
 	tests/elfscan/reads.sh \
 	tests/elfscan/hardening.sh \
 	tests/elfscan/hardening-names.sh \
+	tests/elfscan/proc.sh \
 	tests/elfscan/precision.sh \
-	tests/elfscan/layers.sh
+	tests/elfscan/layers.sh \
+	tests/elfscan/diff.sh
 
 # The ASCII-armor linker script (ld/): real programs built at make check
 # time, judged by readelf, eu-elflint and the running kernel.
@@ -83,9 +90,10 @@ reliability_tests = \
 # under each glibc.rtld.execstack value; and the MDWE oracle, which boots
 # Linux 6.12 (kernel/mdwe.sh) and runs its fixtures with and without
 # PR_SET_MDWE (the first run builds that kernel, later ones take it from
-# the kernel cache).
+# the kernel cache); with both, and systemd's own parser, the verdicts of
+# MemoryDenyWriteExecute= per service.
 system_tests = tests/system/glibc-roots.sh tests/system/mdwe-setup.sh \
-	tests/system/closures.sh
+	tests/system/closures.sh tests/system/units.sh
 
 # The house rules as tests: the manual pages render, no build product is
 # in git, the library's layers point one way, and no message is split
@@ -96,7 +104,7 @@ other_shell_tests = tests/man.sh tests/repo.sh tests/lib-layers.sh \
 shell_tests = $(chstk_shell_tests) $(elfscan_shell_tests) $(armor_tests) \
 	$(packaging_tests) $(reliability_tests) $(system_tests) \
 	$(other_shell_tests)
-TESTS += $(shell_tests) $(unit_tests)
+TESTS += $(shell_tests)
 if FUZZING
 # A short bounded run of each libFuzzer target (FUZZ_CHECK_SECONDS each).
 TESTS += tests/reliability/fuzz-short.sh
@@ -111,6 +119,7 @@ EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/packaging/installed.sh tests/packaging/packages.sh \
 	tests/fixtures/hello.c tests/fixtures/trampoline.c \
 	tests/fixtures/lib.c tests/fixtures/dlopen.c tests/fixtures/stack_perms.h \
+	tests/fixtures/procprog.c \
 	tests/system/roots.sh tests/fixtures/system/asm-answer.S \
 	tests/fixtures/system/pymod.c tests/fixtures/system/pam_stacktest.c \
 	tests/fixtures/system/pamhost.c tests/fixtures/system/nss_stacktest.c \
@@ -119,6 +128,7 @@ EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/system/mdwe.sh tests/fixtures/system/mdwe-prog.c \
 	tests/fixtures/system/mdwe-lib.c tests/fixtures/system/mdwe-xstack.S \
 	tests/fixtures/system/mdwe-textrel.S tests/fixtures/system/mdwe-wx.S \
+	tests/fixtures/system/mdwe-seccomp.c \
 	tests/fixtures/cross/ppc.s tests/fixtures/cross/s390x.s \
 	tests/fixtures/cross/aarch64.s tests/fixtures/cross/mips.s \
 	tests/fixtures/cross/noheaders.ld tests/fixtures/cross/noheaders-gap.ld
@@ -135,13 +145,23 @@ unit_tests = \
 	tests/unit/check_source \
 	tests/elfscan/unit/check_verdict \
 	tests/elfscan/unit/check_report
-check_PROGRAMS += $(unit_tests)
 unit_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS)
 unit_ldadd = tests/unit/libelfgen.a lib/libchstk-core.la $(CHECK_LIBS) \
 	$(LIBELF_LIBS)
 check_LIBRARIES = tests/unit/libelfgen.a
-tests_unit_libelfgen_a_SOURCES = tests/unit/elfgen.c tests/unit/elfgen.h \
-	tests/unit/run.c
+tests_unit_libelfgen_a_SOURCES = tests/unit/elfgen.c tests/unit/elfgen.h
+if HAVE_CHECK
+check_PROGRAMS += $(unit_tests)
+TESTS += $(unit_tests)
+tests_unit_libelfgen_a_SOURCES += tests/unit/run.c
+else
+# configure found no Check (./bootstrap run does not install it): make
+# check stops at once and says so, rather than at a compile error.
+check-am: no-check-library
+endif
+no-check-library:
+	@echo "make check: the unit tests need the Check library: install it with ./bootstrap check, then rerun configure" >&2; exit 1
+.PHONY: no-check-library
 tests_unit_libelfgen_a_CFLAGS = $(unit_cflags)
 tests_unit_check_image_CFLAGS = $(unit_cflags)
 tests_unit_check_image_LDADD = $(unit_ldadd)

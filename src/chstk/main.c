@@ -178,7 +178,10 @@ do_file(const struct opts *o, const char *path)
 			warnx("%s: %s", path, e.msg);
 			return 1;
 		}
-		if (res.written && res.links > 1)
+		if (res.written && res.links == 2)
+			warnx("%s: note: its other hard link keeps the old contents",
+			    path);
+		else if (res.written && res.links > 2)
 			warnx("%s: note: its %lu other hard links keep the old contents",
 			    path, res.links - 1);
 		return 0;
@@ -232,8 +235,13 @@ main(int argc, char **argv)
 	   and the temporary file is removed, instead of chstk being killed
 	   and leaving a named one behind. */
 	signal(SIGXFSZ, SIG_IGN);
+	/* Every message names the program as its manual does (getopt's by
+	   argv[0]), not as libtool runs it in the build tree (.libs/chstk). */
+	program_invocation_name = program_invocation_short_name =
+	    (char *)"chstk";
+	argv[0] = program_invocation_name;
 	if (parse(argc, argv, &o) < 0) {
-		usage(stderr);
+		fputs("Try 'chstk --help' for more information.\n", stderr);
 		return 2;
 	}
 	for (i = optind; i < argc; i++)

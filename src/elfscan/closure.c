@@ -9,6 +9,7 @@
  * is reported, never guessed.
  */
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -40,6 +41,8 @@ accept(void *arg, const char *path)
 	o = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ?
 	    objects_read(k->c->objs, fd, path) : NULL;
 	close(fd);
+	if (o != NULL && o->error != NULL && o->elf)
+		k->other = o->error;
 	if (o == NULL || o->error != NULL)
 		return false;
 	if (o->info.elf_class != k->want->info.elf_class ||
@@ -155,6 +158,106 @@ miss(struct closure *c, const char *name, size_t from, const char *why)
 	m->why = why;
 }
 
+/* The slot of name under l in the memo. */
+static size_t
+memo_hash(const struct memo *m, const struct ldso *l, const char *name)
+{
+	uint64_t h = 0xcbf29ce484222325ULL ^ (uintptr_t)l;
+
+	for (; *name != '\0'; name++)
+		h = (h ^ (unsigned char)*name) * 0x100000001b3ULL;
+	return (size_t)h & (m->cap - 1);
+}
+
+static struct found_lib *
+memo_get(const struct memo *m, const struct ldso *l, const char *name)
+{
+	struct found_lib *f;
+
+	if (m->cap == 0)
+		return NULL;
+	for (f = m->slot[memo_hash(m, l, name)]; f != NULL; f = f->next)
+		if (f->l == l && strcmp(f->name, name) == 0)
+			return f;
+	return NULL;
+}
+
+static void
+memo_put(struct memo *m, const struct ldso *l, const char *name,
+    const struct candidate *k)
+{
+	struct found_lib *f, *next, **slot;
+	size_t i, h;
+
+	if (m->n + 1 > m->cap / 2) {
+		slot = xcalloc(m->cap ? 2 * m->cap : 256, sizeof(*slot));
+		for (i = 0; i < m->cap; i++)
+			for (f = m->slot[i]; f != NULL; f = next) {
+				next = f->next;
+				h = memo_hash(&(struct memo){ slot, m->cap ?
+				    2 * m->cap : 256, 0 }, f->l, f->name);
+				f->next = slot[h];
+				slot[h] = f;
+			}
+		free(m->slot);
+		m->slot = slot;
+		m->cap = m->cap ? 2 * m->cap : 256;
+	}
+	f = xcalloc(1, sizeof(*f));
+	f->l = l;
+	f->name = xstrdup(name);
+	f->path = k->found != NULL ? xstrdup(k->path) : NULL;
+	f->o = k->found;
+	h = memo_hash(m, l, name);
+	f->next = m->slot[h];
+	m->slot[h] = f;
+	m->n++;
+}
+
+void
+memo_free(struct memo *m)
+{
+	struct found_lib *f, *next;
+	size_t i;
+
+	for (i = 0; i < m->cap; i++)
+		for (f = m->slot[i]; f != NULL; f = next) {
+			next = f->next;
+			free(f->name);
+			free(f->path);
+			free(f);
+		}
+	free(m->slot);
+	memset(m, 0, sizeof(*m));
+}
+
+/* Find name as ld.so would, through the memo where the search depends on
+   the name alone. */
+static bool
+find(struct closure *c, const char *name, const struct search *s,
+    struct candidate *k)
+{
+	bool plain = c->memo != NULL && s->nrpath == 0 &&
+	    s->library_path.list == NULL && s->runpath.list == NULL &&
+	    !s->nodeflib && strchr(name, '/') == NULL;
+	const struct found_lib *f;
+	bool found;
+
+	if (plain && (f = memo_get(c->memo, c->l, name)) != NULL) {
+		if (f->o == NULL)
+			return false;
+		k->found = f->o;
+		k->path = xstrdup(f->path);
+		return true;
+	}
+	found = ldso_search(c->l, name, s, accept, k);
+	/* Only a search that found, or found nothing at all: a file of
+	   another class depends on the program. */
+	if (plain && (found || k->other == NULL))
+		memo_put(c->memo, c->l, name, k);
+	return found;
+}
+
 /* The DT_NEEDED names of node i, each loaded or missed. */
 static void
 needs(struct closure *c, size_t i)
@@ -170,7 +273,7 @@ needs(struct closure *c, size_t i)
 
 		if (loaded(c, name) != NULL)
 			continue;
-		if (!ldso_search(c->l, name, &s, accept, &k)) {
+		if (!find(c, name, &s, &k)) {
 			miss(c, name, i, k.other != NULL ? k.other :
 			    "no such file in the places ld.so looks");
 			continue;
@@ -185,7 +288,7 @@ needs(struct closure *c, size_t i)
 void
 closure_of(struct closure *c, const struct obj *program, const char *origin,
     const struct ldso *l, const struct rootfs *fs, struct objects *objs,
-    struct pathlist library_path)
+    struct memo *memo, struct pathlist library_path)
 {
 	size_t i;
 
@@ -193,6 +296,7 @@ closure_of(struct closure *c, const struct obj *program, const char *origin,
 	c->l = l;
 	c->fs = fs;
 	c->objs = objs;
+	c->memo = memo;
 	c->library_path = library_path;
 	add_node(c, program, 0, xstrdup(program->path), "");
 	free(c->v[0].origin);

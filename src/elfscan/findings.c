@@ -18,7 +18,7 @@ static const struct finding_kind kinds[] = {
 	  "'-Wa,--noexecstack' and link with '-z noexecstack' so that the "
 	  "marking comes from the build. If it truly needs an executable "
 	  "stack (nested functions of GCC, some JITs), list it in the "
-	  "--allow file." },
+	  "--allow file.", "image" },
 	{ "read-implies-exec", "ReadImpliesExec", "error", "8.0",
 	  "Every readable mapping will be executable.",
 	  "An unmarked program on a machine whose kernel then sets "
@@ -26,7 +26,7 @@ static const struct finding_kind kinds[] = {
 	  "mapping of the process can be executed.",
 	  "Mark the program with 'chstk -E FILE', or rebuild it with "
 	  "'-Wa,--noexecstack' and '-z noexecstack': a marked program does "
-	  "not get READ_IMPLIES_EXEC." },
+	  "not get READ_IMPLIES_EXEC.", "image" },
 	{ "dlopen-refused", "DlopenRefused", "error", "6.0",
 	  "glibc 2.41 and later refuse to dlopen this library.",
 	  "A shared object that asks for an executable stack: glibc 2.41 "
@@ -34,13 +34,13 @@ static const struct finding_kind kinds[] = {
 	  "make every thread stack of the process executable when it is "
 	  "loaded.",
 	  "Mark the library with 'chstk -E FILE', or rebuild it with "
-	  "'-Wa,--noexecstack' and link it with '-z noexecstack'." },
+	  "'-Wa,--noexecstack' and link it with '-z noexecstack'.", "image" },
 	{ "unknown-default", "UnknownDefault", "warning", "3.0",
 	  "The stack of this unmarked image depends on the machine.",
 	  "The image carries no stack marking, and its stack depends on the "
 	  "CPU or the C library, which the file cannot tell.",
 	  "Give the image an explicit marking: 'chstk -E FILE', or build "
-	  "with '-Wa,--noexecstack' and '-z noexecstack'." },
+	  "with '-Wa,--noexecstack' and '-z noexecstack'.", "image" },
 	{ "no-gnu-stack-note", "NoGnuStackNote", "warning", "5.0",
 	  "The object has no .note.GNU-stack section.",
 	  "A relocatable object without a .note.GNU-stack section: GNU ld "
@@ -48,14 +48,14 @@ static const struct finding_kind kinds[] = {
 	  "executable stack.",
 	  "Assemble with '-Wa,--noexecstack', or add "
 	  "'.section .note.GNU-stack,\"\",@progbits' to the assembly "
-	  "source; 'chstk -E FILE' adds the note to the object." },
+	  "source; 'chstk -E FILE' adds the note to the object.", "image" },
 	{ "wx-segment", "WritableExecutableSegment", "warning", "6.5",
 	  "A segment is both writable and executable.",
 	  "A loadable segment (or, in an object, an allocated section) is "
 	  "writable and executable at once: code written to it can run.",
 	  "Link with '-z separate-code' and find the section that asks for "
 	  "write and execute (an assembly .section with \"awx\" flags, or a "
-	  "linker script); no marking fixes this." },
+	  "linker script); no marking fixes this.", "image" },
 	{ "malformed", "MalformedElf", "warning", "4.0",
 	  "The ELF file does not parse, or is cut short.",
 	  "The file starts like an ELF file but a header, count, offset or "
@@ -64,7 +64,7 @@ static const struct finding_kind kinds[] = {
 	  "neither this scanner nor, likely, the loader or linker can read "
 	  "it whole.",
 	  "Rebuild the file, or remove it when it is not meant to be an ELF "
-	  "program, library or object." },
+	  "program, library or object.", "image" },
 	/* What --require found missing (hardening.c; elfscan(1),
 	   HARDENING, gives the rule behind each). */
 	{ "no-pie", "NotPositionIndependent", "warning", "5.0",
@@ -73,14 +73,14 @@ static const struct finding_kind kinds[] = {
 	  "linked for: address space layout randomization cannot move its "
 	  "code and data, so an attacker knows where they lie.",
 	  "Compile with '-fPIE' and link with '-pie' (the default of GCC on "
-	  "Debian and Fedora); a static program with '-static-pie'." },
+	  "Debian and Fedora); a static program with '-static-pie'.", "image" },
 	{ "no-full-relro", "NoFullRelro", "warning", "5.0",
 	  "The image lacks full RELRO.",
 	  "Without a GNU_RELRO segment the relocated data (GOT, dynamic "
 	  "section) stays writable; with one but without immediate binding "
 	  "(partial RELRO) the lazily bound part of the GOT stays writable: "
 	  "an overwrite there redirects a call.",
-	  "Link with '-Wl,-z,relro,-z,now'." },
+	  "Link with '-Wl,-z,relro,-z,now'.", "image" },
 	{ "no-canary", "NoStackProtector", "warning", "5.5",
 	  "No function of the image is protected by a canary.",
 	  "None of the stack protector's symbols (__stack_chk_fail and the "
@@ -89,14 +89,14 @@ static const struct finding_kind kinds[] = {
 	  "function checks a canary before it returns, so a stack buffer "
 	  "overflow can overwrite a return address unnoticed. (An image "
 	  "without any array on a stack needs none.)",
-	  "Compile with '-fstack-protector-strong'." },
+	  "Compile with '-fstack-protector-strong'.", "image" },
 	{ "no-fortify", "NotFortified", "warning", "4.0",
 	  "Fortifiable functions are called without their checks.",
 	  "The image calls functions of glibc that _FORTIFY_SOURCE replaces "
 	  "with checking variants (memcpy by __memcpy_chk and the like) and "
 	  "calls none of those variants: it was built without "
 	  "_FORTIFY_SOURCE, or without optimization.",
-	  "Compile with '-O2 -D_FORTIFY_SOURCE=3' (or =2)." },
+	  "Compile with '-O2 -D_FORTIFY_SOURCE=3' (or =2).", "image" },
 	{ "unsafe-rpath", "UnsafeSearchPath", "error", "7.0",
 	  "The library search path has an unsafe entry.",
 	  "An RPATH or RUNPATH entry that is empty or relative (searched "
@@ -105,7 +105,7 @@ static const struct finding_kind kinds[] = {
 	  "someone else supply the libraries the image loads.",
 	  "Drop the entry, or make it absolute to a directory only root "
 	  "writes to, or relative to $ORIGIN; 'patchelf --remove-rpath "
-	  "FILE' removes the search path from a built file." },
+	  "FILE' removes the search path from a built file.", "image" },
 	{ "no-ibt", "NoIndirectBranchTracking", "note", "3.0",
 	  "The image is not marked for x86 IBT.",
 	  "Its GNU property note does not mark the image compatible with "
@@ -114,7 +114,7 @@ static const struct finding_kind kinds[] = {
 	  "instruction.",
 	  "Compile and link every object with '-fcf-protection=full' (or "
 	  "'branch'); one object without the marking removes it from the "
-	  "whole image." },
+	  "whole image.", "image" },
 	{ "no-shstk", "NoShadowStack", "note", "3.0",
 	  "The image is not marked for x86 shadow stacks.",
 	  "Its GNU property note does not mark the image compatible with "
@@ -122,21 +122,21 @@ static const struct finding_kind kinds[] = {
 	  "without one, and a return address overwritten on the stack is "
 	  "not caught.",
 	  "Compile and link every object with '-fcf-protection=full' (or "
-	  "'return')." },
+	  "'return').", "image" },
 	{ "no-bti", "NoBranchTargetIdentification", "note", "3.0",
 	  "The image is not marked for AArch64 BTI.",
 	  "Its GNU property note does not mark the image compatible with "
 	  "branch target identification: its pages are not guarded, and an "
 	  "indirect branch may land on any instruction.",
 	  "Compile and link every object with "
-	  "'-mbranch-protection=standard' (or 'bti')." },
+	  "'-mbranch-protection=standard' (or 'bti').", "image" },
 	{ "no-pac", "NoPointerAuthentication", "note", "3.0",
 	  "The image is not marked for AArch64 PAC.",
 	  "Its GNU property note does not say that the image signs its "
 	  "return addresses (pointer authentication): an overwritten return "
 	  "address is used as it is.",
 	  "Compile every object with '-mbranch-protection=standard' (or "
-	  "'pac-ret')." },
+	  "'pac-ret').", "image" },
 	{ "not-stripped", "NotStripped", "note", "1.0",
 	  "The image keeps its symbol table.",
 	  "A .symtab section is left in the image: it names every function "
@@ -144,7 +144,7 @@ static const struct finding_kind kinds[] = {
 	  "and takes space.",
 	  "Strip the file ('strip --strip-unneeded FILE'; packages: the "
 	  "distribution's strip step, which keeps the debugging symbols in "
-	  "a separate package)." },
+	  "a separate package).", "image" },
 	/* The verdicts of a root (system.c; elfscan(1), SYSTEM VERDICTS). */
 	{ "stack-made-exec", "ProcessExecutableStack", "error", "7.0",
 	  "A library makes the stack of the processes that load it "
@@ -157,7 +157,7 @@ static const struct finding_kind kinds[] = {
 	  "'-Wa,--noexecstack' (or add '.section .note.GNU-stack,\"\","
 	  "@progbits' to them) and link it with '-z noexecstack'; "
 	  "'chstk -E LIBRARY' marks the built file when its code does not "
-	  "run on the stack." },
+	  "run on the stack.", "verdict" },
 	{ "startup-refused", "StartupRefused", "error", "8.0",
 	  "The program will not start.",
 	  "With glibc.rtld.execstack=0 in its environment, glibc refuses "
@@ -167,7 +167,7 @@ static const struct finding_kind kinds[] = {
 	  "Mark the program and its libraries non-executable ('chstk -E "
 	  "FILE'), or rebuild them with '-Wa,--noexecstack' and "
 	  "'-z noexecstack'; or take glibc.rtld.execstack=0 out of "
-	  "GLIBC_TUNABLES where the program runs." },
+	  "GLIBC_TUNABLES where the program runs.", "verdict" },
 	{ "plugin-refused", "PluginRefused", "error", "7.0",
 	  "The host's dlopen will refuse this plugin.",
 	  "A module that its host program loads with dlopen (a Python "
@@ -180,7 +180,7 @@ static const struct finding_kind kinds[] = {
 	  "'-Wa,--noexecstack' and link it with '-z noexecstack', or mark "
 	  "it with 'chstk -E MODULE' when its code does not run on the "
 	  "stack. GLIBC_TUNABLES=glibc.rtld.execstack=2 (where it exists) "
-	  "loads it, at the price of an executable stack everywhere." },
+	  "loads it, at the price of an executable stack everywhere.", "verdict" },
 	{ "plugin-exec-stack", "PluginExecutableStack", "error", "6.5",
 	  "Loading this plugin makes its host's stack executable.",
 	  "A module that its host program loads with dlopen asks for an "
@@ -189,7 +189,7 @@ static const struct finding_kind kinds[] = {
 	  "loads it; glibc 2.41 and later refuse it instead.",
 	  "Fix the module: rebuild it with '-Wa,--noexecstack' and "
 	  "'-z noexecstack', or mark it with 'chstk -E MODULE' when its "
-	  "code does not run on the stack." },
+	  "code does not run on the stack.", "verdict" },
 	{ "unresolved-library", "UnresolvedLibrary", "warning", "5.0",
 	  "A library the program needs is not found.",
 	  "The root's dynamic linker would look for the library where it "
@@ -199,7 +199,7 @@ static const struct finding_kind kinds[] = {
 	  "nothing can be said of what the library would do.",
 	  "Install what provides the library, or correct the RUNPATH of "
 	  "what needs it; 'ldd PROGRAM' run inside the root names the same "
-	  "library 'not found'." },
+	  "library 'not found'.", "verdict" },
 	{ "tunable-exec-stack", "TunableForcesExecutableStack", "error",
 	  "7.5",
 	  "GLIBC_TUNABLES makes every stack executable.",
@@ -208,7 +208,72 @@ static const struct finding_kind kinds[] = {
 	  "from its start, whether anything it loads asks for one or not.",
 	  "Take glibc.rtld.execstack=2 out of the file that sets it, and "
 	  "fix the libraries it was set for: rebuild them with "
-	  "'-Wa,--noexecstack' or mark them with 'chstk -E FILE'." },
+	  "'-Wa,--noexecstack' or mark them with 'chstk -E FILE'.", "verdict" },
+	{ "mdwe-breaks", "MemoryDenyWriteExecuteBreaks", "error", "6.0",
+	  "MemoryDenyWriteExecute=yes breaks the service.",
+	  "A service with MemoryDenyWriteExecute=yes runs a program that "
+	  "the kernel or the dynamic linker cannot load without memory that "
+	  "is writable and executable, or that gains execute: a writable "
+	  "and executable segment, text relocations, a request for an "
+	  "executable stack, READ_IMPLIES_EXEC, glibc.rtld.execstack=2. "
+	  "The service is killed at exec or exits 127 at start, or runs "
+	  "without being able to start a thread.",
+	  "Fix the file at fault: mark an executable-stack request away "
+	  "with 'chstk -E FILE' when its code does not run on the stack, or "
+	  "rebuild with '-Wa,--noexecstack' and '-z noexecstack'; rebuild "
+	  "code with text relocations as position-independent ('-fPIC'); "
+	  "link with '-z separate-code' and drop \"awx\" sections; give an "
+	  "i386 program a stack marking ('-z noexecstack'). Or set MemoryDenyWriteExecute=no "
+	  "in a drop-in for the service (systemctl edit).", "verdict" },
+	/* --diff (diff.c). */
+	{ "regression", "HardeningRegression", "error", "6.0",
+	  "The new build lost a defence the old one had.",
+	  "Compared with the previous build of the same file, this one has "
+	  "lost a defence (RELRO, PIE, the stack protector, FORTIFY_SOURCE, "
+	  "CET or BTI/PAC marking), gained an executable stack or a "
+	  "writable and executable segment, or a library search path: a "
+	  "build flag was dropped, or an object without the marking was "
+	  "linked in.",
+	  "Find what changed in the build between the two versions (the "
+	  "compiler and linker flags, a new assembly file, a new static "
+	  "library) and restore the flag: elfscan(1), HARDENING, says which "
+	  "flag gives which defence.", "regression" },
+	/* Running processes (proc.c; elfscan(1), Running processes). */
+	{ "proc-exec-stack", "RunningExecutableStack", "error", "7.5",
+	  "The process runs with an executable stack.",
+	  "The main stack of the running process is executable now, as a "
+	  "file it loaded asks (by its marking, or by glibc's default for an "
+	  "unmarked file) or as GLIBC_TUNABLES in its environment sets: "
+	  "code injected on the stack can run.",
+	  "Fix the file the message names: rebuild it with "
+	  "'-Wa,--noexecstack' and '-z noexecstack', or mark it with "
+	  "'chstk -E FILE' when its code does not run on the stack, then "
+	  "restart the process. Where its environment asks, take "
+	  "glibc.rtld.execstack=2 out of GLIBC_TUNABLES.", "process" },
+	{ "proc-unasked-exec-stack", "RunningUnaskedExecutableStack", "error",
+	  "8.0",
+	  "The process's stack is executable, though nothing it loaded asks "
+	  "for it.",
+	  "The main stack of the running process is executable, but neither "
+	  "its program nor a library it loaded asks for an executable stack, "
+	  "and neither does its environment: the process, or code injected "
+	  "into it, made the stack executable at run time (mprotect, a JIT).",
+	  "Find what calls mprotect with PROT_EXEC on the stack: 'strace -f "
+	  "-e trace=mprotect' on the program shows the calls. No marking of "
+	  "a file changes this.", "process" },
+	{ "proc-rwx-memory", "RunningWritableExecutableMemory", "warning",
+	  "6.0",
+	  "The process has writable and executable memory.",
+	  "A mapping of the running process other than its main stack is "
+	  "writable and executable at once: the stack of a thread that "
+	  "glibc made executable, a writable and executable segment of a "
+	  "file, every mapping under READ_IMPLIES_EXEC, or anonymous memory "
+	  "that a JIT or the program made so at run time.",
+	  "For a thread's stack, fix what asks for an executable stack (see "
+	  "proc-exec-stack); for a file's segment, relink the file with "
+	  "'-z separate-code'; a JIT should map its code writable or "
+	  "executable, never both. systemd's MemoryDenyWriteExecute=yes "
+	  "refuses such memory to a service.", "process" },
 };
 
 _Static_assert(sizeof(kinds) / sizeof(kinds[0]) == F_COUNT,

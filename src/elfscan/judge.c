@@ -5,55 +5,16 @@
  * asks of them; an image of a class Linux does not run or link (scope.c)
  * is counted in its class and not judged, but with --all. Only an image
  * with a stack finding, or that does not parse, is looked up in the
- * allowlist, once, as FILE or FILE!MEMBER (a member is allowed with its
- * container). Then the counters, and the report. What the reading stage
- * hands over is a batch (batch.h): the images of a file, or of one member
- * of a container.
+ * allowlist, once, by all its names (allow.c: its path, its installed
+ * path, its container's). Then the counters, and the report. What the
+ * reading stage hands over is a batch (batch.h): the images of a file, or
+ * of one member of a container.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "batch.h"
+#include "diff.h"
 #include "elfscan.h"
 #include "report.h"
 #include "system.h"
-#include "xalloc.h"
-
-/* Is the image allowed? FILE, or for a member FILE!MEMBER too. */
-static bool
-allowed(const struct judge *j, const char *path, const char *member)
-{
-	char *full;
-	bool yes;
-
-	if (allow_match(&j->o->allow, path))
-		return true;
-	if (member == NULL)
-		return false;
-	if (asprintf(&full, "%s!%s", path, member) < 0)
-		oom();
-	yes = allow_match(&j->o->allow, full);
-	free(full);
-	return yes;
-}
-
-/* The findings --require gives the image, by FILE or FILE!MEMBER. */
-static unsigned
-required(const struct judge *j, const char *path, const char *member,
-    const struct hard *h)
-{
-	char *full;
-	unsigned f;
-
-	if (member == NULL)
-		return require_check(j->o->require, j->o->nrequire, path, h);
-	if (asprintf(&full, "%s!%s", path, member) < 0)
-		oom();
-	f = require_check(j->o->require, j->o->nrequire, full, h);
-	free(full);
-	return f;
-}
 
 /* The --hardening counts of one image. */
 static void
@@ -105,8 +66,6 @@ static unsigned
 refusing(const struct judge *j, const struct batch *b,
     const struct chstk_info *info)
 {
-	if (info->kind != CHSTK_KIND_SHARED)
-		return 0;
 	if (b->packed || j->sys == NULL)
 		return VERDICT_REFUSING;
 	return system_refuses_dlopen(j->sys, info->machine, info->elf_class) ?
@@ -127,7 +86,11 @@ not_judged(struct judge *j, const struct batch *b, const struct found *f,
 	stat_add(j->st, C_IMAGES);
 	stat_add(j->st, C_STATE + f->info.state);
 	stat_add(j->st, C_SCOPE + scope);
-	report_image(j->r, &w, &f->info, &v, &h);
+	/* --diff: what is not judged has no finding on its side. */
+	if (j->diff != NULL)
+		diff_image(j->diff, j->side, &w, &f->info, &v, &h);
+	else
+		report_image(j->r, &w, &f->info, &v, &h);
 }
 
 /* Returns whether the image has a finding. The allowlist waives the
@@ -136,10 +99,11 @@ not_judged(struct judge *j, const struct batch *b, const struct found *f,
 static bool
 judge_image(struct judge *j, const struct batch *b, const struct found *f)
 {
+	const struct allow_pattern *by = NULL;
 	struct stats *st = j->st;
-	struct verdict v;
 	struct where w = where_of(b, f);
-	unsigned how = refusing(j, b, &f->info);
+	unsigned how = 0, i;
+	struct verdict v;
 	struct hard h;
 	const char *why;
 	enum scope scope = scope_of(&f->info, f->ar_member, f->scope_syms,
@@ -149,26 +113,41 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 		not_judged(j, b, f, scope, why);
 		return false;
 	}
-	verdict_of(&f->info, how, &v);
-	if ((v.findings & ~F_WX_SEGMENT) != 0 && j->o->allow.n > 0 &&
-	    allowed(j, b->at.path, f->member))
+	/* Whether dlopen refuses it matters only to a library that asks
+	   for an executable stack: only such a one asks the root. */
+	verdict_of(&f->info, 0, &v);
+	if (v.effective == EFF_EXEC && f->info.kind == CHSTK_KIND_SHARED &&
+	    (how = refusing(j, b, &f->info)) != 0)
+		verdict_of(&f->info, how, &v);
+	if ((v.findings & ~F_WX_SEGMENT) != 0 &&
+	    (by = allow_which(&j->o->allow, &w)) != NULL)
 		verdict_of(&f->info, how | VERDICT_ALLOWED, &v);
+	v.allowed_by = by;
 	v.scope = scope;
 	stat_add(st, C_SCOPE + scope);
 	if (j->sys != NULL && b->ino != 0 && f->member == NULL)
 		system_add(j->sys, b->at.path, b->dev, b->ino, &f->info);
 	hardening_judge(&f->info, &f->syms, &h);
 	if (j->o->nrequire > 0)
-		v.findings |= required(j, b->at.path, f->member, &h);
+		v.findings |= require_check(j->o->require, j->o->nrequire, &w,
+		    &h);
 	count_hardening(st, &h);
 	stat_add(st, C_IMAGES);
 	stat_add(st, C_STATE + f->info.state);
 	if (v.effective == EFF_EXEC)
 		stat_add(st, C_EFF_EXEC);
+	/* --diff reports what changed, not each side's findings. */
+	if (j->diff != NULL) {
+		diff_image(j->diff, j->side, &w, &f->info, &v, &h);
+		return false;
+	}
 	if (v.allowed)
 		stat_add(st, C_ALLOWED);
 	if (v.findings)
 		stat_add(st, C_FINDINGS);
+	for (i = 0; i < F_COUNT; i++)
+		if (v.findings & 1u << i)
+			stat_add(st, C_KIND + i);
 	report_image(j->r, &w, &f->info, &v, &h);
 	return v.findings != 0;
 }
@@ -179,11 +158,21 @@ static bool
 judge_unread(struct judge *j, const struct batch *b, const struct found *f)
 {
 	struct where w = where_of(b, f);
-	bool waived = j->o->allow.n > 0 && allowed(j, b->at.path, f->member);
+	bool waived;
 
 	if (f->kind == FOUND_MALFORMED)
 		stat_add(j->st, C_IMAGES);
-	stat_add(j->st, waived ? C_ALLOWED : C_FINDINGS);
+	if (j->diff != NULL) {
+		diff_malformed(j->diff, j->side, &w);
+		return false;
+	}
+	waived = allow_which(&j->o->allow, &w) != NULL;
+	if (waived) {
+		stat_add(j->st, C_ALLOWED);
+	} else {
+		stat_add(j->st, C_FINDINGS);
+		stat_add(j->st, C_KIND + (unsigned)__builtin_ctz(F_MALFORMED));
+	}
 	report_error(j->r, &w, f->kind == FOUND_MALFORMED ? UNREAD_ELF :
 	    UNREAD_ARCHIVE, waived, f->msg);
 	return !waived;

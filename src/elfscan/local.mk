@@ -10,7 +10,11 @@ elfscan_layers = \
 	src/elfscan/lazy.c \
 	src/elfscan/batch.c \
 	src/elfscan/judge.c \
+	src/elfscan/diff.c \
 	src/elfscan/system.c \
+	src/elfscan/units.c \
+	src/elfscan/mdwe.c \
+	src/elfscan/proc.c \
 	src/elfscan/closure.c \
 	src/elfscan/runs.c \
 	src/elfscan/ldso.c \
@@ -20,6 +24,7 @@ elfscan_layers = \
 	src/elfscan/progress.c \
 	src/elfscan/report.c \
 	src/elfscan/sarif.c \
+	src/elfscan/ref.c \
 	src/elfscan/buf.c \
 	src/elfscan/hardening.c \
 	src/elfscan/verdict.c \
@@ -31,7 +36,8 @@ elfscan_headers = \
 	src/elfscan/elfscan.h src/elfscan/container.h src/elfscan/batch.h \
 	src/elfscan/report.h src/elfscan/sarif.h src/elfscan/buf.h \
 	src/elfscan/verdict.h src/elfscan/where.h src/elfscan/lazy.h \
-	src/elfscan/xalloc.h src/elfscan/system.h
+	src/elfscan/xalloc.h src/elfscan/system.h src/elfscan/diff.h \
+	src/elfscan/proc.h
 elfscan_cflags = $(AM_CFLAGS) $(PTHREAD_CFLAGS) $(LIBARCHIVE_CFLAGS) \
 	$(JSON_C_CFLAGS)
 # What links libelfscan.a links these too. libarchive is not among them:

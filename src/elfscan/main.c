@@ -4,6 +4,8 @@
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
+#include <glob.h>
+#include <limits.h>
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "diff.h"
 #include "elfscan.h"
+#include "proc.h"
 #include "report.h"
 #include "sarif.h"
 #include "system.h"
@@ -21,20 +25,30 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-"usage: elfscan [OPTIONS] [PATH...]\n"
+"usage: elfscan [OPTIONS] [PATH...] [--files-from LIST]\n"
 "Audit ELF files for executable stacks: every program, shared object,\n"
 "object and archive member under each PATH (recursively); without PATH,\n"
 "the directories of $PATH and of the dynamic linker's search path.\n"
 "\n"
 "  -q, --quiet            print only the files with findings\n"
-"      --format=FORMAT    text (aligned columns, the default), json\n"
-"                         (JSON Lines: one object per file or member) or\n"
-"                         sarif (SARIF 2.1.0, one result per finding)\n"
+"      --format=FORMAT    text (aligned columns, then what each kind of\n"
+"                         finding met means and how to fix it; the\n"
+"                         default), json (JSON Lines: one object per file\n"
+"                         or member) or sarif (SARIF 2.1.0, one log)\n"
+"      --no-header        text: print the records only, without the column\n"
+"                         header and the notes on the findings\n"
 "  -0, --print0           print only the paths of files with findings, each\n"
-"                         followed by NUL (for chstk --files-from - -0)\n"
+"                         followed by NUL (for chstk --files-from - -0);\n"
+"                         with --files-from, LIST is NUL-separated too\n"
+"      --files-from LIST  also scan the files named in LIST, one a line\n"
+"                         (- reads standard input); its directories and\n"
+"                         the files in it that are not ELF are passed over\n"
+"      --null             names in LIST end with NUL, not newline\n"
 "      --summary          print counts at the end\n"
 "      --allow FILE       glob patterns, one a line, of paths allowed an\n"
-"                         executable stack\n"
+"                         executable stack (installed paths: /usr/lib/x/**)\n"
+"      --allow-pattern GLOB\n"
+"                         one such pattern\n"
 "      --hardening        also report RELRO, PIE, canary, FORTIFY_SOURCE,\n"
 "                         RPATH/RUNPATH, IBT/SHSTK, BTI/PAC, symbols\n"
 "      --require [GLOB=]PROPS\n"
@@ -44,8 +58,17 @@ usage(FILE *f)
 "                         implies --hardening\n"
 "      --system           each PATH is the root of a system (\"/\", a\n"
 "                         sysroot, a chroot): judge what will break there,\n"
-"                         by its own glibc and libraries (the default when\n"
-"                         no PATH is given)\n"
+"                         by its own glibc and libraries; \"/\" is judged so\n"
+"                         when no PATH, --files-from or --proc is given\n"
+"      --diff OLD NEW     what got worse (exit status 1) and better from OLD\n"
+"                         to NEW: two packages, images, trees or files,\n"
+"                         their images paired by path (not with --system,\n"
+"                         --proc, --files-from or -0)\n"
+"      --proc[=PID,...]   also judge the running processes (those named, or\n"
+"                         all): which have an executable stack or writable\n"
+"                         and executable memory now, what asked for it, and\n"
+"                         whether their files say so; without PATH, only\n"
+"                         them\n"
 "  -L, --follow           follow symbolic links\n"
 "      --all              judge every ELF file by Linux's rules, also boot\n"
 "                         loader modules, firmware, debug files and the\n"
@@ -53,6 +76,9 @@ usage(FILE *f)
 "  -x, --one-file-system  stay on the file system of each PATH\n"
 "  -A, --archives         also look into the packages, wheels, tarballs and\n"
 "                         images met in directories (those named are always)\n"
+"      --platform OS/ARCH[/VARIANT]\n"
+"                         of a multi-platform image, only this platform's\n"
+"                         (default: every platform)\n"
 "  -j, --jobs N           worker threads (default: the online CPUs)\n"
 "      --no-progress      no progress line on a terminal\n"
 "      --rules            print the table of default stack rules\n"
@@ -61,33 +87,268 @@ usage(FILE *f)
 "\n"
 "Members of .deb, .rpm, zip (.whl, .jar, .apk), tar and cpio files, plain\n"
 "or compressed, are shown as FILE!MEMBER; the files of a container image\n"
-"(an OCI layout or archive, a docker save tarball) as IMAGE!/PATH, as a\n"
-"container of it sees them.\n"
+"(an OCI layout or archive, a docker save tarball) as IMAGE!TAG!/PATH, as\n"
+"a container of it sees them. PATH may name one image as skopeo does:\n"
+"oci:DIR[:TAG], oci-archive:FILE[:TAG], docker-archive:FILE[:REF|@N]. A\n"
+"file named twice by one real path, or named and met in a directory named,\n"
+"is scanned once.\n"
 "\n"
-"Exit status: 0 no findings, 1 findings, 2 an error: a bad option, or a\n"
-"path, file, directory or member that could not be read (2 wins over 1).\n");
+"Exit status: 0 no findings, 1 findings, 2 an error: a bad option, a PATH\n"
+"that is not ELF, an archive, a package or an image, or a path, file,\n"
+"directory, member or process that could not be read (2 wins over 1).\n");
 }
 
 enum {
-	OPT_FORMAT = 256, OPT_SUMMARY, OPT_ALLOW, OPT_NO_PROGRESS, OPT_RULES,
-	OPT_HARDENING, OPT_REQUIRE, OPT_SYSTEM, OPT_ALL,
+	OPT_FORMAT = 256, OPT_SUMMARY, OPT_ALLOW, OPT_ALLOW_PATTERN,
+	OPT_NO_PROGRESS, OPT_RULES, OPT_HARDENING, OPT_REQUIRE, OPT_SYSTEM,
+	OPT_DIFF, OPT_NO_HEADER, OPT_FILES_FROM, OPT_NULL, OPT_PLATFORM,
+	OPT_PROC, OPT_ALL,
 };
+
+/* The leading ':' tells a missing argument from an unknown option, and
+   keeps getopt from saying either itself. */
+static const char shortopts[] = ":q0LxAj:hV";
+
+/* In the order of enum format. */
+static const char *const formats[] = { "text", "json", "sarif", NULL };
+
+/*
+ * How far word[0, len) is from name: the fewest insertions, deletions,
+ * replacements and swaps of two neighbours that turn one into the other
+ * (the optimal string alignment distance). Long words are far from all.
+ */
+static size_t
+distance(const char *word, size_t len, const char *name)
+{
+	size_t d[32][32], n = strlen(name), i, k, cost;
+
+	if (len >= 32 || n >= 32)
+		return (size_t)-1;
+	for (i = 0; i <= len; i++)
+		d[i][0] = i;
+	for (k = 0; k <= n; k++)
+		d[0][k] = k;
+	for (i = 1; i <= len; i++)
+		for (k = 1; k <= n; k++) {
+			cost = word[i - 1] != name[k - 1];
+			d[i][k] = d[i - 1][k - 1] + cost;
+			if (d[i - 1][k] + 1 < d[i][k])
+				d[i][k] = d[i - 1][k] + 1;
+			if (d[i][k - 1] + 1 < d[i][k])
+				d[i][k] = d[i][k - 1] + 1;
+			if (i > 1 && k > 1 && word[i - 1] == name[k - 2] &&
+			    word[i - 2] == name[k - 1] &&
+			    d[i - 2][k - 2] + 1 < d[i][k])
+				d[i][k] = d[i - 2][k - 2] + 1;
+		}
+	return d[len][n];
+}
+
+/* Of the names name(set, 0), name(set, 1)... up to NULL, the one closest
+   to the misspelt word[0, len), if it is close: an edit for every three
+   letters of the longer of the two at most. NULL when none is. */
+static const char *
+nearest(const char *word, size_t len,
+    const char *(*name)(const void *set, size_t i), const void *set)
+{
+	const char *best = NULL, *s;
+	size_t i, d, best_d = (size_t)-1, longer;
+
+	for (i = 0; (s = name(set, i)) != NULL; i++) {
+		d = distance(word, len, s);
+		longer = len > strlen(s) ? len : strlen(s);
+		if (d > 0 && 3 * d <= longer && d < best_d) {
+			best = s;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+static const char *
+option_name(const void *longopts, size_t i)
+{
+	return ((const struct option *)longopts)[i].name;
+}
+
+static const char *
+word_name(const void *words, size_t i)
+{
+	return ((const char *const *)words)[i];
+}
+
+static const char *
+property_name(const void *unused, size_t i)
+{
+	(void)unused;
+	return require_property(i);
+}
+
+/* The long option whose value is val, for a message. */
+static const char *
+long_name(const struct option *longopts, int val)
+{
+	size_t i;
+
+	for (i = 0; longopts[i].name != NULL; i++)
+		if (longopts[i].val == val)
+			return longopts[i].name;
+	return "?";
+}
+
+/*
+ * What getopt_long found wrong, said in one line (getopt's own messages,
+ * off, would name argv[0], which is libtool's .libs/lt-elfscan in the
+ * build tree, and suggest nothing). c is what it returned: ':' for a
+ * missing argument, '?' for the rest.
+ */
+static void
+bad_option(int c, char **argv, const struct option *longopts)
+{
+	const char *arg = argv[optind - 1], *near, *sep = "";
+	size_t len, i, n = 0;
+	char both[256] = "";
+
+	if (c == ':' && strncmp(arg, "--", 2) == 0) {
+		warnx("--%s: missing argument", long_name(longopts, optopt));
+	} else if (c == ':') {
+		warnx("-%c: missing argument", optopt);
+	} else if (optopt != 0 && strncmp(arg, "--", 2) == 0) {
+		warnx("--%s: takes no argument", long_name(longopts, optopt));
+	} else if (optopt != 0) {
+		warnx("-%c: unknown option", optopt);
+	} else {
+		/* A long option unknown, or the start of several. */
+		arg += 2;
+		len = strcspn(arg, "=");
+		for (i = 0; longopts[i].name != NULL; i++)
+			if (strncmp(longopts[i].name, arg, len) == 0) {
+				n++;
+				snprintf(both + strlen(both), sizeof(both) -
+				    strlen(both), "%s--%s", sep,
+				    longopts[i].name);
+				sep = ", ";
+			}
+		if (n > 1)
+			warnx("--%.*s: ambiguous option: %s", (int)len, arg,
+			    both);
+		else if ((near = nearest(arg, len, option_name, longopts)) !=
+		    NULL)
+			warnx("--%.*s: unknown option (did you mean '--%s'?)",
+			    (int)len, arg, near);
+		else
+			warnx("--%.*s: unknown option", (int)len, arg);
+	}
+}
+
+/* --format=FORMAT into o. */
+static int
+set_format(struct opts *o, const char *arg)
+{
+	const char *near;
+	size_t i;
+
+	for (i = 0; formats[i] != NULL; i++)
+		if (strcmp(arg, formats[i]) == 0) {
+			o->format = (enum format)i;
+			return 0;
+		}
+	if ((near = nearest(arg, strlen(arg), word_name, formats)) != NULL)
+		warnx("--format=%s: unknown format (did you mean '%s'?)", arg,
+		    near);
+	else
+		warnx("--format=%s: unknown format: not text, json or sarif",
+		    arg);
+	return -1;
+}
 
 /* --require [GLOB=]PROPS, added to o. */
 static int
 add_require(struct opts *o, const char *arg)
 {
-	const char *bad;
+	const char *bad, *near;
+	size_t len;
 
 	o->require = xrealloc(o->require, (o->nrequire + 1) *
 	    sizeof(*o->require));
 	if (require_parse(&o->require[o->nrequire], arg, &bad) < 0) {
-		warnx("--require=%s: unknown property: %s", arg, bad);
+		len = strcspn(bad, ",");
+		if ((near = nearest(bad, len, property_name, NULL)) != NULL)
+			warnx("--require=%s: unknown property: %.*s (did you mean '%s'?)",
+			    arg, (int)len, bad, near);
+		else
+			warnx("--require=%s: unknown property: %.*s", arg,
+			    (int)len, bad);
 		return -1;
 	}
 	o->nrequire++;
 	o->hardening = true;
 	return 0;
+}
+
+/* --proc=PID,...: the ids, added to o. */
+static int
+add_pids(struct opts *o, const char *arg)
+{
+	const char *p = arg;
+	char *end;
+	long n;
+
+	do {
+		errno = 0;
+		n = strtol(p, &end, 10);
+		if (errno || end == p || n < 1 || n > INT_MAX ||
+		    (*end != ',' && *end != '\0')) {
+			warnx("--proc=%s: not a list of process ids", arg);
+			return -1;
+		}
+		o->pids = xrealloc(o->pids, (o->npids + 1) * sizeof(*o->pids));
+		o->pids[o->npids++] = (int)n;
+		p = end + 1;
+	} while (*end == ',');
+	return 0;
+}
+
+/* --platform: OS/ARCH[/VARIANT], no part empty. */
+static bool
+platform_ok(const char *s)
+{
+	size_t parts, len;
+
+	for (parts = 1; (len = strcspn(s, "/")) > 0; parts++, s += len + 1)
+		if (s[len] == '\0')
+			return parts == 2 || parts == 3;
+	return false;
+}
+
+/*
+ * The options into o. Returns 0; -1 after a usage error, said in one
+ * line; -2 after another (an --allow file that cannot be read).
+ */
+/* The options that cannot go together: -1 (said) when two given do. */
+static int
+combinations(const struct opts *o, bool format)
+{
+	const char *what = NULL;
+
+	if (o->print0 && format)
+		what = "-0 and --format cannot be used together: -0 prints only paths";
+	else if (o->null && o->files_from == NULL)
+		what = "--null: there is no --files-from LIST to read";
+	else if (o->proc && o->diff)
+		what = "--proc cannot be used with --diff: processes have no old and new";
+	else if (o->diff && o->system)
+		what = "--diff cannot be used with --system: it compares two builds, not roots";
+	else if (o->diff && o->print0)
+		what = "--diff cannot be used with -0: it reports changes, not files";
+	else if (o->files_from != NULL && o->system)
+		what = "--files-from cannot be used with --system";
+	else if (o->files_from != NULL && o->diff)
+		what = "--files-from cannot be used with --diff";
+	if (what == NULL)
+		return 0;
+	warnx("%s", what);
+	return -1;
 }
 
 static int
@@ -96,16 +357,23 @@ parse(int argc, char **argv, struct opts *o)
 	static const struct option longopts[] = {
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "no-header", no_argument, NULL, OPT_NO_HEADER },
 		{ "print0", no_argument, NULL, '0' },
+		{ "files-from", required_argument, NULL, OPT_FILES_FROM },
+		{ "null", no_argument, NULL, OPT_NULL },
 		{ "summary", no_argument, NULL, OPT_SUMMARY },
 		{ "allow", required_argument, NULL, OPT_ALLOW },
+		{ "allow-pattern", required_argument, NULL, OPT_ALLOW_PATTERN },
 		{ "hardening", no_argument, NULL, OPT_HARDENING },
 		{ "require", required_argument, NULL, OPT_REQUIRE },
 		{ "system", no_argument, NULL, OPT_SYSTEM },
 		{ "all", no_argument, NULL, OPT_ALL },
+		{ "diff", no_argument, NULL, OPT_DIFF },
+		{ "proc", optional_argument, NULL, OPT_PROC },
 		{ "follow", no_argument, NULL, 'L' },
 		{ "one-file-system", no_argument, NULL, 'x' },
 		{ "archives", no_argument, NULL, 'A' },
+		{ "platform", required_argument, NULL, OPT_PLATFORM },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 		{ "rules", no_argument, NULL, OPT_RULES },
@@ -114,6 +382,7 @@ parse(int argc, char **argv, struct opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	bool format = false;
 	char *end;
 	long n;
 	int c;
@@ -121,25 +390,27 @@ parse(int argc, char **argv, struct opts *o)
 	memset(o, 0, sizeof(*o));
 	o->jobs = cpus > 0 ? (unsigned)cpus : 1;
 	o->progress = isatty(STDERR_FILENO);
-	while ((c = getopt_long(argc, argv, "q0LxAj:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'q':
 			o->quiet = true;
 			break;
 		case OPT_FORMAT:
-			if (strcmp(optarg, "text") == 0)
-				o->format = FORMAT_TEXT;
-			else if (strcmp(optarg, "json") == 0)
-				o->format = FORMAT_JSON;
-			else if (strcmp(optarg, "sarif") == 0)
-				o->format = FORMAT_SARIF;
-			else {
-				warnx("--format=%s: unknown format", optarg);
+			if (set_format(o, optarg) < 0)
 				return -1;
-			}
+			format = true;
+			break;
+		case OPT_NO_HEADER:
+			o->no_header = true;
 			break;
 		case '0':
 			o->print0 = true;
+			break;
+		case OPT_FILES_FROM:
+			o->files_from = optarg;
+			break;
+		case OPT_NULL:
+			o->null = true;
 			break;
 		case OPT_SUMMARY:
 			o->summary = true;
@@ -147,8 +418,11 @@ parse(int argc, char **argv, struct opts *o)
 		case OPT_ALLOW:
 			if (allow_load(&o->allow, optarg) < 0) {
 				warn("%s: cannot read the allowlist", optarg);
-				return -1;
+				return -2;
 			}
+			break;
+		case OPT_ALLOW_PATTERN:
+			allow_add(&o->allow, optarg, NULL, 0);
 			break;
 		case OPT_HARDENING:
 			o->hardening = true;
@@ -163,6 +437,15 @@ parse(int argc, char **argv, struct opts *o)
 		case OPT_SYSTEM:
 			o->system = true;
 			break;
+		case OPT_DIFF:
+			o->diff = true;
+			o->hardening = true;
+			break;
+		case OPT_PROC:
+			o->proc = true;
+			if (optarg != NULL && add_pids(o, optarg) < 0)
+				return -1;
+			break;
 		case 'L':
 			o->follow = true;
 			break;
@@ -171,6 +454,13 @@ parse(int argc, char **argv, struct opts *o)
 			break;
 		case 'A':
 			o->archives = true;
+			break;
+		case OPT_PLATFORM:
+			if (!platform_ok(optarg)) {
+				warnx("--platform=%s: not OS/ARCH[/VARIANT]", optarg);
+				return -1;
+			}
+			o->platform = optarg;
 			break;
 		case 'j':
 			errno = 0;
@@ -194,10 +484,69 @@ parse(int argc, char **argv, struct opts *o)
 			printf("elfscan %s\n", chstk_version());
 			exit(0);
 		default:
+			bad_option(c, argv, longopts);
 			return -1;
 		}
 	}
-	return 0;
+	if (o->print0 && o->files_from != NULL)
+		o->null = true;
+	return combinations(o, format);
+}
+
+static void
+add(struct pathset *p, const char *path)
+{
+	p->v = xrealloc(p->v, (p->n + 1) * sizeof(*p->v));
+	p->v[p->n++] = xstrdup(path);
+}
+
+/*
+ * The names in --files-from LIST, one a line or NUL-terminated, as chstk
+ * reads them: empty names are skipped, the last one needs no terminator.
+ * Returns 0, or -1 when the list cannot be read (said).
+ */
+static int
+add_list(struct pathset *l, const char *list, bool null)
+{
+	FILE *f = strcmp(list, "-") == 0 ? stdin : fopen(list, "r");
+	int sep = null ? '\0' : '\n', ret = 0;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+
+	if (f == NULL) {
+		warn("%s: cannot open", list);
+		return -1;
+	}
+	while ((len = getdelim(&line, &cap, sep, f)) > 0) {
+		if (line[len - 1] == sep)
+			line[--len] = '\0';
+		if (strlen(line) != (size_t)len) {
+			warnx("%s: a name holds a NUL byte: NUL-separated names need --null or -0", list);
+			ret = -1;
+			break;
+		}
+		if (len > 0)
+			add(l, line);
+	}
+	if (ret == 0 && ferror(f)) {
+		warn("%s: cannot read", list);
+		ret = -1;
+	}
+	free(line);
+	if (f != stdin)
+		fclose(f);
+	return ret;
+}
+
+static void
+free_list(struct pathset *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
 }
 
 /* A root judged, or "/" whose rules judge the paths named (system.h),
@@ -207,19 +556,12 @@ struct session {
 	struct pathset paths;
 };
 
-static void
-add(struct pathset *p, const char *path)
-{
-	p->v = xrealloc(p->v, (p->n + 1) * sizeof(*p->v));
-	p->v[p->n++] = xstrdup(path);
-}
-
-/* The sessions: this machine's root and its programs when no path is
-   named; with --system, each path a root; else the paths, on this
-   machine's root. Returns the count, or -1 when a root cannot be opened
-   (said). */
+/* The sessions: none for --proc alone; this machine's root and its
+   programs when no path is named (nor listed); with --system, each path a
+   root; else the paths, on this machine's root. Returns the count, or -1
+   when a root cannot be opened (said). */
 static int
-sessions(struct opts *o, char **arg, int n, struct report *r,
+sessions(struct opts *o, char **arg, int n, bool listed, struct report *r,
     struct session **out)
 {
 	struct session *s = xcalloc(n > 0 ? (size_t)n : 1, sizeof(*s));
@@ -228,11 +570,14 @@ sessions(struct opts *o, char **arg, int n, struct report *r,
 	int i;
 
 	*out = s;
+	if (n == 0 && !listed && o->proc && !o->system)
+		return 0;
+	o->files = true;
 	if (n == 0 || !o->system) {
-		o->system = o->system || n == 0;
+		o->system = o->system || (n == 0 && !listed);
 		if ((s->sys = system_open("/", o, r, &why)) == NULL)
 			warnx("/: cannot open the root: %s", why);
-		else if (n == 0)
+		else if (n == 0 && !listed)
 			system_paths(s->sys, getenv("PATH"), &s->paths);
 		for (i = 0; i < n; i++)
 			add(&s->paths, arg[i]);
@@ -255,16 +600,59 @@ sessions(struct opts *o, char **arg, int n, struct report *r,
 static void
 sessions_free(struct session *s, int n)
 {
-	size_t k;
 	int i;
 
 	for (i = 0; i < n; i++) {
 		system_close(s[i].sys);
-		for (k = 0; k < s[i].paths.n; k++)
-			free(s[i].paths.v[k]);
-		free(s[i].paths.v);
+		free_list(&s[i].paths);
 	}
 	free(s);
+}
+
+/* --diff: OLD then NEW walked, each image to its side, then compared. */
+static int
+walk_diff(struct judge *j, const struct session *s)
+{
+	struct diff d;
+	struct stat st;
+	int side, r = 0;
+
+	diff_init(&d);
+	d.r = j->r;
+	j->diff = &d;
+	j->sys = s->sys;
+	for (side = 0; side < 2; side++) {
+		d.root[side] = s->paths.v[side];
+		d.dir[side] = stat(d.root[side], &st) == 0 &&
+		    S_ISDIR(st.st_mode);
+		j->side = side;
+		if (walk(j, &s->paths.v[side], 1, NULL, 0) < 0)
+			r = -1;
+	}
+	if (r == 0)
+		diff_report(&d);
+	diff_free(&d);
+	j->diff = NULL;
+	return r;
+}
+
+/* The SARIF log's bases: the arguments, and the current directory (an
+   empty path) for the names of a list, which are relative to it. The log
+   keeps the strings, not the array. */
+static struct sarif *
+start_sarif(const struct pathset *args, bool listed)
+{
+	char **bases = xcalloc(args->n + 1, sizeof(*bases));
+	struct sarif *s;
+
+	if (args->n > 0)
+		memcpy(bases, args->v, args->n * sizeof(*bases));
+	bases[args->n] = (char *)"";
+	s = sarif_begin(stdout, bases, args->n + listed);
+	if (s == NULL)
+		err(2, "cannot start the sarif log");
+	free(bases);
+	return s;
 }
 
 int
@@ -274,56 +662,75 @@ main(int argc, char **argv)
 	struct stats st;
 	struct report r = { .o = &o, .st = &st };
 	struct judge j = { .o = &o, .r = &r, .st = &st };
-	struct pathset all = { NULL, 0 };
-	struct session *sess;
+	struct pathset all = { NULL, 0 }, listed = { NULL, 0 };
+	struct session *sess = NULL;
 	struct timespec t0, t1;
-	int i, nsess, failed = 0;
+	int i, nsess = 0, failed;
 	size_t k;
 
+	/* Every message names the program as its manual does, not as
+	   libtool runs it in the build tree (.libs/lt-elfscan). */
+	program_invocation_name = program_invocation_short_name =
+	    (char *)"elfscan";
 	memset(&st, 0, sizeof(st));
 #ifdef M_ARENA_MAX
 	/* The workers allocate little (jobs, batches): one arena for all,
 	   not one each, keeps 400 KiB of peak memory off a scan of /usr. */
 	mallopt(M_ARENA_MAX, 1);
 #endif
-	if (parse(argc, argv, &o) < 0) {
-		usage(stderr);
-		allow_free(&o.allow);
-		require_free(o.require, o.nrequire);
-		return 2;
+	if ((failed = parse(argc, argv, &o)) < 0 || (o.files_from != NULL &&
+	    add_list(&listed, o.files_from, o.null) < 0)) {
+		if (failed == -1)
+			fputs("Try 'elfscan --help' for more information.\n",
+			    stderr);
+		failed = 1;
+		goto out;
+	}
+	if (o.diff && argc - optind != 2) {
+		warnx("--diff takes two paths, OLD and NEW");
+		fputs("Try 'elfscan --help' for more information.\n", stderr);
+		failed = 1;
+		goto out;
 	}
 	pthread_mutex_init(&r.lock, NULL);
 	pthread_mutex_init(&r.err_lock, NULL);
-	nsess = sessions(&o, argv + optind, argc - optind, &r, &sess);
-	if (nsess < 0) {
-		sessions_free(sess, argc - optind);
-		allow_free(&o.allow);
-		require_free(o.require, o.nrequire);
-		return 2;
+	/* A list of files alone: this machine's rules, no default paths. */
+	if ((nsess = sessions(&o, argv + optind, argc - optind,
+	    o.files_from != NULL, &r, &sess)) < 0) {
+		nsess = argc - optind;
+		failed = 1;
+		goto out;
 	}
 	for (i = 0; i < nsess; i++)
 		for (k = 0; k < sess[i].paths.n; k++)
 			add(&all, sess[i].paths.v[k]);
-	if (o.format == FORMAT_SARIF && !o.print0 &&
-	    (r.sarif = sarif_begin(stdout, all.v, all.n)) == NULL)
-		err(2, "cannot start the sarif log");
+	if (o.format == FORMAT_SARIF && !o.print0)
+		r.sarif = start_sarif(&all, o.files_from != NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	report_header(&r);
+	if (nsess > 0)
+		report_header(&r);
 	if (o.progress)
 		j.prog = progress_start(&r);
-	for (i = 0; i < nsess; i++) {
+	if (o.diff)
+		failed = walk_diff(&j, &sess[0]) < 0;
+	for (i = 0; i < nsess && !o.diff; i++) {
 		j.sys = sess[i].sys;
-		failed |= walk(&j, sess[i].paths.v, sess[i].paths.n) < 0;
+		failed |= walk(&j, sess[i].paths.v, sess[i].paths.n,
+		    listed.v, listed.n) < 0;
 		if (o.system && j.sys != NULL)
 			system_judge(j.sys);
 	}
 	progress_stop(j.prog);
+	report_unused(&r);
+	if (o.proc && proc_scan(&r, o.pids, o.npids) < 0)
+		failed = 1;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (r.sarif != NULL && sarif_end(r.sarif, !failed &&
 	    atomic_load(&st.c[C_ERRORS]) == 0) < 0) {
 		warn("the sarif log's notifications");
 		failed = 1;
 	}
+	report_notes(&r);
 	if (o.summary)
 		report_summary(&r, (double)(t1.tv_sec - t0.tv_sec) +
 		    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
@@ -331,14 +738,18 @@ main(int argc, char **argv)
 		warn("standard output: cannot write");
 		failed = 1;
 	}
+out:
 	sessions_free(sess, nsess);
-	for (k = 0; k < all.n; k++)
-		free(all.v[k]);
-	free(all.v);
+	free_list(&all);
+	free_list(&listed);
 	allow_free(&o.allow);
 	require_free(o.require, o.nrequire);
+	free(o.pids);
 	if (failed || atomic_load(&st.c[C_ERRORS]) > 0)
 		return 2;
+	if (o.diff)
+		return atomic_load(&st.c[C_REGRESSIONS]) > 0 ? 1 : 0;
 	return atomic_load(&st.c[C_FINDINGS]) > 0 ||
-	    atomic_load(&st.c[C_VERDICTS]) > 0 ? 1 : 0;
+	    atomic_load(&st.c[C_VERDICTS]) > 0 ||
+	    atomic_load(&st.c[C_P_FINDINGS]) > 0 ? 1 : 0;
 }

@@ -58,8 +58,9 @@ draw(void *arg)
 			break;
 		len = strlen(p->dir);
 		pthread_mutex_lock(&p->r->err_lock);
-		fprintf(stderr, "\r\033[K%lu files, %lu ELF, %.0f files/s  %s%s",
-		    files, atomic_load(&p->st->c[C_IMAGES]),
+		fprintf(stderr, "\r\033[K%lu %s, %lu ELF, %.0f files/s  %s%s",
+		    files, files == 1 ? "file" : "files",
+		    atomic_load(&p->st->c[C_IMAGES]),
 		    s > 0 ? (double)files / s : 0.0, len > 40 ? "..." : "",
 		    p->dir + (len > 40 ? len - 40 : 0));
 		fflush(stderr);

@@ -11,6 +11,13 @@
  * line they are an error. Paths of any length work: a directory too deep for one open is
  * opened a piece at a time. Pseudo file systems (/proc, /sys ...) met
  * during the walk are skipped.
+ *
+ * A file is read once under each real path: named twice (as "a" and
+ * "./a", or through a symbolic link), or named and met again under a named
+ * directory, it is read under the first name. The files named are known
+ * by device and inode, and two names of one file by their real paths:
+ * hard links are different paths, each read, as the walk reads them (a
+ * program runs by each name, and chstk -E rewrites one name at a time).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +33,7 @@
 #include "container.h"
 #include "elfscan.h"
 #include "report.h"
+#include "system.h"
 #include "xalloc.h"
 
 struct job {
@@ -33,7 +41,12 @@ struct job {
 	dev_t root_dev;		/* the device of the command-line root */
 	dev_t parent_dev;	/* the device of the directory it is in */
 	bool root;		/* named on the command line */
-	bool file;		/* a file named on the command line */
+	bool file;		/* a file named, or listed */
+	enum named named;	/* how, for a file */
+	size_t root_len;	/* path[0, root_len) stands for / in its
+				   files' installed paths (struct where) */
+	bool image;		/* named as an image reference (ref.c) */
+	const char *ref;	/* the image it selects, or NULL */
 	size_t len;
 	char path[];
 };
@@ -48,6 +61,13 @@ struct seen {
 	size_t cap, n;
 };
 
+/* A file named or listed, by its identity (dir_key). */
+struct named_file {
+	uint64_t key;
+	size_t i;		/* its place among the names */
+	const char *path;	/* as named */
+};
+
 struct walker {
 	const struct opts *o;
 	struct judge *j;
@@ -57,6 +77,13 @@ struct walker {
 	unsigned idle, workers;
 	bool done;
 	struct seen seen;	/* under lock */
+	/* The files named, by key: filled before the workers start, then
+	   only read. */
+	struct named_file *named;
+	size_t nnamed;
+	/* The paths named (of an image reference, its path), and the
+	   images the references select; NULL for a plain path. */
+	char **path, **ref;
 };
 
 static uint64_t
@@ -106,11 +133,11 @@ first_visit(struct walker *w, dev_t dev, ino_t ino)
 	return first;
 }
 
-static void
-push(struct walker *w, const char *path, size_t len, dev_t root_dev,
-    dev_t parent_dev, bool root, bool file)
+static struct job *
+job_new(const char *path, size_t len, dev_t root_dev, dev_t parent_dev,
+    bool root, bool file, enum named named)
 {
-	struct job *j = xmalloc(sizeof(*j) + len + 1);
+	struct job *j = xcalloc(1, sizeof(*j) + len + 1);
 
 	memcpy(j->path, path, len);
 	j->path[len] = '\0';
@@ -119,6 +146,20 @@ push(struct walker *w, const char *path, size_t len, dev_t root_dev,
 	j->parent_dev = parent_dev;
 	j->root = root;
 	j->file = file;
+	j->named = named;
+	return j;
+}
+
+/* A directory met in the walk, in the directory of job in, on device
+   dev. */
+static void
+push(struct walker *w, const struct job *in, const char *path, size_t len,
+    dev_t dev)
+{
+	struct job *j = job_new(path, len, in->root_dev, dev, false, false,
+	    NAMED_NO);
+
+	j->root_len = in->root_len;
 	pthread_mutex_lock(&w->lock);
 	j->next = w->stack;
 	w->stack = j;
@@ -255,6 +296,58 @@ entry_type(int dirfd, const struct dirent64 *e, bool follow, bool *link)
 	    DT_UNKNOWN;
 }
 
+/* Do two paths name one file by the same real path? */
+static bool
+same_path(const char *a, const char *b)
+{
+	char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
+	bool same = ra != NULL && rb != NULL && strcmp(ra, rb) == 0;
+
+	free(ra);
+	free(rb);
+	return same;
+}
+
+static int
+by_key(const void *a, const void *b)
+{
+	const struct named_file *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static int
+key_only(const void *a, const void *b)
+{
+	const struct named_file *x = a, *y = b;
+
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* Was the file name in dirfd, met at path in the walk, named too? */
+static bool
+named_too(struct walker *w, int dirfd, const char *name, const char *path)
+{
+	struct named_file key = { 0, 0, NULL }, *n;
+	struct stat st;
+
+	if (fstatat(dirfd, name, &st, 0) == -1)
+		return false;
+	key.key = dir_key(st.st_dev, st.st_ino);
+	n = bsearch(&key, w->named, w->nnamed, sizeof(*n), key_only);
+	if (n == NULL)
+		return false;
+	/* bsearch found one of the run of this key: go to its start. */
+	while (n > w->named && n[-1].key == key.key)
+		n--;
+	for (; n < w->named + w->nnamed && n->key == key.key; n++)
+		if (same_path(path, n->path))
+			return true;
+	return false;
+}
+
 /* A worker's buffers: directory entries, and the path being built. */
 struct scratch {
 	char dents[32768];
@@ -284,10 +377,14 @@ entry(struct walker *w, const struct job *j, int fd, dev_t dev,
 	}
 	snprintf(s->path, s->cap, "%s%s%s", j->path,
 	    j->path[j->len - 1] == '/' ? "" : "/", e->d_name);
-	if (type == DT_DIR)
-		push(w, s->path, len, j->root_dev, dev, false, false);
-	else
-		read_file(w->j, fd, e->d_name, s->path, link, false);
+	if (type == DT_DIR) {
+		push(w, j, s->path, len, dev);
+	} else if (w->nnamed == 0 || !named_too(w, fd, e->d_name, s->path)) {
+		struct met m = { .path = s->path, .root = j->root_len,
+		    .follow = link, .named = NAMED_NO };
+
+		read_file(w->j, fd, e->d_name, &m);
+	}
 }
 
 /* getdents64 straight into the worker's buffer: no DIR to allocate, and
@@ -296,6 +393,9 @@ static void
 scan_dir(struct walker *w, const struct job *j, struct scratch *s)
 {
 	int fd = open_dir(j->path, j->len, j->root || w->o->follow);
+	/* A layout named is its own root, as a file named is. */
+	struct met m = { .path = j->path, .root = j->root ? 0 : j->root_len,
+	    .image = j->image, .ref = j->ref };
 	ssize_t n, off;
 	dev_t dev;
 
@@ -310,7 +410,15 @@ scan_dir(struct walker *w, const struct job *j, struct scratch *s)
 	}
 	/* An image layout is one container: named, or with -A. */
 	if ((j->root || w->o->archives) && oci_is_layout(fd)) {
-		read_layout(w->j, fd, j->path);
+		read_layout(w->j, fd, &m);
+		close(fd);
+		return;
+	}
+	if (j->image) {
+		struct where where = { .path = j->path };
+
+		report_error(w->j->r, &where, UNREAD_ERROR, false,
+		    "not an OCI image layout");
 		close(fd);
 		return;
 	}
@@ -340,8 +448,12 @@ worker(void *arg)
 	s->cap = 4096;
 	s->path = xmalloc(s->cap);
 	while ((j = pop(w)) != NULL) {
+		struct met m = { .path = j->path, .root = j->root_len,
+		    .follow = true, .named = j->named, .image = j->image,
+		    .ref = j->ref };
+
 		if (j->file)
-			read_file(w->j, AT_FDCWD, j->path, j->path, true, true);
+			read_file(w->j, AT_FDCWD, j->path, &m);
 		else
 			scan_dir(w, j, s);
 		free(j);
@@ -351,52 +463,155 @@ worker(void *arg)
 	return NULL;
 }
 
-/* Look at the roots, in the order given, then push those to scan in
-   reverse: the stack hands them out in the given order. Returns -1 when
-   one cannot be scanned (reported). */
+/* What a named path is to the walk. */
+enum root_kind { ROOT_SKIP, ROOT_DIR, ROOT_FILE };
+struct root {
+	enum root_kind kind;
+	dev_t dev;
+};
+
+/* Stat path, the i-th name (an argument if arg, else a name of the list,
+   whose directories are passed over: their files are listed), into r;
+   a file joins the files named. Returns -1 when it cannot be scanned
+   (reported). */
 static int
-push_roots(struct walker *w, char **roots, size_t n)
+look(struct walker *w, const char *path, size_t i, bool arg, struct root *r)
 {
-	struct stat *st = xcalloc(n, sizeof(*st));
-	int ret = 0;
-	size_t i, len;
+	struct where where = { .path = path };
+	struct stat st;
 
-	for (i = 0; i < n; i++) {
-		if (stat(roots[i], &st[i]) == -1) {
-			walk_error(w, roots[i], "cannot stat", errno);
-			ret = -1;
-		} else if (!S_ISDIR(st[i].st_mode) && !S_ISREG(st[i].st_mode)) {
-			struct where where = { .path = roots[i] };
+	r->kind = ROOT_SKIP;
+	if (stat(path, &st) == -1) {
+		walk_error(w, path, "cannot stat", errno);
+		return -1;
+	}
+	r->dev = st.st_dev;
+	if (S_ISREG(st.st_mode)) {
+		r->kind = ROOT_FILE;
+		w->named[w->nnamed++] = (struct named_file){
+		    dir_key(st.st_dev, st.st_ino), i, path };
+	} else if (S_ISDIR(st.st_mode)) {
+		r->kind = arg ? ROOT_DIR : ROOT_SKIP;
+	} else {
+		report_error(w->j->r, &where, UNREAD_ERROR, false,
+		    "not a regular file or directory");
+		return -1;
+	}
+	return 0;
+}
 
-			report_error(w->j->r, &where, UNREAD_ERROR, false,
-			    "not a regular file or directory");
-			ret = -1;
+/* Do names i and k select the same images of their file (ref.c)? */
+static bool
+same_ref(const struct walker *w, size_t i, size_t k)
+{
+	const char *a = w->ref[i], *b = w->ref[k];
+
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/* Of the files named twice by one real path (and for the same image),
+   skip all but the first. */
+static void
+drop_renamed(struct walker *w, struct root *r)
+{
+	const struct named_file *a, *b;
+	size_t k, m;
+
+	qsort(w->named, w->nnamed, sizeof(*w->named), by_key);
+	for (k = 1; k < w->nnamed; k++) {
+		b = &w->named[k];
+		for (m = k; m-- > 0 && w->named[m].key == b->key;) {
+			a = &w->named[m];
+			if (r[a->i].kind == ROOT_FILE &&
+			    same_ref(w, a->i, b->i) &&
+			    same_path(a->path, b->path)) {
+				r[b->i].kind = ROOT_SKIP;
+				break;
+			}
 		}
 	}
-	for (i = n; i-- > 0;) {
-		if (!S_ISDIR(st[i].st_mode) && !S_ISREG(st[i].st_mode))
-			continue;
-		len = strlen(roots[i]);
-		while (len > 1 && roots[i][len - 1] == '/')
-			len--;
-		push(w, roots[i], len, st[i].st_dev, st[i].st_dev, true,
-		    S_ISREG(st[i].st_mode));
+}
+
+/* What of a root's path, path[0, len), stands for / in its files'
+   installed paths: of a directory of a system root (the default audit,
+   --system: system.h), that root's; of a directory named, itself; of a
+   file named, nothing. */
+static size_t
+root_len(const struct walker *w, const char *path, size_t len, bool dir)
+{
+	const char *in;
+
+	if (!w->o->system || w->j->sys == NULL)
+		return dir ? len : 0;
+	if ((in = system_inside(w->j->sys, path)) == NULL)
+		return 0;
+	/* the root itself: its in-root path is "/" */
+	return strcmp(in, "/") == 0 && len > 1 ? len : len - strlen(in);
+}
+
+/*
+ * Look at the paths named, arguments then the list, in the order given
+ * (an image reference by its path), then put those to scan on the stack,
+ * the first on top: the workers take them in the given order. Returns -1
+ * when one cannot be scanned (reported).
+ */
+static int
+push_roots(struct walker *w, char **args, size_t nargs, char **listed,
+    size_t nlisted)
+{
+	size_t n = nargs + nlisted, i, len;
+	struct root *r = xcalloc(n, sizeof(*r));
+	struct job *first = NULL, **tail = &first;
+	const char *name;
+	int ret = 0;
+
+	w->named = xcalloc(n, sizeof(*w->named));
+	w->path = xcalloc(n, sizeof(*w->path));
+	w->ref = xcalloc(n, sizeof(*w->ref));
+	for (i = 0; i < n; i++) {
+		name = i < nargs ? args[i] : listed[i - nargs];
+		if (!image_ref(name, &w->path[i], &w->ref[i]))
+			w->path[i] = xstrdup(name);
+		if (look(w, w->path[i], i, i < nargs, &r[i]) < 0)
+			ret = -1;
 	}
-	free(st);
+	drop_renamed(w, r);
+	for (i = 0; i < n; i++) {
+		if (r[i].kind == ROOT_SKIP)
+			continue;
+		name = i < nargs ? args[i] : listed[i - nargs];
+		len = strlen(w->path[i]);
+		while (len > 1 && w->path[i][len - 1] == '/')
+			len--;
+		*tail = job_new(w->path[i], len, r[i].dev, r[i].dev, i < nargs,
+		    r[i].kind == ROOT_FILE, i < nargs ? NAMED_ARG :
+		    NAMED_LISTED);
+		(*tail)->root_len = root_len(w, w->path[i], len,
+		    r[i].kind == ROOT_DIR);
+		/* a reference's path is its name without the transport */
+		(*tail)->image = strcmp(name, w->path[i]) != 0;
+		(*tail)->ref = w->ref[i];
+		tail = &(*tail)->next;
+	}
+	*tail = NULL;
+	w->stack = first;	/* no worker runs yet */
+	free(r);
 	return ret;
 }
 
 int
-walk(struct judge *j, char **roots, size_t n)
+walk(struct judge *j, char **args, size_t nargs, char **listed,
+    size_t nlisted)
 {
 	struct walker w = { .o = j->o, .j = j };
 	pthread_t *t = xmalloc(j->o->jobs * sizeof(*t));
 	unsigned i, started = 0;
+	size_t k;
 	int ret;
 
 	pthread_mutex_init(&w.lock, NULL);
 	pthread_cond_init(&w.cond, NULL);
-	ret = push_roots(&w, roots, n);
+	ret = push_roots(&w, args, nargs, listed, nlisted);
 	/* The main thread is a worker too. Until every thread is started,
 	   the count stays above what the idle ones can reach. */
 	pthread_mutex_lock(&w.lock);
@@ -413,6 +628,13 @@ walk(struct judge *j, char **roots, size_t n)
 		pthread_join(t[i], NULL);
 	free(t);
 	free(w.seen.slot);
+	free(w.named);
+	for (k = 0; k < nargs + nlisted; k++) {
+		free(w.path[k]);
+		free(w.ref[k]);
+	}
+	free(w.path);
+	free(w.ref);
 	pthread_mutex_destroy(&w.lock);
 	pthread_cond_destroy(&w.cond);
 	return ret;

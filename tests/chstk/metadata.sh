@@ -65,7 +65,10 @@ ln "$T/hard1" "$T/hard2"
 "$CHSTK" -e "$T/hard1" 2>"$T/err" || fail "chstk -e hard1"
 expect "the named link changed" "$(readelf_stack "$T/hard1")" RWE
 expect "the other link kept the old contents" "$(readelf_stack "$T/hard2")" RW
-expect_match "chstk says so" "$(cat "$T/err")" "*hard1: note: its 1 other hard links keep the old contents*"
+expect_match "chstk says so" "$(cat "$T/err")" "*hard1: note: its other hard link keeps the old contents*"
+ln "$T/hard1" "$T/hard3" && ln "$T/hard1" "$T/hard4"
+"$CHSTK" -E "$T/hard1" 2>"$T/err" || fail "chstk -E hard1"
+expect_match "chstk counts the other links" "$(cat "$T/err")" "*hard1: note: its 2 other hard links keep the old contents*"
 
 # a program's content survives every step byte for byte elsewhere
 cp "$T/prog" "$T/roundtrip"

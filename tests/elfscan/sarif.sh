@@ -8,7 +8,8 @@
 # (nor on an image's, in images.sh); each result must be one elfscan's JSON
 # output has as a finding, with the byte region of the marking readelf
 # shows, the file relative to its root, the member named; the allowed
-# finding must be a suppressed result with its pattern; the fingerprints
+# finding must be a suppressed result with its pattern, a pattern that
+# allowed nothing a warning of the run at its line; the fingerprints
 # must not change when the same tree is scanned from elsewhere. Members of
 # uncompressed tar and cpio files have regions in those files.
 . "$top_srcdir/tests/lib.sh"
@@ -31,7 +32,7 @@ gcc -z execstack -o "$D/bin/allowed" "$FIX/hello.c" &&
     >"$T/deb/DEBIAN/control" &&
     dpkg-deb --root-owner-group -Zxz --build "$T/deb" "$T/pkg/t.deb" >/dev/null ||
     fail "build the tree"
-printf '%s/bin/allowed\n' "$D" >"$T/allow"
+printf '%s/bin/allowed\n/nothing/**\n' "$D" >"$T/allow"
 
 # validate LOG: the validator's errors and warnings, one a line
 validate() {
@@ -50,15 +51,25 @@ S --format=sarif --allow "$T/allow" "$D" >"$T/tree.sarif" 2>"$T/err"
 expect "tree: findings: exit status 1" "$?" 1
 expect "tree: the malformed file is a result, not an error" "$(cat "$T/err")" ""
 expect "tree: the validator finds no error or warning" "$(validate "$T/tree.sarif")" ""
+expect "tree: the unused pattern is a warning, at its line of the list" "$(python3 -c '
+import json, sys
+for n in json.load(open(sys.argv[1]))["runs"][0]["invocations"][0]["toolExecutionNotifications"]:
+    print(n["level"], n["locations"][0]["physicalLocation"]["region"]["startLine"], n["message"]["text"])' "$T/tree.sarif")" \
+    "warning 2 The --allow pattern '/nothing/**' allowed nothing: no image with an executable stack matched it."
 S --format=sarif "$T/pkg/t.deb" >"$T/deb.sarif"
 expect "package: findings: exit status 1" "$?" 1
 expect "package: the validator finds no error or warning" "$(validate "$T/deb.sarif")" ""
 S --format=json --allow "$T/allow" "$D" >"$T/tree.json"
 S --format=json "$T/pkg/t.deb" >"$T/deb.json"
 
+# The kinds of finding, from their one table (its first column).
+sed -nE 's/^[[:space:]]*\{ "([a-z-]+)", "[A-Za-z]+",.*/\1/p' \
+    "$top_srcdir/src/elfscan/findings.c" >"$T/kinds"
+expect "findings.c's table read: a kind per line, exec-stack first" \
+    "$(head -1 "$T/kinds") $(wc -l <"$T/kinds" | awk '$1 > 20 { print "many" }')" "exec-stack many"
 # Every finding of the JSON output is a result, and no other; regions are
 # those readelf shows.
-python3 - "$D" "$T/tree.json" "$T/tree.sarif" "$T/pkg" "$T/deb.json" "$T/deb.sarif" \
+python3 - "$D" "$T/tree.json" "$T/tree.sarif" "$T/pkg" "$T/deb.json" "$T/deb.sarif" "$T/kinds" \
     >"$T/check.log" 2>&1 <<'PY'
 import json, os, subprocess, sys, urllib.parse
 
@@ -98,6 +109,8 @@ def marking(path):
         return (num("Start of program headers") + i * es, es)
     return (num("Start of program headers"), num("Number of program headers") * es)
 
+kinds = open(sys.argv[7]).read().split()
+
 def check(root, jsonl, sarif, allowed):
     want = set()
     for line in open(jsonl):
@@ -110,16 +123,8 @@ def check(root, jsonl, sarif, allowed):
     run = log["runs"][0]
     bases = run["originalUriBaseIds"]
     rules = [r["id"] for r in run["tool"]["driver"]["rules"]]
-    for r in rules:
-        if r not in ("exec-stack", "read-implies-exec", "dlopen-refused",
-                     "unknown-default", "no-gnu-stack-note", "wx-segment",
-                     "malformed", "no-pie", "no-full-relro", "no-canary",
-                     "no-fortify", "unsafe-rpath", "no-ibt", "no-shstk",
-                     "no-bti", "no-pac", "not-stripped",
-                     "stack-made-exec", "startup-refused", "plugin-refused",
-                     "plugin-exec-stack", "unresolved-library",
-                     "tunable-exec-stack"):
-            fail("unknown rule " + r)
+    if rules != kinds:
+        fail("the rules are not findings.c's kinds, in order: %s" % rules)
     got = set()
     fps = {}
     for res in run["results"]:
@@ -286,4 +291,17 @@ PY
 s=$?
 cat "$T/arch.log"
 expect "archives: regions in the uncompressed files are the members' markings there" "$s" 0
+# --diff: a regression is a result at the new file, and the log is valid.
+mkdir -p "$T/dold" "$T/dnew"
+gcc -Wl,-z,relro,-z,now -o "$T/dold/prog" "$FIX/hello.c" &&
+    gcc -Wl,-z,norelro -z execstack -o "$T/dnew/prog" "$FIX/hello.c" ||
+    fail "build the diff's programs"
+S --diff --format=sarif "$T/dold" "$T/dnew" >"$T/diff.sarif" 2>"$T/err"
+expect "diff: a regression: exit status 1" "$?" 1
+expect "diff: the validator finds no error or warning" "$(validate "$T/diff.sarif")" ""
+expect "diff: one result a lost defence, at the new file" "$(python3 -c '
+import json, sys
+for r in json.load(open(sys.argv[1]))["runs"][0]["results"]:
+    print(r["ruleId"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], r["message"]["text"].split("(")[1].split(":")[0])
+' "$T/diff.sarif" | sort | tr '\n' ' ')" "regression prog relro regression prog stack "
 finish

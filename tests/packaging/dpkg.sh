@@ -10,7 +10,8 @@
 # the same PT_GNU_STACK flags by readelf; under warn it builds, says so
 # and keeps the executable stack; a
 # program allowed by --allow, or by a glob in debian/PACKAGE.chstk-allow,
-# is packaged byte for byte as without the hook; a file that is not sound
+# is packaged byte for byte as without the hook, a glob that matched
+# nothing is named; a file that is not sound
 # ELF stops the build even under warn; a bad policy is refused. --require:
 # a defence the program lacks (by readelf) stops the build under fix and
 # is named under warn, one it has passes, an unknown one is refused, and
@@ -85,6 +86,14 @@ build() {
 }
 B=usr/bin
 
+# The build failed, and at dh_chstk: the last debhelper command the log
+# names (dh echoes each, each prefixes its messages) is dh_chstk, so an
+# unrelated failure of the build does not pass for ours.
+failed_at_chstk() { # LABEL STATUS BUILD
+	last=$(awk '{ sub(/:$/, "", $1) } $1 ~ /^dh_/ { w = $1 } END { print w }' "$T/$3.log")
+	expect_match "$1" "$2 $last" "[1-9]* dh_chstk"
+}
+
 # debug_file NAME PROGRAM: the detached debugging file of the packaged
 # PROGRAM in the -dbgsym package, by the build ID readelf reads in it.
 debug_file() {
@@ -114,7 +123,7 @@ output_lacks "off: dh_chstk did not run" "$T/off.log" dh_chstk
 # fail, the default, without an override.
 write_rules
 build fail
-expect_match "fail: the build fails" "$?" "[1-9]*"
+failed_at_chstk "fail: the build fails" "$?" fail
 output_has "fail: names hello-exec and why" "$T/fail.log" \
     "dh_chstk: error: debian/chstk-hello/usr/bin/hello-exec: executable stack: marked exec [exec-stack]"
 output_lacks "fail: does not name hello" "$T/fail.log" \
@@ -151,6 +160,10 @@ build allow
 expect "allowed by --allow: builds" "$?" 0
 output_has "allowed by --allow: says so" "$T/allow.log" \
     "dh_chstk: debian/chstk-hello/usr/bin/hello-exec: executable stack allowed: marked exec"
+output_has "allowed by --allow: the glob that matched nothing is named" "$T/allow.log" \
+    "dh_chstk: warning: /opt/x: unused allowed glob: it matched no file with an executable stack"
+output_lacks "allowed by --allow: the glob that matched is not" "$T/allow.log" \
+    "/usr/bin/hello-exec: unused"
 expect "allowed by --allow: hello-exec keeps RWE" "$(readelf_stack "$T/allow/$B/hello-exec")" RWE
 same_stack allow hello-exec RWE
 same_bytes "allowed by --allow: hello-exec byte for byte as without the hook" \
@@ -163,7 +176,7 @@ expect "hello: no BIND_NOW, by readelf" "$(readelf -dW "$T/off/$B/hello" | grep 
 expect "hello: a PIE, by readelf" "$(readelf -hW "$T/off/$B/hello" | awk '/Type:/ { print $2 }')" DYN
 write_rules "--policy=fix --require=/usr/bin/hello=relro"
 build require-relro
-expect_match "--require=relro: the build fails" "$?" "[1-9]*"
+failed_at_chstk "--require=relro: the build fails" "$?" require-relro
 output_has "--require=relro: names hello and what it lacks" "$T/require-relro.log" \
     "dh_chstk: error: debian/chstk-hello/usr/bin/hello: lacks required hardening: no-full-relro"
 write_rules "--policy=fix --require=pie"
@@ -176,12 +189,12 @@ output_has "--require under warn: names hello and what it lacks" "$T/require-war
     "dh_chstk: warning: debian/chstk-hello/usr/bin/hello: lacks required hardening: no-full-relro"
 write_rules "--require=pie,nx"
 build require-bogus
-expect_match "--require with an unknown defence: the build fails" "$?" "[1-9]*"
+failed_at_chstk "--require with an unknown defence: the build fails" "$?" require-bogus
 output_has "--require with an unknown defence: said" "$T/require-bogus.log" \
     "dh_chstk: error: unknown defence 'nx' in 'pie,nx': want bti, canary, fortify, ibt, pac, pie, relro, rpath, shstk"
 write_rules "--require=/usr/bin/*=pie,stripped"
 build require-stripped
-expect_match "--require=stripped: the build fails" "$?" "[1-9]*"
+failed_at_chstk "--require=stripped: the build fails" "$?" require-stripped
 output_has "--require=stripped: said why" "$T/require-stripped.log" \
     "dh_chstk: error: cannot require 'stripped' in '/usr/bin/*=pie,stripped': the hook runs before the build strips the files"
 
@@ -198,14 +211,48 @@ rm "$S/debian/chstk-hello.chstk-allow"
 # A file that is not sound ELF stops the build even under warn.
 write_rules --policy=warn 'printf "\\177ELF\\2\\1\\1" >debian/chstk-hello/usr/bin/broken'
 build broken
-expect_match "not sound ELF: the build fails under warn" "$?" "[1-9]*"
+failed_at_chstk "not sound ELF: the build fails under warn" "$?" broken
 output_has "not sound ELF: named" "$T/broken.log" \
     "dh_chstk: error: debian/chstk-hello/usr/bin/broken: cannot read: "
 
 # A bad policy is refused.
 write_rules --policy=maybe
 build bogus
-expect_match "a bad policy: the build fails" "$?" "[1-9]*"
+failed_at_chstk "a bad policy: the build fails" "$?" bogus
 output_has "a bad policy: said" "$T/bogus.log" \
     "dh_chstk: error: unknown policy 'maybe': want fail, fix or warn"
+# --compare-with: the previous build, packed here: hello there had full
+# RELRO (readelf: BIND_NOW), the build's has not; under fix (which marks
+# hello-exec) the lost RELRO still fails the build, named; under warn it
+# is only named; against a previous build like this one, nothing is.
+old=$T/old
+mkdir -p "$old/usr/bin" "$old/DEBIAN"
+gcc -Wl,-z,relro,-z,now -o "$old/usr/bin/hello" "$FIX/hello.c" &&
+    gcc -z execstack -o "$old/usr/bin/hello-exec" "$FIX/hello.c" &&
+    printf 'Package: chstk-hello\nVersion: 0\nArchitecture: amd64\nMaintainer: t <t@t>\nDescription: t\n' \
+    >"$old/DEBIAN/control" &&
+    dpkg-deb -b --root-owner-group "$old" "$T/old.deb" >/dev/null || fail "pack the previous build"
+expect "the previous hello binds now, by readelf" \
+    "$(readelf -dW "$old/usr/bin/hello" | grep -c 'BIND_NOW\|FLAGS.*NOW')" 2
+write_rules "--policy=fix --compare-with=$T/old.deb"
+build compare-fix
+failed_at_chstk "--compare-with: lost RELRO fails the build under fix" "$?" compare-fix
+expect "--compare-with: this build's hello does not bind now, by readelf" \
+    "$(readelf -dW "$S/debian/chstk-hello/usr/bin/hello" | grep -c 'BIND_NOW\|FLAGS.*NOW') $(readelf -lW "$S/debian/chstk-hello/usr/bin/hello" | grep -c GNU_RELRO)" "0 1"
+output_has "--compare-with: names the file and the defence" "$T/compare-fix.log" \
+    "dh_chstk: error: usr/bin/hello: lost RELRO since $T/old.deb (relro: was full, now partial)"
+output_lacks "--compare-with: the fixed exec stack is no regression" "$T/compare-fix.log" \
+    "usr/bin/hello-exec: the stack"
+write_rules "--policy=warn --compare-with=$T/old.deb"
+build compare-warn
+expect "--compare-with under warn: builds" "$?" 0
+output_has "--compare-with under warn: names it" "$T/compare-warn.log" \
+    "usr/bin/hello: lost RELRO since $T/old.deb (relro: was full, now partial)"
+gcc -o "$old/usr/bin/hello" "$FIX/hello.c" &&
+    dpkg-deb -b --root-owner-group "$old" "$T/same.deb" >/dev/null || fail "pack the same build"
+write_rules "--policy=fix --compare-with=$T/same.deb"
+build compare-same
+expect "--compare-with a build like this one: builds" "$?" 0
+output_lacks "--compare-with a build like this one: no regression named" "$T/compare-same.log" \
+    " since $T/same.deb"
 finish
