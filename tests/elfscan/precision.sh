@@ -17,6 +17,7 @@
 # PIE's canary comes from its code, the count objdump's.
 . "$top_srcdir/tests/lib.sh"
 need gcc as ld ar objcopy elfedit readelf objdump eu-strip eu-elflint dwz \
+    rustc go ghc file \
     powerpc-linux-gnu-as powerpc-linux-gnu-ld s390x-linux-gnu-as \
     s390x-linux-gnu-ld clang ld.lld nasm python3
 : "${ELFSCAN:?}"
@@ -185,7 +186,7 @@ expect "lib.rmeta: unlinked, no finding; code.o judged" \
     "unlinked -; linux -"
 "$ELFSCAN" -q --system --no-progress "$R" >"$T/q" 2>&1
 expect "elfscan -q on the root names exactly the library" \
-    "$(sed 's|.* ||' "$T/q")" "$L/libexecstack.so"
+    "$(sed '/^$/,$d; s|.* ||' "$T/q")" "$L/libexecstack.so"
 "$ELFSCAN" -q --summary --format=json --system --no-progress "$R" | tail -1 >"$T/sum"
 expect "--summary: the classes counted" "$(python3 -c '
 import json, sys
@@ -310,5 +311,89 @@ expect "tiny: no read of the guard, no canary" \
     "False 0 0"
 expect "aarch64: unknown" "$(canary aarch64)" "None None"
 "$ELFSCAN" -q --all --no-progress --require canary "$P" >"$T/q" 2>&1
-expect "--require canary: only the program without one" "$(sed 's|.* ||' "$T/q")" "$P/tiny"
+expect "--require canary: only the program without one" "$(sed '/^$/,$d; s|.* ||' "$T/q")" "$P/tiny"
+
+# Toolchain output, built here by the real compilers (issue 23, item 7):
+# rustc's rlib, whose lib.rmeta no link pulls; Go archives, whose
+# __.PKGDEF and _go_.o are no ELF; GHC's object, and its runtime's archive
+# (ghc's own, as its package installs it), whose empty assembler members
+# no GHC link pulls. No finding among them; --all judges the members no
+# link pulls, and finds each one's missing note.
+TC=$T/toolchains
+mkdir -p "$TC/x" "$TC/go/pure" "$TC/go/cg" "$TC/hs" "$TC/rts"
+printf '#![no_std]\n#[no_mangle]\npub extern "C" fn triple(x: u32) -> u32 { x.wrapping_mul(3) }\n' \
+    >"$TC/meta.rs"
+rustc --crate-type=rlib --crate-name=meta -C panic=abort -O \
+    --out-dir "$TC" "$TC/meta.rs" || fail "build the rlib"
+(cd "$TC/x" && ar x ../libmeta.rlib) || fail "extract the rlib"
+expect "readelf: rustc's lib.rmeta: no global symbol, no allocated section, no note" \
+    "$(readelf -sW "$TC/x/lib.rmeta" | awk '$5 == "GLOBAL" || $5 == "WEAK"' | wc -l) $(allocated "$TC/x/lib.rmeta") $(readelf -SW "$TC/x/lib.rmeta" | grep -c GNU-stack)" \
+    "0 none 0"
+printf 'unsigned triple(unsigned);\nint main(void) { return triple(7) != 21; }\n' >"$TC/m.c"
+gcc -o "$TC/m" "$TC/m.c" "$TC/libmeta.rlib" -Wl,-Map="$TC/m.map" &&
+    "$TC/m" || fail "link and run against the rlib"
+expect "ld's map: rustc's code member pulled, its lib.rmeta never" \
+    "$(grep -o 'libmeta.rlib([^)]*)' "$TC/m.map" | sort -u | sed 's/meta\.meta\.[0-9a-f]*-cgu/meta.meta.HASH-cgu/')" \
+    "libmeta.rlib(meta.meta.HASH-cgu.0.rcgu.o)"
+printf 'module fixture\n\ngo 1.19\n' >"$TC/go/go.mod"
+printf 'package pure\n\nfunc Triple(x int) int { return x * 3 }\n' >"$TC/go/pure/pure.go"
+printf 'package cg\n\n// int triple(int x) { return x * 3; }\nimport "C"\n\nfunc Triple(x int) int { return int(C.triple(C.int(x))) }\n' \
+    >"$TC/go/cg/cg.go"
+(cd "$TC/go" && export GOCACHE="$TC/gocache" GOPATH="$TC/gopath" \
+    GOPROXY=off GOFLAGS=-mod=mod GOTOOLCHAIN=local &&
+    go build -buildmode=archive -o "$TC/pure.a" ./pure &&
+    go build -buildmode=archive -o "$TC/cg.a" ./cg) || fail "build the Go archives"
+mkdir "$TC/gx" && (cd "$TC/gx" && ar x ../pure.a && ar x ../cg.a) ||
+    fail "extract the Go archives"
+# members FILE: each member of the archive, and whether file(1) says ELF.
+members() { ar t "$1" | while read -r m; do
+	printf '%s:%s ' "$m" "$(file -b "$TC/gx/$m" | grep -c '^ELF')"; done; }
+expect "file: the Go archives' __.PKGDEF and _go_.o are no ELF, cgo's objects are" \
+    "$(members "$TC/pure.a")/ $(members "$TC/cg.a")" \
+    "__.PKGDEF:0 _go_.o:0 / __.PKGDEF:0 _go_.o:0 _x001.o:1 _x002.o:1 "
+printf 'module Main where\nmain :: IO ()\nmain = print (3 * 7 :: Int)\n' >"$TC/hs/Main.hs"
+ghc -v0 -O0 -static -outputdir "$TC/hs" -optl-Wl,-Map="$TC/hs.map" \
+    -o "$TC/hs/hello" "$TC/hs/Main.hs" && "$TC/hs/hello" >"$TC/hs/out" ||
+    fail "build and run the Haskell program"
+expect "the Haskell program ran" "$(cat "$TC/hs/out")" 21
+expect "readelf: ghc's object has .note.GNU-stack" \
+    "$(readelf -SW "$TC/hs/Main.o" | grep -c GNU-stack)" 1
+cp "$(ghc --print-libdir)/rts/libHSrts.a" "$TC/libHSrts.a" &&
+    (cd "$TC/rts" && ar x ../libHSrts.a) || fail "copy ghc's runtime archive"
+# The runtime's members that define no symbol and have no note, by
+# readelf: those elfscan must not judge. ld's map of ghc's link: none of
+# them is pulled, though other members are.
+for m in $(ar t "$TC/libHSrts.a"); do
+	[ "$(readelf -sW "$TC/rts/$m" | awk '($5 == "GLOBAL" || $5 == "WEAK") && $7 != "UND"' | wc -l)" = 0 ] &&
+	    [ "$(readelf -SW "$TC/rts/$m" | grep -c GNU-stack)" = 0 ] &&
+	    printf '%s\n' "$m"
+done >"$TC/rts.none"
+expect "readelf: ghc's runtime has members without a symbol or note" \
+    "$(awk 'END { print (NR > 0) ? "some" : "none" }' "$TC/rts.none")" some
+expect "ld's map: ghc's link pulls members of its runtime, none of those" \
+    "$(grep -c 'libHSrts.a(' "$TC/hs.map" | awk '$1 > 0 { print "pulled" }') $(grep -o 'libHSrts.a([^)]*)' "$TC/hs.map" | sed 's/.*(//; s/)//' | sort -u | grep -cxFf "$TC/rts.none")" \
+    "pulled 0"
+cp "$TC/hs/Main.o" "$TC/Main.o" || fail "copy the Haskell object"
+rm -r "$TC/x" "$TC/gx" "$TC/rts" "$TC/hs" "$TC/go" "$TC/m" "$TC/m.c"
+chmod -R u+w "$TC/gocache" "$TC/gopath" 2>/dev/null
+rm -rf "$TC/gocache" "$TC/gopath"
+"$ELFSCAN" -q --system --no-progress "$TC" >"$T/q" 2>&1
+expect "the toolchains' output: no finding, nothing said" "$? $(cat "$T/q")" "0 "
+J=$T/tc.json
+"$ELFSCAN" --format=json --no-progress "$TC" >"$J" 2>&1
+expect "rustc's lib.rmeta and ghc's empty members: unlinked, no finding" \
+    "$(scope libmeta.rlib lib.rmeta); $(for m in $(cat "$TC/rts.none"); do scope libHSrts.a "$m"; done | sort -u)" \
+    "unlinked -; unlinked -"
+expect "the Go archives: cgo's ELF members only, no finding" \
+    "$(python3 -c 'import json, sys
+print(sorted((r["path"].rsplit("/", 1)[1], r["member"], r["findings"])
+    for r in map(json.loads, open(sys.argv[1]))
+    if r.get("path", "").endswith(("/pure.a", "/cg.a"))))' "$J")" \
+    "[('cg.a', '_x001.o', []), ('cg.a', '_x002.o', [])]"
+expect "ghc's object: judged, no finding" "$(scope Main.o)" "linux -"
+"$ELFSCAN" -q --all --no-progress --no-header "$TC" >"$T/q" 2>&1
+expect "--all: exactly those members, each without its note" \
+    "$(sed '/^$/,$d' "$T/q" | awk '{ print $(NF - 1), $NF }' | sed 's| [^ ]*/| |' | sort)" \
+    "$({ echo "exec-stack,no-gnu-stack-note libmeta.rlib!lib.rmeta"
+	sed 's/^/exec-stack,no-gnu-stack-note libHSrts.a!/' "$TC/rts.none"; } | sort)"
 finish
