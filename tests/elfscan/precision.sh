@@ -377,7 +377,7 @@ cp "$TC/hs/Main.o" "$TC/Main.o" || fail "copy the Haskell object"
 rm -r "$TC/x" "$TC/gx" "$TC/rts" "$TC/hs" "$TC/go" "$TC/m" "$TC/m.c"
 chmod -R u+w "$TC/gocache" "$TC/gopath" 2>/dev/null
 rm -rf "$TC/gocache" "$TC/gopath"
-"$ELFSCAN" -q --system --no-progress "$TC" >"$T/q" 2>&1
+"$ELFSCAN" -q --no-progress "$TC" >"$T/q" 2>&1
 expect "the toolchains' output: no finding, nothing said" "$? $(cat "$T/q")" "0 "
 J=$T/tc.json
 "$ELFSCAN" --format=json --no-progress "$TC" >"$J" 2>&1
