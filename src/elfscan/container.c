@@ -340,9 +340,12 @@ scan_member(struct level *l, struct entry *e, const unsigned char *head,
     size_t n, bool ended, enum chstk_format format)
 {
 	struct member_stream m = { e, head, n, 0, ended };
-	struct chstk_scan_opts so = { .read = CHSTK_READ_WANT |
-	    (l->s->out->hardening ? CHSTK_READ_HARDENING : 0),
-	    .symbol = collect_symbol, .want = batch_want };
+	struct chstk_scan_opts so = {
+		.read = CHSTK_READ_HARDENING | CHSTK_READ_CODE |
+		    CHSTK_READ_WANT,
+		.symbol = collect_symbol,
+		.want = batch_want,
+	};
 	struct chstk_error err;
 	int r;
 
