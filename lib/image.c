@@ -759,8 +759,11 @@ cut_short(const struct chstk_image *im)
 	return end == UINT64_MAX || !chstk__src_holds(im->src, 0, end);
 }
 
-int
-chstk__gnu_note(const unsigned char *buf, size_t size, int msb,
+/* Find the first note of type owned by "GNU" in the notes buf holds:
+   1 with its descriptor in *desc and *dsz, 0 when there is none, -1
+   when an entry runs past the end. */
+static int
+gnu_note(const unsigned char *buf, size_t size, int msb,
     uint32_t type, const unsigned char **desc, size_t *dsz)
 {
 	size_t pos = 0, nsz, dpos;
@@ -810,7 +813,7 @@ abi_tag(const struct chstk_image *im)
 		    chstk__src_read(im->src, ph->p_offset, buf,
 		    (size_t)ph->p_filesz, "note", NULL) < 0)
 			continue;
-		if (chstk__gnu_note(buf, (size_t)ph->p_filesz, msb,
+		if (gnu_note(buf, (size_t)ph->p_filesz, msb,
 		    NT_GNU_ABI_TAG, &desc, &dsz) > 0 && dsz >= 4)
 			return get_word(desc, msb) > INT_MAX ? INT_MAX :
 			    (int)get_word(desc, msb);

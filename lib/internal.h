@@ -276,11 +276,6 @@ void chstk__image_info(const struct chstk_image *im, struct chstk_info *info);
 /* An ET_DYN's kind and pie, from its dynamic section: the last read of
    an image, after which a stream only goes forward. */
 void chstk__image_kind(const struct chstk_image *im, struct chstk_info *info);
-/* Find the first note of type owned by "GNU" in the notes buf holds:
-   1 with its descriptor in *desc and *dsz, 0 when there is none, -1
-   when an entry runs past the end. */
-int chstk__gnu_note(const unsigned char *buf, size_t size, int msb,
-    uint32_t type, const unsigned char **desc, size_t *dsz);
 /* The size in the file of one entry of type, in the image's class. */
 size_t chstk__fsize(const struct chstk_image *im, Elf_Type type);
 /* Decode entries [first, first + n) of a table of type at off, n <= 64,
