@@ -52,6 +52,7 @@ elfscan_shell_tests = \
 	tests/elfscan/annotests.sh \
 	tests/elfscan/hardening-names.sh \
 	tests/elfscan/proc.sh \
+	tests/elfscan/precision.sh \
 	tests/elfscan/layers.sh \
 	tests/elfscan/diff.sh
 

@@ -52,6 +52,8 @@ struct opts {
 	struct require *require;
 	size_t nrequire;
 	bool system;		/* the verdicts of roots (system.h) */
+	bool all;		/* --all: judge what Linux does not run too
+				   (scope.c) */
 	bool diff;		/* --diff OLD NEW (diff.h) */
 	bool files;		/* files are scanned: not --proc alone */
 	bool proc;		/* --proc: the running processes (proc.h) */
@@ -92,7 +94,9 @@ enum counter {
 	C_KIND,			/* F_COUNT, by finding bit index: images
 				   (or processes) with that finding (text's
 				   notes) */
-	C_COUNT = C_KIND + F_COUNT
+	/* Images by their class (scope.c), by enum scope. */
+	C_SCOPE = C_KIND + F_COUNT,
+	C_COUNT = C_SCOPE + SCOPE_COUNT
 };
 struct stats {
 	atomic_ulong c[C_COUNT];

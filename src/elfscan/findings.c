@@ -57,10 +57,12 @@ static const struct finding_kind kinds[] = {
 	  "write and execute (an assembly .section with \"awx\" flags, or a "
 	  "linker script); no marking fixes this.", "image" },
 	{ "malformed", "MalformedElf", "warning", "4.0",
-	  "The ELF file does not parse.",
+	  "The ELF file does not parse, or is cut short.",
 	  "The file starts like an ELF file but a header, count, offset or "
-	  "size in it is invalid: neither this scanner nor, likely, the "
-	  "loader can read it.",
+	  "size in it is invalid, or its segments or section headers run "
+	  "past its end, or it is an ar archive damaged part of the way: "
+	  "neither this scanner nor, likely, the loader or linker can read "
+	  "it whole.",
 	  "Rebuild the file, or remove it when it is not meant to be an ELF "
 	  "program, library or object.", "image" },
 	/* What --require found missing (hardening.c; elfscan(1),
@@ -80,9 +82,10 @@ static const struct finding_kind kinds[] = {
 	  "an overwrite there redirects a call.",
 	  "Link with '-Wl,-z,relro,-z,now'.", "image" },
 	{ "no-canary", "NoStackProtector", "warning", "5.5",
-	  "The image references no stack protector symbol.",
+	  "No function of the image is protected by a canary.",
 	  "None of the stack protector's symbols (__stack_chk_fail and the "
-	  "others elfscan(1) lists) is in the image's symbol tables: no "
+	  "others elfscan(1) lists) is in the image's symbol tables, and, in "
+	  "a stripped static program, none of its code checks the guard: no "
 	  "function checks a canary before it returns, so a stack buffer "
 	  "overflow can overwrite a return address unnoticed. (An image "
 	  "without any array on a stack needs none.)",

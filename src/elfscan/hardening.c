@@ -299,6 +299,30 @@ judge_paths(const struct chstk_hardening *h, struct hard *out)
 	    T_UNKNOWN : T_YES;
 }
 
+/*
+ * Does a function of the image check a canary? Its symbols say so (a
+ * static program's hold libc's own, protected, code); a stripped static
+ * program has none to say it, but its code does where the library
+ * counted the guard's reads (x86): one is a yes, none a no. Elsewhere its
+ * canary is unknown, never a no without evidence: its dynamic symbol
+ * table, when it has one, names no import.
+ */
+static enum tri
+canary_of(const struct chstk_info *info, const struct chstk_hardening *h,
+    const struct hard_syms *s)
+{
+	bool stripped_static = info->kind == CHSTK_KIND_PROGRAM &&
+	    !info->interp && !h->symtab;
+
+	if (s->canary || h->guard_reads > 0)
+		return T_YES;
+	if (h->guard_reads == 0)
+		return T_NO;
+	if (stripped_static)
+		return T_UNKNOWN;
+	return h->symtab || h->dynsym ? T_NO : T_UNKNOWN;
+}
+
 static void
 judge_symbols(const struct chstk_info *info, const struct chstk_hardening *h,
     const struct hard_syms *s, struct hard *out)
@@ -307,8 +331,8 @@ judge_symbols(const struct chstk_info *info, const struct chstk_hardening *h,
 	unsigned mask = object ? 3u << 2 : 3u;
 	size_t i;
 
-	out->canary = s->canary ? T_YES : h->symtab || h->dynsym ? T_NO :
-	    T_UNKNOWN;
+	out->canary = canary_of(info, h, s);
+	out->canary_checks = h->guard_reads;
 	/* The dynamic table names what an image takes from libc; a static
 	   program's symtab holds libc's own, used or not. */
 	if (!object && !h->dynsym) {
@@ -519,6 +543,7 @@ hardening_judge(const struct chstk_info *info, const struct hard_syms *s,
 	    info->kind == CHSTK_KIND_SHARED;
 
 	memset(out, 0, sizeof(*out));
+	out->canary_checks = -1;
 	out->known = h != NULL && info->kind != CHSTK_KIND_OTHER;
 	if (!out->known)
 		return;
@@ -734,7 +759,9 @@ hard_why(uint64_t bit, const struct hard *h, char *buf, size_t len)
 		    "no GNU_RELRO segment: its relocated data stays writable" :
 		    "GNU_RELRO without immediate binding (BIND_NOW): its lazily bound GOT stays writable";
 	case F_NO_CANARY:
-		return "no __stack_chk_fail or other canary symbol in its symbol tables";
+		return h->canary_checks == 0 ?
+		    "no canary symbol, and none of its code reads the stack protector's guard" :
+		    "no __stack_chk_fail or other canary symbol in its symbol tables";
 	case F_NO_FORTIFY:
 		snprintf(buf, len, "it calls ");
 		name_list(buf, len, h->unfortified, h->nunfortified);

@@ -18,6 +18,7 @@ elfscan_layers = \
 	src/elfscan/mdwe.c \
 	src/elfscan/proc.c \
 	src/elfscan/closure.c \
+	src/elfscan/runs.c \
 	src/elfscan/ldso.c \
 	src/elfscan/env.c \
 	src/elfscan/objects.c \
@@ -30,6 +31,7 @@ elfscan_layers = \
 	src/elfscan/buf.c \
 	src/elfscan/hardening.c \
 	src/elfscan/verdict.c \
+	src/elfscan/scope.c \
 	src/elfscan/allow.c \
 	src/elfscan/findings.c \
 	src/elfscan/xalloc.c

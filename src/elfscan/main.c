@@ -76,6 +76,9 @@ usage(FILE *f)
 "                         whether their files say so; without PATH, only\n"
 "                         them\n"
 "  -L, --follow           follow symbolic links\n"
+"      --all              judge every ELF file by Linux's rules, also boot\n"
+"                         loader modules, firmware, debug files and the\n"
+"                         like, which Linux does not run or link\n"
 "  -x, --one-file-system  stay on the file system of each PATH\n"
 "  -A, --archives         also look into the packages, wheels, tarballs and\n"
 "                         images met in directories (those named are always)\n"
@@ -138,7 +141,7 @@ enum {
 	OPT_FORMAT = 256, OPT_SUMMARY, OPT_ALLOW, OPT_ALLOW_PATTERN,
 	OPT_NO_PROGRESS, OPT_RULES, OPT_HARDENING, OPT_REQUIRE, OPT_SYSTEM,
 	OPT_DIFF, OPT_NO_HEADER, OPT_FILES_FROM, OPT_NULL, OPT_PLATFORM,
-	OPT_PROC,
+	OPT_PROC, OPT_ALL,
 };
 
 /* The leading ':' tells a missing argument from an unknown option, and
@@ -403,6 +406,7 @@ parse(int argc, char **argv, struct opts *o)
 		{ "hardening", no_argument, NULL, OPT_HARDENING },
 		{ "require", required_argument, NULL, OPT_REQUIRE },
 		{ "system", no_argument, NULL, OPT_SYSTEM },
+		{ "all", no_argument, NULL, OPT_ALL },
 		{ "diff", no_argument, NULL, OPT_DIFF },
 		{ "proc", optional_argument, NULL, OPT_PROC },
 		{ "follow", no_argument, NULL, 'L' },
@@ -466,6 +470,9 @@ parse(int argc, char **argv, struct opts *o)
 		case OPT_REQUIRE:
 			if (add_require(o, optarg) < 0)
 				return -1;
+			break;
+		case OPT_ALL:
+			o->all = true;
 			break;
 		case OPT_SYSTEM:
 			o->system = true;

@@ -32,7 +32,7 @@ collect(void *arg, const char *member, const struct chstk_info *info,
 	struct batch *b = arg;
 
 	if (info != NULL)
-		batch_image(b, member, info);
+		batch_image(b, member, member != NULL, info);
 	else
 		batch_add(b, FOUND_MALFORMED, member, "%s", err->msg);
 	return 0;
@@ -44,9 +44,10 @@ read_library(struct batch *b, int fd, const unsigned char *head, size_t n,
 {
 	struct chstk_scan_opts so = {
 		.read = (o->hardening ? CHSTK_READ_HARDENING |
-		    CHSTK_READ_CODE : 0) | (o->system ? CHSTK_READ_DYNAMIC : 0),
+		    CHSTK_READ_CODE : 0) | (o->system ? CHSTK_READ_DYNAMIC : 0) |
+		    CHSTK_READ_WANT,
 		.symbol = batch_symbol, .head = head, .head_len = n,
-		.regular = true,
+		.regular = true, .want = batch_want,
 	};
 	struct chstk_error err;
 	int r;
@@ -56,7 +57,8 @@ read_library(struct batch *b, int fd, const unsigned char *head, size_t n,
 		batch_add(b, FOUND_ERROR, NULL, "cannot read: %s",
 		    r == CHSTK_ERR_SYS ? strerror(err.sys_errno) : err.msg);
 	else if (r < 0 && format == CHSTK_FORMAT_AR)
-		batch_add(b, FOUND_ERROR, NULL, "damaged archive: %s", err.msg);
+		batch_add(b, FOUND_DAMAGED, NULL, "damaged archive: %s",
+		    err.msg);
 	else if (r < 0)
 		batch_add(b, FOUND_MALFORMED, NULL, "%s", err.msg);
 }

@@ -2,9 +2,10 @@
  * verdict.h - the rules elfscan judges an image by: what stack it gets
  * (verdict.c, a table of machines), its other defences with --hardening
  * and what --require asks of them (hardening.c), the path patterns of the
- * allowlist and of --require (allow.c), and the kinds of finding all of
- * them give (findings.c). Pure functions of what the library read: no I/O
- * but loading the allowlist.
+ * allowlist and of --require (allow.c), the classes of ELF files they do
+ * not judge (scope.c), and the kinds of finding all of them give
+ * (findings.c). Pure functions of what the library read: no I/O but
+ * loading the allowlist.
  */
 #ifndef VERDICT_H
 #define VERDICT_H
@@ -125,6 +126,55 @@ bool where_match(const char *pattern, const struct where *w);
 /* Does the pattern match the name (a path, FILE!MEMBER) itself? */
 bool glob_match(const char *pattern, const char *name);
 
+/*
+ * scope.c: what Linux's rules judge. Not every ELF file of a root is run
+ * or linked by Linux; the classes of those that are not, each told by
+ * rows of scope.c's table, are counted, never findings (--all judges them
+ * anyway). In the order of the table.
+ */
+enum scope {
+	SCOPE_LINUX,		/* judged by the rules */
+	SCOPE_FOREIGN_OS,	/* made for another operating system */
+	SCOPE_DEBUG,		/* a separate debug file */
+	SCOPE_BOOT,		/* a boot loader's module */
+	SCOPE_LTO,		/* compiler code for link-time optimization only */
+	SCOPE_UNLINKED,		/* an archive member no link pulls */
+	SCOPE_FOREIGN_MACHINE,	/* a program for a machine the root does
+				   not run */
+	SCOPE_COUNT
+};
+/* What a root runs (runs.c reads it): machines, by what the library
+   reads of an image, and the binfmt_misc handlers that serve others, by
+   the magic and mask they match an image's first bytes with. */
+#define BINFMT_LEN CHSTK_HEAD_LEN
+#define RUNS_MAX 32
+struct runs {
+	bool any;		/* not known: every machine runs */
+	struct {
+		unsigned short machine;
+		unsigned char elf_class;	/* 0: either */
+		unsigned char data;		/* 0: either byte order */
+	} m[RUNS_MAX];
+	size_t nm;
+	struct binfmt {
+		unsigned char magic[BINFMT_LEN], mask[BINFMT_LEN];
+	} *fmt;
+	size_t nfmt;
+};
+bool runs_serve(const struct runs *r, const struct chstk_info *info);
+/* The symbols of the image being read that tell its class, into *seen. */
+void scope_symbol(unsigned *seen, const struct chstk_sym *sym);
+/* The CHSTK_READ_* bits an image's class needs read beyond its headers
+   (a chstk_want_fn's answer). */
+unsigned scope_want(const struct chstk_info *info);
+/* The class of an image (member: of an ar archive; seen: scope_symbol's;
+   runs NULL: every machine runs), and why in a static sentence (NULL for
+   SCOPE_LINUX). */
+enum scope scope_of(const struct chstk_info *info, bool member, unsigned seen,
+    const struct runs *runs, const char **why);
+/* "linux", "boot-loader" ...: the word of text, JSON and SARIF. */
+const char *scope_name(enum scope s);
+
 /* verdict.c: the stack. */
 enum effective { EFF_NOEXEC, EFF_EXEC, EFF_UNKNOWN, EFF_NONE };
 
@@ -137,6 +187,8 @@ struct verdict {
 	const struct allow_pattern *allowed_by;	/* the pattern that did,
 						   set by the judge */
 	const char *why;	/* a sentence, static */
+	enum scope scope;	/* SCOPE_LINUX, or a class not judged
+				   (judged with --all) */
 };
 /* How an image is judged: verdict_of()'s how, bits. */
 enum {
@@ -194,6 +246,8 @@ struct hard {
 	enum tri bind_now;
 	enum pie pie;
 	enum tri canary;
+	int64_t canary_checks;	/* a stripped static program's reads of the
+				   stack protector's guard; -1: not counted */
 	enum tri fortify;	/* T_NA: nothing fortifiable used */
 	unsigned char fortified[HARD_NFORT], unfortified[HARD_NFORT];
 	unsigned nfortified, nunfortified;

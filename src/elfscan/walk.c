@@ -216,7 +216,7 @@ walk_error(struct walker *w, const char *path, const char *what, int e)
 	char msg[256];
 
 	snprintf(msg, sizeof(msg), "%s: %s", what, strerror(e));
-	report_error(w->j->r, &where, false, msg);
+	report_error(w->j->r, &where, UNREAD_ERROR, false, msg);
 }
 
 /* Open a directory whose path may be longer than PATH_MAX. */
@@ -436,7 +436,8 @@ scan_dir(struct walker *w, const struct job *j, struct scratch *s,
 	if (j->image) {
 		struct where where = { .path = j->path };
 
-		report_error(w->j->r, &where, false, "not an OCI image layout");
+		report_error(w->j->r, &where, UNREAD_ERROR, false,
+		    "not an OCI image layout");
 		close(fd);
 		return;
 	}
@@ -567,7 +568,7 @@ look(struct walker *w, const char *path, size_t i, bool arg, struct root *r)
 	} else if (S_ISDIR(st.st_mode)) {
 		r->kind = arg ? ROOT_DIR : ROOT_SKIP;
 	} else {
-		report_error(w->j->r, &where, false,
+		report_error(w->j->r, &where, UNREAD_ERROR, false,
 		    "not a regular file or directory");
 		return -1;
 	}

@@ -6,7 +6,8 @@
 # is served by the library's blocks, one read per block at most for a small
 # one; an archive's small members are read in runs of four blocks; a text
 # file costs its one read, and one more that finds its end when it is
-# shorter than the bytes that tell a format. Those counts are the reader's
+# shorter than the bytes that tell a format; a program one fstat, for
+# whether it is cut short. Those counts are the reader's
 # that makes one system call after another (ELFSCAN_READER=threads): the
 # io_uring reader opens, reads and closes the heads through its rings,
 # which strace does not see, and the library's reads after the head are
@@ -79,10 +80,14 @@ expect "many.a: small members in runs, one read per four blocks and the head, $n
 expect "many.a: read once or so, not byte by byte" \
     "$(bytes many.a | awk -v s="$(stat -c %s "$D/many.a")" '$1 <= 2 * s + 8192 { print "yes" }')" yes
 # elfscan vouches that what it lists is a regular file: the library asks
-# a file's size only for a check that the bytes it read cannot answer.
-for f in pie nopie static lib.so text; do
-	expect "$f: no fstat" "$(calls "$f" newfstatat)" 0
+# a file's size only for a check that the bytes it read cannot answer:
+# whether a program's segments and section headers lie within it (one
+# question, at the furthest end), never for a text file.
+for f in pie nopie static lib.so; do
+	expect "$f: one fstat, whether its segments lie within it" \
+	    "$(calls "$f" newfstatat)" 1
 done
+expect "text: no fstat" "$(calls text newfstatat)" 0
 expect "many.a: one fstat, its members are checked against its size" "$(calls many.a newfstatat)" 1
 
 # The io_uring reader: the same reads after the head, and no system call
