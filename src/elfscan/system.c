@@ -116,7 +116,7 @@ plugin_malformed(void *arg, const char *path, const char *msg)
 	char *p = named(s, path);
 
 	w.path = p;
-	report_error(s->r, &w, true, msg);
+	report_error(s->r, &w, UNREAD_ELF, false, msg);
 	free(p);
 }
 
