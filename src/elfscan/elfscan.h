@@ -43,9 +43,12 @@ struct opts {
 	bool progress;		/* on a terminal, unless --no-progress */
 	unsigned jobs;
 	struct allow allow;
-	bool hardening;		/* --hardening, or any --require */
-	struct require *require;
+	bool hardening;		/* --hardening, any --require or --profile */
+	struct require *require;	/* --require's, then --profile's */
 	size_t nrequire;
+	const char **profiles;	/* --profile NAME, each */
+	size_t nprofiles;
+	bool list;		/* --list: print the profiles' promises */
 	bool system;		/* the verdicts of roots (system.h) */
 	bool diff;		/* --diff OLD NEW (diff.h) */
 	bool files;		/* files are scanned: not --proc alone */

@@ -55,13 +55,15 @@ enum finding {
 	F_PROC_UNASKED = 1 << 26,	/* one nothing it loaded asks for */
 	F_PROC_RWX = 1 << 27,		/* other writable and executable
 					   memory */
+	/* --require'd: no GNU_RELRO segment at all (hardening.c). */
+	F_NO_RELRO = 1 << 28,
 };
-#define F_COUNT 28
+#define F_COUNT 29
 #define F_FIRST_SYSTEM 17	/* the bit index of F_STACK_MADE_EXEC */
 /* The findings --require gives. */
 #define F_HARDENING (F_NO_PIE | F_NO_FULL_RELRO | F_NO_CANARY | F_NO_FORTIFY | \
     F_UNSAFE_RPATH | F_NO_IBT | F_NO_SHSTK | F_NO_BTI | F_NO_PAC | \
-    F_NOT_STRIPPED)
+    F_NOT_STRIPPED | F_NO_RELRO)
 
 /* findings.c: each kind of finding, once, for every writer. */
 struct finding_kind {
@@ -178,22 +180,30 @@ struct hard {
 	char unsafe[512];	/* the unsafe entries, ':'-separated */
 	enum tri ibt, shstk, bti, pac;
 	enum tri symbols;	/* .symtab present */
+	unsigned machine;	/* e_machine, for the promises of a profile */
 };
 void hardening_judge(const struct chstk_info *info, const struct hard_syms *s,
     struct hard *out);
 const char *fortify_name(unsigned i);
 
 /* --require: a glob (NULL: every path) and the findings a missing
-   property gives there. */
+   property gives there; from a profile, also the machines and images the
+   promise holds for. */
 struct require {
 	char *glob;
 	unsigned findings;
+	unsigned machine;	/* e_machine; 0: every machine */
+	unsigned except[4];	/* but these (0: none) */
+	bool programs;		/* programs only */
 };
 /* Parse "[GLOB=]PROP,PROP..." into r. 0, or -1 with *bad pointing at the
    unknown word in arg (which ends at a comma or at the end). */
 int require_parse(struct require *r, const char *arg, const char **bad);
 /* The name of the i-th property (from 0), or NULL past the last. */
 const char *require_property(size_t i);
+/* The finding a missing property name[0, len) gives, or 0 for a word that
+   names no property. */
+unsigned require_finding(const char *name, size_t len);
 unsigned require_check(const struct require *req, size_t n,
     const struct where *w, const struct hard *h);
 void require_free(struct require *r, size_t n);
@@ -201,5 +211,16 @@ void require_free(struct require *r, size_t n);
    one sentence, in buf. */
 const char *hard_why(unsigned bit, const struct hard *h, char *buf,
     size_t len);
+
+/* profiles.c: what a distribution's build flags promise (--profile). */
+/* The name of the i-th profile (from 0), or NULL past the last. */
+const char *profile_name(size_t i);
+/* Append to *req (*n entries) a requirement for each promise of profile
+   name that elfscan can check. 0, or -1 when no profile is so named. */
+int profile_require(const char *name, struct require **req, size_t *n);
+/* Print the promises of the profiles names[0, n) (n 0: of every
+   profile), in the table's order, each with its source, those not checked
+   with why (--list). */
+void profile_print(FILE *f, const char *const *names, size_t n);
 
 #endif
