@@ -48,6 +48,7 @@ elfscan_shell_tests = \
 	tests/elfscan/lazy.sh \
 	tests/elfscan/reads.sh \
 	tests/elfscan/hardening.sh \
+	tests/elfscan/profiles.sh \
 	tests/elfscan/hardening-names.sh \
 	tests/elfscan/proc.sh \
 	tests/elfscan/layers.sh \
