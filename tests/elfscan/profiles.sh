@@ -138,6 +138,21 @@ expect "rhel10: AArch64 without it lacks BTI and PAC" "$(cfi rhel10 "$D/a64-none
 expect "rhel9: BTI and PAC not asked of AArch64" "$(cfi rhel9 "$D/a64-none")" ""
 expect "debian: BTI and PAC asked of AArch64 (Debian 13)" "$(cfi debian "$D/a64-none")" "no-bti no-pac "
 
+# Promises by machine, on programs whose e_machine is rewritten (readelf
+# names it): Debian's stack protector is off on IA-64, so its lack is no
+# finding there; RHEL 10 has no i686, so CET is not asked of an i386
+# program, which Fedora and RHEL 9 ask it of.
+machine() { cp "$2" "$3" && printf "$1" | dd of="$3" bs=1 seek=18 conv=notrunc status=none; }
+machine '\062\000' "$D/deb-nocanary" "$D/ia64-nocanary"
+machine '\003\000' "$D/fedora-startfiles" "$D/i386-nocet"
+expect "readelf: an IA-64 program" "$(readelf -hW "$D/ia64-nocanary" | sed -n 's/^ *Machine: *//p')" "Intel IA-64"
+expect "readelf: an i386 program" "$(readelf -hW "$D/i386-nocet" | sed -n 's/^ *Machine: *//p')" "Intel 80386"
+expect "debian: no canary asked on IA-64" "$(findings debian "$D/ia64-nocanary")" ""
+expect "fedora: a canary asked on IA-64" "$(findings fedora "$D/ia64-nocanary" | tr , '\n' | grep -x no-canary)" no-canary
+expect "fedora: CET asked of i386" "$(cfi fedora "$D/i386-nocet")" "no-ibt no-shstk "
+expect "rhel9: CET asked of i386" "$(cfi rhel9 "$D/i386-nocet")" "no-ibt no-shstk "
+expect "rhel10: CET not asked of i386" "$(cfi rhel10 "$D/i386-nocet")" ""
+
 # Ubuntu: its gcc's defaults, given here; -z now only with -pie, so a
 # library has partial RELRO, which ubuntu accepts and fedora does not.
 ub="-O2 -fstack-protector-strong -Wformat -Wformat-security -D_FORTIFY_SOURCE=3 -fstack-clash-protection -fcf-protection -Wl,-z,relro"
