@@ -370,7 +370,7 @@ static const struct promise promises[] = {
 	  "-Werror=format-security", "warnings leave nothing in the file",
 	  OSSF "23-33, 212-220" },
 	{ "openssf", INVISIBLE, NULL, 0, {0}, false, "-fstrict-flex-arrays=3",
-	  "only annobin notes record them", OSSF "229" },
+	  "only annobin notes record it", OSSF "229" },
 	{ "openssf", INVISIBLE, NULL, 0, {0}, false,
 	  "-fno-delete-null-pointer-checks -fno-strict-overflow "
 	  "-fno-strict-aliasing -ftrivial-auto-var-init=zero -fexceptions",
