@@ -126,6 +126,44 @@ struct chstk_info {
 };
 
 #define CHSTK_PATH_LEN 4096
+/* The bytes of code read at an entry point or a function (CHSTK_READ_CODE):
+   one ENDBR64 or ENDBR32, one AArch64 instruction. */
+#define CHSTK_CODE_LEN 4
+
+/* What is wrong with a GNU property note, by the rules of those who read
+   it: glibc ignores the note (and so its IBT, SHSTK and BTI bits) on ALIGN,
+   SIZE, ORDER, OVERRUN (elf/dl-load.c, _dl_process_pt_gnu_property); the
+   arm64 kernel refuses to run the program on NOT_FIRST, SIZE, ORDER,
+   OVERRUN (fs/binfmt_elf.c, parse_elf_properties); annocheck fails it on
+   ALIGN, SIZE, OVERRUN, FEATURE, MANY (annobin's hardened.c,
+   property_note_checker). */
+enum chstk_property_fault {
+	CHSTK_PROPERTY_OK = 0,
+	CHSTK_PROPERTY_ALIGN,	/* its segment (section) is not aligned to 8
+				   bytes in a 64-bit file, 4 in a 32-bit one */
+	CHSTK_PROPERTY_NOT_FIRST,	/* another note comes first */
+	CHSTK_PROPERTY_SIZE,	/* its descriptor is under 8 bytes, or not a
+				   multiple of the alignment */
+	CHSTK_PROPERTY_OVERRUN,	/* a property runs past the descriptor */
+	CHSTK_PROPERTY_ORDER,	/* two properties not in ascending order of
+				   type, or of the same type */
+	CHSTK_PROPERTY_FEATURE,	/* an x86 or AArch64 FEATURE_1_AND property
+				   whose data is not 4 bytes */
+	CHSTK_PROPERTY_MANY,	/* more than one property note */
+};
+
+/* The sections PT_GNU_RELRO should cover (chstk_hardening.relro_*). */
+enum {
+	CHSTK_RELRO_DYNAMIC = 1,	/* SHT_DYNAMIC */
+	CHSTK_RELRO_GOT = 2,		/* .got */
+	CHSTK_RELRO_GOT_PLT = 4,	/* .got.plt: only with immediate
+					   binding */
+	CHSTK_RELRO_INIT_ARRAY = 8,	/* SHT_INIT_ARRAY */
+	CHSTK_RELRO_FINI_ARRAY = 16,	/* SHT_FINI_ARRAY */
+	CHSTK_RELRO_PREINIT_ARRAY = 32,	/* SHT_PREINIT_ARRAY */
+	CHSTK_RELRO_DATA_REL_RO = 64,	/* .data.rel.ro */
+};
+#define CHSTK_RELRO_KINDS 7
 
 /*
  * The image's other defences against overflows, and how it links, as its
@@ -170,6 +208,30 @@ struct chstk_hardening {
 	const char *needed;
 	const char *interp;	/* PT_INTERP's path, "" when none; cut to
 				   CHSTK_PATH_LEN - 1 bytes */
+	/* What annocheck's tests of the binary alone read besides (elfscan(1),
+	   HARDENING, says what each is worth). */
+	unsigned dynamic_segments;	/* PT_DYNAMIC entries */
+	unsigned dynamic_sections;	/* SHT_DYNAMIC sections */
+	bool aarch64_bti_plt;	/* AArch64: DT_AARCH64_BTI_PLT */
+	bool aarch64_pac_plt;	/* AArch64: DT_AARCH64_PAC_PLT */
+	bool tls_exec;		/* a PT_TLS of some size with PF_X */
+	unsigned property_notes;	/* "GNU" NT_GNU_PROPERTY_TYPE_0 notes in
+					   the property segment (section) */
+	enum chstk_property_fault property_fault;	/* the first met */
+	/* The sections PT_GNU_RELRO should cover, by CHSTK_RELRO_* bit:
+	   those of some size present, and of those, the ones reaching out
+	   of the last PT_GNU_RELRO (all of them when there is none). */
+	unsigned relro_sections, relro_outside;
+	bool writable_relocs;	/* .rel.got, .rela.got, .rel.plt or .rela.plt
+				   has SHF_WRITE */
+	bool go_buildid;	/* a .note.go.buildid section: Go's linker */
+	char go_version[32];	/* the Go version .go.buildinfo states
+				   inline ("go1.19.8"), "" when it does not
+				   (no section, Go before 1.18, cut) */
+	/* With CHSTK_READ_CODE too: the first bytes of code at the entry
+	   point, when e_entry lies in an executable PT_LOAD's file image. */
+	bool has_entry_code;
+	unsigned char entry_code[CHSTK_CODE_LEN];
 };
 
 /* One symbol, as chstk_scan_opts.symbol sees it. */
@@ -180,6 +242,11 @@ struct chstk_sym {
 	bool undefined;		/* SHN_UNDEF: a reference */
 	unsigned char type;	/* STT_* */
 	unsigned char bind;	/* STB_* */
+	/* With CHSTK_READ_CODE: for a function the image exports (a defined
+	   STT_FUNC of the dynamic table, global or weak, of default or
+	   protected visibility, whose value lies in an executable PT_LOAD's
+	   file image), its first bytes of code; else NULL. */
+	const unsigned char *code;
 };
 
 /*
@@ -194,6 +261,11 @@ enum {
 	CHSTK_READ_HARDENING = 1,	/* fill chstk_info.hardening */
 	CHSTK_READ_DYNAMIC = 2,		/* only its dynamic linking: the
 					   dynamic section and PT_INTERP */
+	CHSTK_READ_CODE = 4,		/* with CHSTK_READ_HARDENING: the
+					   first bytes of code at the entry
+					   point and at each exported function
+					   (chstk_sym.code), a few bytes at
+					   each address */
 };
 
 /* What the chstk_scan_*_with() functions read beyond the marking. */

@@ -49,6 +49,7 @@ elfscan_shell_tests = \
 	tests/elfscan/reads.sh \
 	tests/elfscan/hardening.sh \
 	tests/elfscan/profiles.sh \
+	tests/elfscan/annotests.sh \
 	tests/elfscan/hardening-names.sh \
 	tests/elfscan/proc.sh \
 	tests/elfscan/layers.sh \
@@ -112,7 +113,13 @@ endif
 EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/elfscan/check_json.py tests/elfscan/check_hardening.py \
 	tests/elfscan/check_names.py tests/elfscan/elfview.py \
-	tests/fixtures/hardening.c \
+	tests/elfscan/check_annotests.py tests/fixtures/hardening.c \
+	tests/fixtures/annocheck/exports.c tests/fixtures/annocheck/noendbr.S \
+	tests/fixtures/annocheck/start.c tests/fixtures/annocheck/textrel.c \
+	tests/fixtures/annocheck/dynamic2.S tests/fixtures/annocheck/twodyn.ld \
+	tests/fixtures/annocheck/segments.ld tests/fixtures/annocheck/tls.c \
+	tests/fixtures/annocheck/names.c tests/fixtures/annocheck/hello.go \
+	tests/fixtures/annocheck/hello.rs \
 	tests/armor/common.sh tests/armor/fixture.c tests/armor/fixture-cxx.cc \
 	tests/armor/selfmaps.c tests/armor/selfmaps.h \
 	tests/packaging/common.sh tests/packaging/hello-spec.sh \

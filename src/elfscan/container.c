@@ -340,8 +340,10 @@ scan_member(struct level *l, struct entry *e, const unsigned char *head,
     size_t n, bool ended, enum chstk_format format)
 {
 	struct member_stream m = { e, head, n, 0, ended };
-	struct chstk_scan_opts so = { .read = CHSTK_READ_HARDENING,
-	    .symbol = collect_symbol };
+	struct chstk_scan_opts so = {
+		.read = CHSTK_READ_HARDENING | CHSTK_READ_CODE,
+		.symbol = collect_symbol,
+	};
 	struct chstk_error err;
 	int r;
 

@@ -75,6 +75,7 @@ enum counter {
 	C_FORTIFY = C_CANARY + T_YES + 1,	/* four, by enum tri */
 	C_UNSAFE_PATHS = C_FORTIFY + T_YES + 1,
 	C_X86, C_IBT_SHSTK, C_ARM, C_BTI_PAC, C_STRIPPED,
+	C_TEXTREL, C_X86_PROGRAMS, C_ENTRY_ENDBR, C_GO, C_RUST,
 	/* The verdicts of roots (system.h): programs judged, verdicts, and
 	   the programs each kind breaks, by finding from F_FIRST_SYSTEM. */
 	C_SYS_PROGRAMS, C_VERDICTS,

@@ -44,6 +44,17 @@ count_hardening(struct stats *st, const struct hard *h)
 	}
 	if (h->symbols == T_NO)
 		stat_add(st, C_STRIPPED);
+	if (h->textrel == T_YES)
+		stat_add(st, C_TEXTREL);
+	if (h->entry_endbr != T_NA) {
+		stat_add(st, C_X86_PROGRAMS);
+		if (h->entry_endbr == T_YES)
+			stat_add(st, C_ENTRY_ENDBR);
+	}
+	if (h->lang == LANG_GO)
+		stat_add(st, C_GO);
+	if (h->lang == LANG_RUST)
+		stat_add(st, C_RUST);
 }
 
 /* What the record is about: the batch's file, the found's member. */
@@ -113,7 +124,7 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 	if (v.findings)
 		stat_add(st, C_FINDINGS);
 	for (i = 0; i < F_COUNT; i++)
-		if (v.findings & 1u << i)
+		if (v.findings & F_BIT(i))
 			stat_add(st, C_KIND + i);
 	report_image(j->r, &w, &f->info, &v, &h);
 	return v.findings != 0;
@@ -141,7 +152,7 @@ judge_batch(struct judge *j, const struct batch *b)
 			}
 			stat_add(j->st, C_FINDINGS);
 			stat_add(j->st, C_KIND +
-			    (unsigned)__builtin_ctz(F_MALFORMED));
+			    (unsigned)__builtin_ctzll(F_MALFORMED));
 			report_error(j->r, &w, true, f->msg);
 			findings = true;
 			break;

@@ -697,7 +697,7 @@ areas_of(const struct task *t, struct judgement *j)
 }
 
 /* The main stack: executable as the causes make it, or not. */
-static unsigned
+static uint64_t
 stack_verdict(const struct task *t, struct judgement *j, bool stack_x)
 {
 	if (stack_x && !j->main_x && t->nunread > 0)
@@ -727,7 +727,7 @@ say(struct proc *s, struct proc_verdict *v)
 	if (v->findings != 0)
 		stat_add(s->r->st, C_P_FINDINGS);
 	for (i = 0; i < F_COUNT; i++)
-		if (v->findings & 1u << i)
+		if (v->findings & F_BIT(i))
 			stat_add(s->r->st, C_KIND + i);
 	if (v->findings & F_PROC_EXEC_STACK)
 		stat_add(s->r->st, C_P_EXEC);

@@ -39,8 +39,8 @@ read_library(struct batch *b, int fd, const unsigned char *head, size_t n,
     enum chstk_format format, const struct opts *o)
 {
 	struct chstk_scan_opts so = {
-		.read = (o->hardening ? CHSTK_READ_HARDENING : 0) |
-		    (o->system ? CHSTK_READ_DYNAMIC : 0),
+		.read = (o->hardening ? CHSTK_READ_HARDENING |
+		    CHSTK_READ_CODE : 0) | (o->system ? CHSTK_READ_DYNAMIC : 0),
 		.symbol = batch_symbol, .head = head, .head_len = n,
 		.regular = true,
 	};

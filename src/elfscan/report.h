@@ -101,7 +101,7 @@ struct proc_verdict {
 	size_t nunread;
 	const char *differs;	/* NULL: as its files say; else what
 				   differs, in a sentence */
-	unsigned findings;	/* enum finding bits */
+	uint64_t findings;	/* F_* bits */
 };
 void report_process(struct report *r, const struct proc_verdict *v);
 /* --diff: one defence of one image that changed (diff.h). */

@@ -399,7 +399,7 @@ startup(struct system *s, const struct closure *c, int t, const char *host,
 	size_t i;
 
 	if (main_x && t == 0)
-		verdict(s, __builtin_ctz(F_STARTUP_REFUSED), p->path,
+		verdict(s, __builtin_ctzll(F_STARTUP_REFUSED), p->path,
 		    "glibc.rtld.execstack=0: glibc refuses a program that asks for an executable stack",
 		    host, prefix);
 	for (i = 1; i < c->n; i++) {
@@ -407,12 +407,12 @@ startup(struct system *s, const struct closure *c, int t, const char *host,
 			continue;
 		chain = via(c, i, prefix);
 		if (t == 0)
-			verdict(s, __builtin_ctz(F_STARTUP_REFUSED),
+			verdict(s, __builtin_ctzll(F_STARTUP_REFUSED),
 			    c->v[i].o->path,
 			    "glibc.rtld.execstack=0: glibc refuses a library that asks for an executable stack at start-up",
 			    host, chain);
 		else
-			verdict(s, __builtin_ctz(F_STACK_MADE_EXEC),
+			verdict(s, __builtin_ctzll(F_STACK_MADE_EXEC),
 			    c->v[i].o->path,
 			    "it asks for an executable stack: glibc makes the stack of every program that loads it executable",
 			    host, chain);
@@ -420,7 +420,7 @@ startup(struct system *s, const struct closure *c, int t, const char *host,
 	}
 	for (i = 0; i < c->nmiss; i++) {
 		chain = via(c, c->miss[i].from, prefix);
-		verdict(s, __builtin_ctz(F_UNRESOLVED), c->miss[i].name,
+		verdict(s, __builtin_ctzll(F_UNRESOLVED), c->miss[i].name,
 		    c->miss[i].why, host, chain);
 		free(chain);
 	}
@@ -448,7 +448,7 @@ each_program(void *arg, struct obj *o)
 		return;
 	l = ldso_at(s, o->interp, o->info.machine, o->info.elf_class);
 	if (!l->present)
-		verdict(s, __builtin_ctz(F_UNRESOLVED), o->interp,
+		verdict(s, __builtin_ctzll(F_UNRESOLVED), o->interp,
 		    "the program's dynamic linker is not in the root",
 		    o->path, "");
 	else if (l->glibc)
@@ -547,7 +547,7 @@ on_fault(void *arg, const struct mdwe_fault *f)
 	char *chain = via(j->c, f->node == MDWE_TUNABLE ? 0 : f->node,
 	    j->prefix);
 
-	verdict(j->s, __builtin_ctz(F_MDWE_BREAKS), subject, f->why,
+	verdict(j->s, __builtin_ctzll(F_MDWE_BREAKS), subject, f->why,
 	    j->svc->name, chain);
 	free(chain);
 }
@@ -566,7 +566,7 @@ judge_dynamic(struct cmd_judge *j, const struct obj *p, bool mdwe)
 
 	l = ldso_at(j->s, p->interp, p->info.machine, p->info.elf_class);
 	if (!l->present) {
-		verdict(j->s, __builtin_ctz(F_UNRESOLVED), p->interp,
+		verdict(j->s, __builtin_ctzll(F_UNRESOLVED), p->interp,
 		    "the program's dynamic linker is not in the root",
 		    svc->name, j->prefix);
 		return;
@@ -585,7 +585,7 @@ judge_dynamic(struct cmd_judge *j, const struct obj *p, bool mdwe)
 	    svc->env[SVC_LIBRARY_PATH].value != NULL)
 		startup(j->s, &c, t, svc->name, j->prefix);
 	if (t == 2 && !mdwe)
-		verdict(j->s, __builtin_ctz(F_TUNABLE_EXEC_STACK),
+		verdict(j->s, __builtin_ctzll(F_TUNABLE_EXEC_STACK),
 		    svc->env[SVC_TUNABLES].from,
 		    "it sets GLIBC_TUNABLES=glibc.rtld.execstack=2 for the service",
 		    svc->name, j->prefix);
@@ -720,7 +720,7 @@ system_judge(struct system *s)
 	for (i = 0; i < s->nld; i++) {
 		t = tunable(s, s->ld[i]);
 		if (t == 2)
-			verdict(s, __builtin_ctz(F_TUNABLE_EXEC_STACK),
+			verdict(s, __builtin_ctzll(F_TUNABLE_EXEC_STACK),
 			    "/etc/environment",
 			    "it sets GLIBC_TUNABLES=glibc.rtld.execstack=2 for every session",
 			    NULL, NULL);
