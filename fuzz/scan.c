@@ -13,7 +13,8 @@
  * lib/hardening.c reads symbol tables by made small (chstk__symread_sizes),
  * which reads the names of these small inputs through a window as it does
  * those of string tables over 16 MiB: the same symbols, none missed, none
- * read wrong. With CHSTK_READ_CODE too, the code of the entry point and of
+ * read wrong; and the same dlopen notes, a list that ends within its room.
+ * With CHSTK_READ_CODE too, the code of the entry point and of
  * the exported functions is part of what must agree, and so must a scan
  * that reads that code through a window of 4 bytes, moved for nearly every
  * function; the hardening of each image (dynamic segments and sections,
@@ -94,6 +95,24 @@ on_symbol(void *arg, const struct chstk_sym *sym)
 	return 0;
 }
 
+/* FNV-1a of the image's dlopen notes, which must be a list that ends
+   within its room. */
+static uint64_t
+dlopen_hash(const struct chstk_hardening *hd)
+{
+	uint64_t h = UINT64_C(14695981039346656037);
+	size_t at = 0, len, i;
+
+	must(hd->dlopen != NULL);
+	while ((len = strlen(hd->dlopen + at)) > 0) {
+		at += len + 1;
+		must(at < CHSTK_DLOPEN_LEN);
+	}
+	for (i = 0; i < at; i++)
+		h = (h ^ (unsigned char)hd->dlopen[i]) * UINT64_C(1099511628211);
+	return (h ^ hd->dlopen_cut) * UINT64_C(1099511628211);
+}
+
 static int
 on_hard_image(void *arg, const char *member, const struct chstk_info *info,
     const struct chstk_error *err)
@@ -123,6 +142,7 @@ on_hard_image(void *arg, const char *member, const struct chstk_info *info,
 	must(!hd->has_entry_code || info->type == ET_EXEC ||
 	    info->type == ET_DYN);
 	h->digest += hardening_hash(hd);
+	h->digest += dlopen_hash(hd);
 	return 0;
 }
 

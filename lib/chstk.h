@@ -126,6 +126,8 @@ struct chstk_info {
 };
 
 #define CHSTK_PATH_LEN 4096
+/* The room for an image's dlopen notes (chstk_hardening.dlopen). */
+#define CHSTK_DLOPEN_LEN 16384
 /* The bytes of code read at an entry point or a function (CHSTK_READ_CODE):
    one ENDBR64 or ENDBR32, one AArch64 instruction. */
 #define CHSTK_CODE_LEN 4
@@ -169,7 +171,8 @@ enum {
  * The image's other defences against overflows, and how it links, as its
  * file states them (what they are worth is the caller's to judge). Read
  * with CHSTK_READ_HARDENING: every field; with CHSTK_READ_DYNAMIC alone:
- * the dynamic section's fields and the interpreter, the rest 0. A field
+ * the dynamic section's fields, the interpreter and the dlopen notes, the
+ * rest 0. A field
  * the image cannot have (a dynamic section in an object) is 0.
  */
 struct chstk_hardening {
@@ -208,6 +211,17 @@ struct chstk_hardening {
 	const char *needed;
 	const char *interp;	/* PT_INTERP's path, "" when none; cut to
 				   CHSTK_PATH_LEN - 1 bytes */
+	/* The libraries the image may dlopen, as systemd's ELF dlopen
+	   metadata names them (the .note.dlopen section: notes of owner
+	   "FDO", type 0x407c0c0a, in the PT_NOTE segments): each note's
+	   descriptor, a JSON text, up to its first NUL, each ending in a
+	   NUL, the list ending in an empty one: "[...]\0[...]\0\0"; "" when
+	   none. Valid during the call. */
+	const char *dlopen;
+	bool dlopen_cut;	/* more than fit in CHSTK_DLOPEN_LEN bytes, or
+				   a PT_NOTE segment not read (over 64 KiB,
+				   or past the end of the file): the list
+				   holds the notes read whole */
 	/* What annocheck's tests of the binary alone read besides (elfscan(1),
 	   HARDENING, says what each is worth). */
 	unsigned dynamic_segments;	/* PT_DYNAMIC entries */

@@ -17,10 +17,18 @@
  * read once whole when it is at most NAMES_WHOLE bytes, else through a
  * window on it, a string of the dynamic section up to CHSTK_PATH_LEN
  * bytes, at most NEEDED_MAX needed libraries, the property note up to
- * NOTE_MAX bytes, .go.buildinfo's first 66, CHSTK_CODE_LEN bytes of code
- * at each address, through a window of CODE_WIN. A count no real file
- * reaches is an error, so that a sparse file claiming billions of entries
- * costs nothing.
+ * NOTE_MAX bytes, a PT_NOTE segment one note header at a time and only when
+ * it holds at most NOTES_MAX bytes, .go.buildinfo's first 66, CHSTK_CODE_LEN
+ * bytes of code at each address, through a window of CODE_WIN. A count no
+ * real file reaches is an error, so that a sparse file claiming billions of
+ * entries costs nothing.
+ *
+ * The dlopen notes are systemd's (docs/ELF_DLOPEN_METADATA.md, systemd
+ * 256 and later, src/basic/dlfcn-util.h): in section .note.dlopen, within
+ * a PT_NOTE segment, one note per library or set of libraries, of owner
+ * "FDO" and type 0x407c0c0a, its descriptor a NUL-terminated JSON text.
+ * The loader never reads them, so a note that does not hold is no error of
+ * the file: the notes after it are not read.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +44,11 @@
 #define SYM_MAX (UINT64_C(1) << 23)
 /* A property note holds a few properties of 4 or 8 bytes each. */
 #define NOTE_MAX 4096
+/* Note segments hold a few notes of tens of bytes (a build ID, an ABI
+   tag, a package's metadata); libsystemd-shared's 20 dlopen notes take
+   3 KiB. */
+#define NOTES_MAX 65536
+#define NT_FDO_DLOPEN 0x407c0c0au
 /* Programs need tens of libraries; more names than this are cut. */
 #define NEEDED_MAX 256
 /* A symbol name longer than this is passed cut (and flagged). */
@@ -321,6 +334,88 @@ strings:
 		    b->soname, sizeof(b->soname), &cut, err);
 	if (r == 0)
 		r = needed_names(im, &w, b, err);
+	return r;
+}
+
+/* The descriptor of the dlopen note at off (dsz bytes) after the *used
+   bytes of b->dlopen, up to its first NUL: 0; 1 when it does not fit, and
+   the list is cut there; or an error. */
+static int
+dlopen_note(const struct chstk_image *im, uint64_t off, uint64_t dsz,
+    struct chstk_hardening_buf *b, size_t *used, struct chstk_error *err)
+{
+	/* Room for the text, its NUL and the list's. */
+	size_t room = sizeof(b->dlopen) - *used - 2, take, len;
+	char *p = b->dlopen + *used;
+	int r;
+
+	take = dsz < room ? (size_t)dsz : room;
+	r = chstk__src_read(im->src, off, p, take, "dlopen note", err);
+	if (r < 0)
+		return r;
+	len = strnlen(p, take);
+	if (len == take && take < dsz) {
+		b->h.dlopen_cut = true;
+		return 1;
+	}
+	p[len] = '\0';
+	if (len > 0)
+		*used += len + 1;
+	return 0;
+}
+
+/* The dlopen notes of one PT_NOTE segment, after the *used bytes of
+   b->dlopen. */
+static int
+dlopen_notes(const struct chstk_image *im, const GElf_Phdr *ph,
+    struct chstk_hardening_buf *b, size_t *used, struct chstk_error *err)
+{
+	uint64_t size = ph->p_filesz, pos = 0, nsz, dsz, dpos;
+	uint64_t align = ph->p_align == 8 ? 8 : 4;
+	unsigned char head[16];
+	int msb = is_msb(im), r;
+	size_t n;
+
+	if (size > NOTES_MAX || !chstk__in_range(ph->p_offset, size,
+	    chstk__src_size(im->src))) {
+		b->h.dlopen_cut = true;
+		return 0;
+	}
+	while (pos < size && size - pos >= 12) {
+		n = size - pos >= 16 ? 16 : 12;
+		r = chstk__src_read(im->src, ph->p_offset + pos, head, n,
+		    "note header", err);
+		if (r < 0)
+			return r;
+		nsz = get(head, 4, msb);
+		dsz = get(head + 4, 4, msb);
+		dpos = pos + 12 + (nsz + align - 1) / align * align;
+		if (dpos > size || dsz > size - dpos)
+			return 0;
+		if (n == 16 && nsz == 4 && memcmp(head + 12, "FDO", 4) == 0 &&
+		    get(head + 8, 4, msb) == NT_FDO_DLOPEN && dsz > 0) {
+			r = dlopen_note(im, ph->p_offset + dpos, dsz, b, used,
+			    err);
+			if (r != 0)
+				return r < 0 ? r : 0;
+		}
+		pos = dpos + (dsz + align - 1) / align * align;
+	}
+	return 0;
+}
+
+/* Every PT_NOTE segment's dlopen notes. */
+static int
+read_dlopen(const struct chstk_image *im, struct chstk_hardening_buf *b,
+    struct chstk_error *err)
+{
+	size_t i, used = 0;
+	int r = 0;
+
+	for (i = 0; i < im->phnum && r == 0 && !b->h.dlopen_cut; i++)
+		if (im->phdr[i].p_type == PT_NOTE)
+			r = dlopen_notes(im, &im->phdr[i], b, &used, err);
+	b->dlopen[used] = '\0';
 	return r;
 }
 
@@ -979,15 +1074,18 @@ chstk__hardening_read(const struct chstk_image *im,
 
 	memset(h, 0, sizeof(*h));
 	b->rpath[0] = b->runpath[0] = b->soname[0] = '\0';
-	b->needed[0] = b->interp[0] = '\0';
+	b->needed[0] = b->interp[0] = b->dlopen[0] = '\0';
 	h->rpath = b->rpath;
 	h->runpath = b->runpath;
 	h->soname = b->soname;
 	h->needed = b->needed;
 	h->interp = b->interp;
+	h->dlopen = b->dlopen;
 	r = read_dynamic(im, b, err);
 	if (r == 0)
 		r = read_interp(im, b, err);
+	if (r == 0)
+		r = read_dlopen(im, b, err);
 	if (r != 0 || !(o->read & CHSTK_READ_HARDENING))
 		return r;
 	layout(im, h);

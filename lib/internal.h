@@ -296,6 +296,7 @@ struct chstk_hardening_buf {
 	char rpath[CHSTK_PATH_LEN], runpath[CHSTK_PATH_LEN];
 	char soname[CHSTK_PATH_LEN], needed[CHSTK_PATH_LEN];
 	char interp[CHSTK_PATH_LEN];
+	char dlopen[CHSTK_DLOPEN_LEN];
 };
 int chstk__hardening_read(const struct chstk_image *im,
     const struct chstk_scan_opts *o, void *arg, struct chstk_hardening_buf *b,

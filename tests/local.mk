@@ -92,9 +92,11 @@ reliability_tests = \
 # Linux 6.12 (kernel/mdwe.sh) and runs its fixtures with and without
 # PR_SET_MDWE (the first run builds that kernel, later ones take it from
 # the kernel cache); with both, and systemd's own parser, the verdicts of
-# MemoryDenyWriteExecute= per service.
+# MemoryDenyWriteExecute= per service. Container images built from those
+# roots are judged as roots, against their unpacked trees and the same glibc.
 system_tests = tests/system/glibc-roots.sh tests/system/mdwe-setup.sh \
-	tests/system/closures.sh tests/system/units.sh
+	tests/system/closures.sh tests/system/units.sh \
+	tests/system/image-roots.sh tests/system/plugins.sh
 
 # The house rules as tests: the manual pages render, no build product is
 # in git, the library's layers point one way, and no message is split
@@ -130,7 +132,9 @@ EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/system/roots.sh tests/fixtures/system/asm-answer.S \
 	tests/fixtures/system/pymod.c tests/fixtures/system/pam_stacktest.c \
 	tests/fixtures/system/pamhost.c tests/fixtures/system/nss_stacktest.c \
-	tests/fixtures/system/nsshost.c \
+	tests/fixtures/system/nsshost.c tests/fixtures/system/dlnote.c \
+	tests/fixtures/system/dlnotehost.c tests/fixtures/system/gconv_stacktest.c \
+	tests/fixtures/system/iconvhost.c tests/fixtures/system/nodeaddon.c \
 	tests/fixtures/tiny64.asm tests/fixtures/tiny32.asm \
 	tests/system/mdwe.sh tests/fixtures/system/mdwe-prog.c \
 	tests/fixtures/system/mdwe-lib.c tests/fixtures/system/mdwe-xstack.S \

@@ -59,6 +59,7 @@ batch_image(struct batch *b, const char *member,
 	h->soname = xstrdup(h->soname);
 	h->interp = xstrdup(h->interp);
 	h->needed = xlistdup(h->needed);
+	h->dlopen = xlistdup(h->dlopen);
 	f->info.hardening = h;
 }
 
@@ -81,6 +82,7 @@ free_hardening(const struct chstk_info *info)
 	free((char *)h->soname);
 	free((char *)h->interp);
 	free((char *)h->needed);
+	free((char *)h->dlopen);
 	free(h);
 }
 

@@ -115,6 +115,9 @@ struct judge {
 	/* The root the files on disk are judged in: the one --system
 	   judges, or this machine's "/". NULL: none could be read. */
 	struct system *sys;
+	/* The path named is a container image judged as a root (--system
+	   IMAGE): sys is NULL, each image its own root (read.c). */
+	bool image_root;
 	/* --diff: where the images go instead of the report, and which
 	   side they are of. */
 	struct diff *diff;

@@ -68,9 +68,9 @@ where_of(const struct batch *b, const struct found *f)
 }
 
 /* Does the glibc that would dlopen the image refuse it when it asks for
-   an executable stack? On disk, the root's (system.h) says; in a package,
-   a tarball or an image, which holds no rules of its own, glibc's since
-   2.41. */
+   an executable stack? In a root, on disk or an image judged as one, the
+   root's (system.h) says; in a package or a tarball, which holds no glibc
+   of its own, or an image scanned as a container, glibc's since 2.41. */
 static unsigned
 refusing(const struct judge *j, const struct batch *b,
     const struct chstk_info *info)
@@ -103,8 +103,10 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 	    (by = allow_which(&j->o->allow, &w)) != NULL)
 		verdict_of(&f->info, how | VERDICT_ALLOWED, &v);
 	v.allowed_by = by;
-	if (j->sys != NULL && b->ino != 0 && f->member == NULL)
-		system_add(j->sys, b->at.path, b->dev, b->ino, &f->info);
+	/* A file of the root: on disk, or an image's member. */
+	if (j->sys != NULL && b->ino != 0)
+		system_add(j->sys, f->member != NULL ? f->member :
+		    b->at.path, b->dev, b->ino, &f->info);
 	hardening_judge(&f->info, &f->syms, &h);
 	if (j->o->nrequire > 0)
 		v.findings |= require_check(j->o->require, j->o->nrequire, &w,
@@ -130,6 +132,16 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 	return v.findings != 0;
 }
 
+/* A file of the root the library could not read: a search that finds it
+   says so. */
+static void
+unread(struct judge *j, const struct batch *b, const struct found *f)
+{
+	if (j->sys != NULL && b->ino != 0)
+		system_unread(j->sys, f->member != NULL ? f->member :
+		    b->at.path, b->dev, b->ino, f->msg);
+}
+
 bool
 judge_batch(struct judge *j, const struct batch *b)
 {
@@ -153,10 +165,12 @@ judge_batch(struct judge *j, const struct batch *b)
 			stat_add(j->st, C_FINDINGS);
 			stat_add(j->st, C_KIND +
 			    (unsigned)__builtin_ctzll(F_MALFORMED));
+			unread(j, b, f);
 			report_error(j->r, &w, true, f->msg);
 			findings = true;
 			break;
 		case FOUND_ERROR:
+			unread(j, b, f);
 			report_error(j->r, &w, false, f->msg);
 			break;
 		}

@@ -464,7 +464,8 @@ struct writer {
 	void (*unused)(struct buf *b, const struct allow_pattern *p);
 	void (*log_unused)(struct report *r, const struct allow_pattern *p);
 	/* A root's rules, and its verdicts. */
-	void (*root)(struct buf *b, const char *root, const char *rules);
+	void (*root)(struct buf *b, const char *root, const char *image,
+	    const char *rules);
 	void (*verdict)(struct buf *b, const struct sys_verdict *v);
 	void (*log_verdict)(struct report *r, const struct sys_verdict *v);
 	/* --diff: a defence that changed. */
@@ -843,10 +844,15 @@ hosts_text(struct buf *b, const struct sys_verdict *v)
 }
 
 static void
-text_root(struct buf *b, const char *root, const char *rules)
+text_root(struct buf *b, const char *root, const char *image,
+    const char *rules)
 {
 	buf_puts(b, "root ");
 	buf_text(b, root);
+	if (image != NULL) {
+		buf_puts(b, "!");
+		buf_text(b, image);
+	}
 	buf_puts(b, ": ");
 	buf_text(b, rules);
 	buf_puts(b, "\n");
@@ -864,10 +870,15 @@ text_verdict(struct buf *b, const struct sys_verdict *v)
 }
 
 static void
-json_root(struct buf *b, const char *root, const char *rules)
+json_root(struct buf *b, const char *root, const char *image,
+    const char *rules)
 {
 	buf_puts(b, "{\"root\":");
 	buf_json(b, root);
+	if (image != NULL) {
+		buf_puts(b, ",\"image\":");
+		buf_json(b, image);
+	}
 	buf_puts(b, ",\"rules\":");
 	buf_json(b, rules);
 	buf_puts(b, "}\n");
@@ -881,6 +892,10 @@ json_verdict(struct buf *b, const struct sys_verdict *v)
 	buf_addf(b, "{\"verdict\":\"%s\",\"root\":",
 	    finding_kind(v->finding)->id);
 	buf_json(b, v->root);
+	if (v->image != NULL) {
+		buf_puts(b, ",\"image\":");
+		buf_json(b, v->image);
+	}
 	buf_puts(b, ",\"subject\":");
 	buf_json(b, v->subject);
 	buf_puts(b, ",\"why\":");
@@ -908,9 +923,14 @@ sarif_verdict(struct report *r, const struct sys_verdict *v)
 
 	in = v->finding == __builtin_ctzll(F_UNRESOLVED) && v->nhosts > 0 ?
 	    v->hosts[0].path : v->subject;
-	if (asprintf(&path, "%s%s", strcmp(v->root, "/") == 0 ? "" : v->root,
-	    in) < 0)
+	if (v->in_image) {
+		w.image = v->image;
+		w.member = in;
+		path = xstrdup(v->root);
+	} else if (asprintf(&path, "%s%s", strcmp(v->root, "/") == 0 ? "" :
+	    v->root, in) < 0) {
 		oom();
+	}
 	w.path = path;
 	BUF_INIT(b, space);
 	buf_puts(&b, v->why);
@@ -1411,7 +1431,8 @@ report_note(struct report *r, const char *path, const char *msg)
 }
 
 void
-report_root(struct report *r, const char *root, const char *rules)
+report_root(struct report *r, const char *root, const char *image,
+    const char *rules)
 {
 	char space[1024];
 	struct buf b;
@@ -1419,7 +1440,7 @@ report_root(struct report *r, const char *root, const char *rules)
 	if (writer(r)->root == NULL || r->o->quiet)
 		return;
 	BUF_INIT(b, space);
-	writer(r)->root(&b, root, rules);
+	writer(r)->root(&b, root, image, rules);
 	emit(r, &b);
 }
 
