@@ -49,6 +49,7 @@ elfscan_shell_tests = \
 	tests/elfscan/reads.sh \
 	tests/elfscan/reader.sh \
 	tests/elfscan/hardening.sh \
+	tests/elfscan/profiles.sh \
 	tests/elfscan/annotests.sh \
 	tests/elfscan/hardening-names.sh \
 	tests/elfscan/proc.sh \

@@ -48,9 +48,12 @@ struct opts {
 	unsigned jobs_most;	/* and while the walk reads the disk */
 	bool uring;		/* read heads with io_uring (heads.c) */
 	struct allow allow;
-	bool hardening;		/* --hardening, or any --require */
-	struct require *require;
+	bool hardening;		/* --hardening, any --require or --profile */
+	struct require *require;	/* --require's, then --profile's */
 	size_t nrequire;
+	const char **profiles;	/* --profile NAME, each */
+	size_t nprofiles;
+	bool list;		/* --list: print the profiles' promises */
 	bool system;		/* the verdicts of roots (system.h) */
 	bool all;		/* --all: judge what Linux does not run too
 				   (scope.c) */

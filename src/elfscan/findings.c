@@ -3,7 +3,8 @@
  * text, JSON and SARIF outputs, its SARIF rule (level, security-severity
  * for code scanning's sorting) and its texts: what it means, why it
  * matters, how to fix it. In the order of enum finding: the stack's, then
- * what --require asks for.
+ * what --require asks for, a root's, --diff's, running processes', and a
+ * last one --require asks for.
  */
 #include "verdict.h"
 
@@ -357,6 +358,16 @@ static const struct finding_kind kinds[] = {
 	  "binds.",
 	  "Rename the symbol in the source; 'readelf --wide --syms FILE' "
 	  "lists the names, elfscan's JSON output shows the first escaped.",
+	  "image" },
+	/* What --require gnu-relro found missing (hardening.c), and the
+	   profiles that promise partial RELRO only (profiles.c). */
+	{ "no-relro", "NoRelro", "warning", "5.5",
+	  "The image has no GNU_RELRO segment.",
+	  "Without a GNU_RELRO segment the data the dynamic linker "
+	  "relocates (the GOT, the dynamic section, the constructors' "
+	  "table) stays writable for the whole life of the process: an "
+	  "overwrite there redirects a call.",
+	  "Link with '-Wl,-z,relro' (and '-Wl,-z,now' for full RELRO).",
 	  "image" },
 };
 

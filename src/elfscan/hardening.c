@@ -547,6 +547,7 @@ hardening_judge(const struct chstk_info *info, const struct hard_syms *s,
 	out->known = h != NULL && info->kind != CHSTK_KIND_OTHER;
 	if (!out->known)
 		return;
+	out->machine = info->machine;
 	out->relro = !linked ? RELRO_NA : !h->gnu_relro ? RELRO_NONE :
 	    h->bind_now ? RELRO_FULL : RELRO_PARTIAL;
 	out->bind_now = tri(linked, h->bind_now);
@@ -582,6 +583,8 @@ static const struct {
 	{ "bti-plt", F_NO_BTI_PLT }, { "segments", F_ODD_SEGMENT },
 	{ "relro-coverage", F_RELRO_GAP }, { "run-path", F_RUN_PATH_OUTSIDE },
 	{ "unicode", F_SUSPICIOUS_NAME },
+	/* A GNU_RELRO segment, full or partial (Debian's promise). */
+	{ "gnu-relro", F_NO_RELRO },
 };
 
 const char *
@@ -590,12 +593,25 @@ require_property(size_t i)
 	return i < sizeof(props) / sizeof(props[0]) ? props[i].name : NULL;
 }
 
+uint64_t
+require_finding(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(props) / sizeof(props[0]); i++)
+		if (strlen(props[i].name) == len &&
+		    strncmp(props[i].name, name, len) == 0)
+			return props[i].finding;
+	return 0;
+}
+
 /* Parse "[GLOB=]PROP,PROP..." into r. 0, or -1 naming the bad word. */
 int
 require_parse(struct require *r, const char *arg, const char **bad)
 {
 	const char *eq = strrchr(arg, '='), *p, *end;
-	size_t i, len;
+	uint64_t finding;
+	size_t len;
 
 	memset(r, 0, sizeof(*r));
 	if (eq != NULL) {
@@ -606,17 +622,13 @@ require_parse(struct require *r, const char *arg, const char **bad)
 	for (p = eq != NULL ? eq + 1 : arg; ; p = end + 1) {
 		end = strchr(p, ',');
 		len = end != NULL ? (size_t)(end - p) : strlen(p);
-		for (i = 0; i < sizeof(props) / sizeof(props[0]); i++)
-			if (strlen(props[i].name) == len &&
-			    strncmp(props[i].name, p, len) == 0)
-				break;
-		if (i == sizeof(props) / sizeof(props[0])) {
+		if ((finding = require_finding(p, len)) == 0) {
 			*bad = p;
 			free(r->glob);
 			r->glob = NULL;
 			return -1;
 		}
-		r->findings |= props[i].finding;
+		r->findings |= finding;
 		if (end == NULL)
 			return 0;
 	}
@@ -649,6 +661,20 @@ annocheck_got(const struct hard *h)
 	return got;
 }
 
+/* Does the requirement hold for the image: its machine, its kind? */
+static bool
+require_applies(const struct require *r, const struct hard *h)
+{
+	size_t i;
+
+	if (r->machine != 0 && r->machine != h->machine)
+		return false;
+	for (i = 0; i < sizeof(r->except) / sizeof(r->except[0]); i++)
+		if (r->except[i] != 0 && r->except[i] == h->machine)
+			return false;
+	return !r->programs || h->pie != PIE_NA;
+}
+
 /* The findings a missing required property gives; a property that is
    unknown, or means nothing for this image, is not held against it. */
 uint64_t
@@ -661,12 +687,15 @@ require_check(const struct require *req, size_t n, const struct where *w,
 	if (!h->known)
 		return 0;
 	for (i = 0; i < n; i++)
-		if (req[i].glob == NULL || where_match(req[i].glob, w))
+		if ((req[i].glob == NULL || where_match(req[i].glob, w)) &&
+		    require_applies(&req[i], h))
 			want |= req[i].findings;
 	if (h->pie == PIE_NO)
 		got |= F_NO_PIE;
 	if (h->relro == RELRO_NONE || h->relro == RELRO_PARTIAL)
 		got |= F_NO_FULL_RELRO;
+	if (h->relro == RELRO_NONE)
+		got |= F_NO_RELRO;
 	if (h->canary == T_NO)
 		got |= F_NO_CANARY;
 	if (h->fortify == T_NO)
@@ -754,6 +783,8 @@ hard_why(uint64_t bit, const struct hard *h, char *buf, size_t len)
 	switch (bit) {
 	case F_NO_PIE:
 		return "linked at a fixed address (ET_EXEC)";
+	case F_NO_RELRO:
+		return "no GNU_RELRO segment: its relocated data stays writable";
 	case F_NO_FULL_RELRO:
 		return h->relro == RELRO_NONE ?
 		    "no GNU_RELRO segment: its relocated data stays writable" :

@@ -29,6 +29,7 @@ elfscan_layers = \
 	src/elfscan/sarif.c \
 	src/elfscan/ref.c \
 	src/elfscan/buf.c \
+	src/elfscan/profiles.c \
 	src/elfscan/hardening.c \
 	src/elfscan/verdict.c \
 	src/elfscan/scope.c \

@@ -61,6 +61,12 @@ usage(FILE *f)
 "                         bti-plt, segments, relro-coverage, run-path,\n"
 "                         unicode) is missing, in paths matching GLOB\n"
 "                         (default: all); implies --hardening\n"
+"      --profile NAME     a finding where a property the build flags of NAME\n"
+"                         promise is missing (fedora, rhel9, rhel10, debian,\n"
+"                         debian-all, ubuntu, openssf); with --require, both\n"
+"                         are asked; implies --hardening\n"
+"      --list             print what the profiles named (or all) promise,\n"
+"                         each with its source, and what is not checked\n"
 "      --system           each PATH is the root of a system (\"/\", a\n"
 "                         sysroot, a chroot, a container image, each of its\n"
 "                         images): judge what will break there, by its own\n"
@@ -141,7 +147,7 @@ enum {
 	OPT_FORMAT = 256, OPT_SUMMARY, OPT_ALLOW, OPT_ALLOW_PATTERN,
 	OPT_NO_PROGRESS, OPT_RULES, OPT_HARDENING, OPT_REQUIRE, OPT_SYSTEM,
 	OPT_DIFF, OPT_NO_HEADER, OPT_FILES_FROM, OPT_NULL, OPT_PLATFORM,
-	OPT_PROC, OPT_ALL,
+	OPT_PROC, OPT_ALL, OPT_PROFILE, OPT_LIST,
 };
 
 /* The leading ':' tells a missing argument from an unknown option, and
@@ -221,6 +227,13 @@ property_name(const void *unused, size_t i)
 {
 	(void)unused;
 	return require_property(i);
+}
+
+static const char *
+profile_word(const void *unused, size_t i)
+{
+	(void)unused;
+	return profile_name(i);
 }
 
 /* The long option whose value is val, for a message. */
@@ -325,6 +338,34 @@ add_require(struct opts *o, const char *arg)
 	return 0;
 }
 
+/* --profile NAME: its promises added to o's requirements. */
+static int
+add_profile(struct opts *o, const char *name)
+{
+	const char *near;
+	char all[256] = "";
+	size_t i;
+
+	if (profile_require(name, &o->require, &o->nrequire) == 0) {
+		o->profiles = xrealloc(o->profiles, (o->nprofiles + 1) *
+		    sizeof(*o->profiles));
+		o->profiles[o->nprofiles++] = name;
+		o->hardening = true;
+		return 0;
+	}
+	if ((near = nearest(name, strlen(name), profile_word, NULL)) != NULL) {
+		warnx("--profile=%s: unknown profile (did you mean '%s'?)",
+		    name, near);
+		return -1;
+	}
+	for (i = 0; profile_name(i) != NULL; i++)
+		snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s",
+		    i == 0 ? "" : profile_name(i + 1) == NULL ? " or " : ", ",
+		    profile_name(i));
+	warnx("--profile=%s: unknown profile: not %s", name, all);
+	return -1;
+}
+
 /* --proc=PID,...: the ids, added to o. */
 static int
 add_pids(struct opts *o, const char *arg)
@@ -405,6 +446,8 @@ parse(int argc, char **argv, struct opts *o)
 		{ "allow-pattern", required_argument, NULL, OPT_ALLOW_PATTERN },
 		{ "hardening", no_argument, NULL, OPT_HARDENING },
 		{ "require", required_argument, NULL, OPT_REQUIRE },
+		{ "profile", required_argument, NULL, OPT_PROFILE },
+		{ "list", no_argument, NULL, OPT_LIST },
 		{ "system", no_argument, NULL, OPT_SYSTEM },
 		{ "all", no_argument, NULL, OPT_ALL },
 		{ "diff", no_argument, NULL, OPT_DIFF },
@@ -473,6 +516,13 @@ parse(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_ALL:
 			o->all = true;
+			break;
+		case OPT_PROFILE:
+			if (add_profile(o, optarg) < 0)
+				return -1;
+			break;
+		case OPT_LIST:
+			o->list = true;
 			break;
 		case OPT_SYSTEM:
 			o->system = true;
@@ -784,6 +834,10 @@ main(int argc, char **argv)
 		failed = 1;
 		goto out;
 	}
+	if (o.list) {
+		profile_print(stdout, o.profiles, o.nprofiles);
+		goto out;
+	}
 	if (o.diff && argc - optind != 2) {
 		warnx("--diff takes two paths, OLD and NEW");
 		fputs("Try 'elfscan --help' for more information.\n", stderr);
@@ -843,6 +897,7 @@ out:
 	free_list(&listed);
 	allow_free(&o.allow);
 	require_free(o.require, o.nrequire);
+	free(o.profiles);
 	free(o.pids);
 	if (failed || atomic_load(&st.c[C_ERRORS]) > 0)
 		return 2;

@@ -68,14 +68,16 @@
 #define F_RELRO_GAP F_BIT(34)
 #define F_RUN_PATH_OUTSIDE F_BIT(35)
 #define F_SUSPICIOUS_NAME F_BIT(36)
-#define F_COUNT 37
+/* --require'd: no GNU_RELRO segment at all (hardening.c). */
+#define F_NO_RELRO F_BIT(37)
+#define F_COUNT 38
 #define F_FIRST_SYSTEM 17	/* the bit index of F_STACK_MADE_EXEC */
 /* The findings --require gives. */
 #define F_HARDENING (F_NO_PIE | F_NO_FULL_RELRO | F_NO_CANARY | F_NO_FORTIFY | \
     F_UNSAFE_RPATH | F_NO_IBT | F_NO_SHSTK | F_NO_BTI | F_NO_PAC | \
     F_NOT_STRIPPED | F_TEXTREL | F_MULTI_DYNAMIC | F_BAD_PROPERTY | \
     F_NO_ENDBR | F_NO_BTI_PLT | F_ODD_SEGMENT | F_RELRO_GAP | \
-    F_RUN_PATH_OUTSIDE | F_SUSPICIOUS_NAME)
+    F_RUN_PATH_OUTSIDE | F_SUSPICIOUS_NAME | F_NO_RELRO)
 
 /* findings.c: each kind of finding, once, for every writer. */
 struct finding_kind {
@@ -277,6 +279,7 @@ struct hard {
 	unsigned nsuspicious;
 	char suspicious[HARD_NAME];	/* the first, escaped */
 	enum lang { LANG_UNKNOWN, LANG_GO, LANG_RUST } lang;
+	unsigned machine;	/* e_machine, for the promises of a profile */
 };
 /* Segments whose flags make no sense (struct hard.odd). */
 enum { ODD_TLS_EXEC = 1, ODD_STACK_NOT_RW = 2 };
@@ -288,16 +291,23 @@ const char *fortify_name(unsigned i);
 const char *relro_names(unsigned bits, char *buf, size_t len);
 
 /* --require: a glob (NULL: every path) and the findings a missing
-   property gives there. */
+   property gives there; from a profile, also the machines and images the
+   promise holds for. */
 struct require {
 	char *glob;
 	uint64_t findings;
+	unsigned machine;	/* e_machine; 0: every machine */
+	unsigned except[4];	/* but these (0: none) */
+	bool programs;		/* programs only */
 };
 /* Parse "[GLOB=]PROP,PROP..." into r. 0, or -1 with *bad pointing at the
    unknown word in arg (which ends at a comma or at the end). */
 int require_parse(struct require *r, const char *arg, const char **bad);
 /* The name of the i-th property (from 0), or NULL past the last. */
 const char *require_property(size_t i);
+/* The finding a missing property name[0, len) gives, or 0 for a word that
+   names no property. */
+uint64_t require_finding(const char *name, size_t len);
 uint64_t require_check(const struct require *req, size_t n,
     const struct where *w, const struct hard *h);
 void require_free(struct require *r, size_t n);
@@ -305,5 +315,16 @@ void require_free(struct require *r, size_t n);
    one sentence, in buf. */
 const char *hard_why(uint64_t bit, const struct hard *h, char *buf,
     size_t len);
+
+/* profiles.c: what a distribution's build flags promise (--profile). */
+/* The name of the i-th profile (from 0), or NULL past the last. */
+const char *profile_name(size_t i);
+/* Append to *req (*n entries) a requirement for each promise of profile
+   name that elfscan can check. 0, or -1 when no profile is so named. */
+int profile_require(const char *name, struct require **req, size_t *n);
+/* Print the promises of the profiles names[0, n) (n 0: of every
+   profile), in the table's order, each with its source, those not checked
+   with why (--list). */
+void profile_print(FILE *f, const char *const *names, size_t n);
 
 #endif
