@@ -121,13 +121,22 @@ expect "debian: a Fedora build passes (it asks less)" "$(findings debian "$D/fed
 expect "fedora: the debian build lacks full RELRO, IBT and SHSTK" \
     "$(findings fedora "$D/deb")" no-full-relro,no-ibt,no-shstk
 
-# AArch64, by clang and lld, without a C library.
-printf 'void _start(void) { for (;;); }\n' >"$T/tiny.c"
+# AArch64, by clang and lld, without a C library, but tagged for Linux
+# as glibc's crt1.o tags a program (.note.ABI-tag: "GNU", OS 0, 3.7.0):
+# elfscan judges another machine's program only when it is for Linux.
+cat >"$T/tiny.c" <<'EOF'
+__attribute__((section(".note.ABI-tag"), aligned(4), used))
+static const struct { unsigned n, d, t; char name[4]; unsigned v[4]; }
+    tag = { 4, 16, 1, "GNU", { 0, 3, 7, 0 } };
+void _start(void) { for (;;); }
+EOF
 A64="clang --target=aarch64-linux-gnu -fuse-ld=lld -nostdlib -static -O2"
 build "$D/a64-bti" $A64 -mbranch-protection=standard "$T/tiny.c"
 build "$D/a64-none" $A64 "$T/tiny.c"
 expect "readelf: -mbranch-protection=standard gives BTI and PAC" "$(arm_of "$D/a64-bti")" "BTI, PAC"
 expect "readelf: without it, no AArch64 feature" "$(arm_of "$D/a64-none")" ""
+expect "readelf: each is tagged for Linux" \
+    "$(readelf -nW "$D/a64-bti" "$D/a64-none" | grep -c 'OS: Linux, ABI: 3.7.0')" 2
 # The tiny programs have no canary (no C library): only the machine's own
 # properties are looked at.
 cfi() { findings "$@" | tr , '\n' | grep -x 'no-bti\|no-pac\|no-ibt\|no-shstk' | tr '\n' ' '; }
