@@ -199,3 +199,7 @@ tests_elfscan_unit_check_verdict_LDADD = $(elfscan_unit_ldadd)
 tests_elfscan_unit_check_report_CPPFLAGS = $(elfscan_unit_cppflags)
 tests_elfscan_unit_check_report_CFLAGS = $(unit_cflags)
 tests_elfscan_unit_check_report_LDADD = $(elfscan_unit_ldadd)
+# Programs, not libtool's wrapper scripts (they link the shared library):
+# make check-hosts runs them under qemu-user, which runs no script.
+tests_elfscan_unit_check_verdict_LDFLAGS = $(AM_LDFLAGS) -no-install
+tests_elfscan_unit_check_report_LDFLAGS = $(AM_LDFLAGS) -no-install

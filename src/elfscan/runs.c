@@ -139,25 +139,26 @@ interp_seen(void *arg, const char *member, const struct chstk_info *info,
 }
 
 /* The machines of the dynamic linkers the root holds, as the library
-   reads them. */
+   reads them: from the bytes rootfs_read gives, which an image kept in
+   its layer pass (an image's files have no descriptor). */
 static void
 interp_machines_of(struct runs *r, const struct rootfs *fs)
 {
 	struct chstk_error err;
 	const char *interp;
 	unsigned cls;
-	size_t i;
-	int fd;
+	size_t i, n;
+	char *d;
 
 	for (i = 0; i < sizeof(interp_machines) / sizeof(interp_machines[0]);
 	    i++)
 		for (cls = ELFCLASS32; cls <= ELFCLASS64; cls++) {
 			if ((interp = ldso_default_interp(interp_machines[i],
 			    cls)) == NULL ||
-			    (fd = rootfs_open(fs, interp)) == -1)
+			    (d = rootfs_read(fs, interp, LDSO_MAX, &n)) == NULL)
 				continue;
-			chstk_scan_fd(fd, interp_seen, r, &err);
-			close(fd);
+			chstk_scan_mem(d, n, interp_seen, r, &err);
+			free(d);
 		}
 }
 
