@@ -381,6 +381,10 @@ runs_read(struct runs *r, const struct rootfs *fs, bool this_machine)
 	if (this_machine)
 		kernel_machines(r);
 	interp_machines_of(r, fs);
+	/* A root without a dynamic linker of a machine known here (static
+	   programs only, or one cut down) says nothing of what it runs. */
+	if (r->nm == 0)
+		r->any = true;
 	for (i = 0; i < sizeof(confs) / sizeof(confs[0]); i++)
 		each_file(fs, confs[i], ".conf", conf_file, r);
 	each_file(fs, "/var/lib/binfmts", NULL, binfmts_file, r);
