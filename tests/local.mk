@@ -140,7 +140,7 @@ unit_tests = \
 	tests/elfscan/unit/check_report
 unit_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS)
 unit_ldadd = tests/unit/libelfgen.a lib/libchstk-core.la $(CHECK_LIBS) \
-	$(LIBELF_LIBS)
+	$(LIBDW_LIBS) $(LIBELF_LIBS)
 check_LIBRARIES = tests/unit/libelfgen.a
 tests_unit_libelfgen_a_SOURCES = tests/unit/elfgen.c tests/unit/elfgen.h
 if HAVE_CHECK
