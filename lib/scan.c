@@ -13,6 +13,31 @@
 
 #include "internal.h"
 
+/* With CHSTK_READ_EVIDENCE: the DWARF and annobin's notes; with
+   CHSTK_READ_CODE: the code. */
+static int
+read_evidence(const struct chstk_image *im, const struct chstk_scan_opts *o,
+    void *arg, struct chstk_hardening_buf *h, struct chstk_error *err)
+{
+	struct chstk_annobin_value none = { -1, -1 };
+	int r = 0;
+
+	h->evidence_error[0] = '\0';
+	h->h.evidence_error = h->evidence_error;
+	if (!(o->read & CHSTK_READ_HARDENING))
+		return 0;
+	if (o->read & CHSTK_READ_EVIDENCE) {
+		h->h.an_stack_prot = h->h.an_stack_clash = none;
+		h->h.an_cf_full = h->h.an_fortify = none;
+		h->h.an_glibcxx_assertions = h->h.an_optimize = none;
+		h->h.an_lto = h->h.an_auto_var_init = none;
+		r = chstk__dwarf_read(im, o, arg, h, err);
+	}
+	if (r == 0 && o->read & CHSTK_READ_CODE)
+		r = chstk__code_scan(im, h, err);
+	return r;
+}
+
 /*
  * Read the image in src, with what o asks, into info (and h, when o asks
  * for the hardening, which the library keeps until fn has seen it). 0,
@@ -34,6 +59,10 @@ read_image(const struct chstk_src *src, const struct chstk_scan_opts *o,
 	chstk__image_info(&im, info);
 	if (h != NULL)
 		r = chstk__hardening_read(&im, o, arg, h, err);
+	if (r == 0 && h != NULL)
+		r = chstk__build_id(&im, &h->h, err);
+	if (r == 0 && h != NULL)
+		r = read_evidence(&im, o, arg, h, err);
 	chstk__image_close(&im);
 	info->hardening = r == 0 && h != NULL ? &h->h : NULL;
 	/* The reading of the dynamic section forgives errors; a stream that
