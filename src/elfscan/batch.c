@@ -31,6 +31,15 @@ next(struct batch *b, enum found_kind kind, const char *member)
 }
 
 int
+batch_unit(void *batch, const struct chstk_unit *unit)
+{
+	struct batch *b = batch;
+
+	ev_unit(&b->ev, unit);
+	return 0;
+}
+
+int
 batch_symbol(void *batch, const struct chstk_sym *sym)
 {
 	struct batch *b = batch;
@@ -50,8 +59,12 @@ batch_image(struct batch *b, const char *member,
 	f->info = *info;
 	f->syms = b->syms;
 	hard_syms_clear(&b->syms);
+	f->ev = b->ev;
+	ev_clear(&b->ev);
 	if (info->hardening == NULL)
 		return;
+	if (b->evidence)
+		ev_image(&f->ev, info->hardening);
 	h = xmalloc(sizeof(*h));
 	*h = *info->hardening;
 	h->rpath = xstrdup(h->rpath);
@@ -59,14 +72,20 @@ batch_image(struct batch *b, const char *member,
 	h->soname = xstrdup(h->soname);
 	h->interp = xstrdup(h->interp);
 	h->needed = xlistdup(h->needed);
+	h->evidence_error = NULL;
 	f->info.hardening = h;
 }
 
 void
 batch_copy(struct batch *b, const char *member, const struct found *f)
 {
+	bool evidence = b->evidence;
+
 	b->syms = f->syms;
+	b->evidence = false;
 	batch_image(b, member, &f->info);
+	b->evidence = evidence;
+	b->v[b->n - 1].ev = f->ev;
 }
 
 static void
@@ -95,6 +114,7 @@ batch_add(struct batch *b, enum found_kind kind, const char *member,
 
 	/* The symbols read belonged to an image that could not be read. */
 	hard_syms_clear(&b->syms);
+	ev_clear(&b->ev);
 
 	va_start(ap, fmt);
 	n = vasprintf(&f->msg, fmt, ap);
@@ -124,4 +144,5 @@ batch_clear(struct batch *b)
 	b->v = NULL;
 	b->n = b->cap = 0;
 	hard_syms_clear(&b->syms);
+	ev_clear(&b->ev);
 }

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "chstk.h"
+#include "evidence.h"
 #include "verdict.h"
 #include "where.h"
 
@@ -24,6 +25,8 @@ struct found {
 	char *member;		/* NULL for the file itself; owned */
 	struct chstk_info info;	/* info.hardening and its strings owned */
 	struct hard_syms syms;	/* with --hardening: what its symbols say */
+	struct evidence ev;	/* what its DWARF, notes and code say, when
+				   read (ev.looked) */
 	char *msg;		/* "what failed: why", but for images; owned */
 };
 struct batch {
@@ -36,13 +39,18 @@ struct batch {
 	/* With the system verdicts, the file's identity; 0 when packed. */
 	dev_t dev;
 	ino_t ino;
+	/* The library was asked for the evidence (CHSTK_READ_EVIDENCE). */
+	bool evidence;
 	struct found *v;
 	size_t n, cap;
 	struct hard_syms syms;	/* of the image being read */
+	struct evidence ev;	/* of the image being read: its units */
 };
 /* A symbol of the image being read: the library hands them over before
    the image itself, and keeps none. */
 int batch_symbol(void *batch, const struct chstk_sym *sym);
+/* A compilation unit of the image being read, handed over before it. */
+int batch_unit(void *batch, const struct chstk_unit *unit);
 void batch_image(struct batch *b, const char *member,
     const struct chstk_info *info);
 /* An image found before (f, of another batch), again under member. */

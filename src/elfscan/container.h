@@ -34,7 +34,9 @@ struct container_out {
 	   whether to scan it (a regular file). */
 	bool (*entry)(void *arg, const char *name,
 	    struct archive_entry *ae);
-	bool hardening;		/* read the hardening too */
+	bool hardening;		/* read the hardening too, and the
+				   evidence of DWARF and notes */
+	bool code;		/* and the code's (CHSTK_READ_CODE) */
 };
 void container_scan(int fd, const char *path, enum container kind,
     const struct container_out *out);

@@ -42,6 +42,8 @@ struct opts {
 	unsigned jobs;
 	struct allow allow;
 	bool hardening;		/* --hardening, or any --require */
+	bool code;		/* --code (or --require stack-clash):
+				   every image's code searched too */
 	struct require *require;
 	size_t nrequire;
 	bool system;		/* the verdicts of roots (system.h) */
@@ -93,6 +95,7 @@ struct progress;
 struct batch;
 struct system;
 struct diff;
+struct debugset;
 struct judge {
 	const struct opts *o;
 	struct report *r;
@@ -105,6 +108,9 @@ struct judge {
 	   side they are of. */
 	struct diff *diff;
 	int side;
+	/* The debug files of the debug packages named (debug.h), or
+	   NULL. */
+	const struct debugset *debug;
 };
 /* Returns whether the batch held a finding. */
 bool judge_batch(struct judge *j, const struct batch *b);

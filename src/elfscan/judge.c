@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "batch.h"
+#include "debug.h"
 #include "diff.h"
 #include "elfscan.h"
 #include "report.h"
@@ -112,6 +113,24 @@ refusing(const struct judge *j, const struct batch *b,
 	    VERDICT_REFUSING : 0;
 }
 
+/* The image's evidence, completed by its separate debug file when it has
+   no DWARF or notes of its own: the debug packages named, then, for a
+   file on disk, the root's .build-id tree. */
+static void
+evidence_of(const struct judge *j, const struct batch *b,
+    const struct found *f, struct evidence *ev)
+{
+	const struct chstk_hardening *h = f->info.hardening;
+
+	*ev = f->ev;
+	if (!ev->looked || ev_has_own(ev) || h == NULL ||
+	    h->build_id_len == 0 || (f->info.kind != CHSTK_KIND_PROGRAM &&
+	    f->info.kind != CHSTK_KIND_SHARED))
+		return;
+	debug_find(j->debug, b->packed || j->sys == NULL ? NULL :
+	    system_fs(j->sys), h->build_id, h->build_id_len, ev);
+}
+
 /* Returns whether the image has a finding. The allowlist waives the
    stack's findings, not what --require asks. */
 static bool
@@ -121,16 +140,18 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 	struct verdict v;
 	struct where w = where_of(b, f);
 	unsigned how = refusing(j, b, &f->info);
+	struct evidence ev;
 	struct hard h;
 	unsigned i;
 
+	evidence_of(j, b, f, &ev);
 	verdict_of(&f->info, how, &v);
 	if ((v.findings & ~F_WX_SEGMENT) != 0 && j->o->allow.n > 0 &&
 	    allowed(j, b->at.path, f->member))
 		verdict_of(&f->info, how | VERDICT_ALLOWED, &v);
 	if (j->sys != NULL && b->ino != 0 && f->member == NULL)
 		system_add(j->sys, b->at.path, b->dev, b->ino, &f->info);
-	hardening_judge(&f->info, &f->syms, &h);
+	hardening_judge(&f->info, &f->syms, &ev, &h);
 	if (j->o->nrequire > 0)
 		v.findings |= required(j, b->at.path, f->member, &h);
 	count_hardening(st, &h);
@@ -148,7 +169,7 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 	if (j->diff != NULL)
 		diff_image(j->diff, j->side, &w, &f->info, &v, &h);
 	else
-		report_image(j->r, &w, &f->info, &v, &h);
+		report_image(j->r, &w, &f->info, &v, &h, &ev);
 	return v.findings != 0;
 }
 

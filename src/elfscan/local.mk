@@ -16,12 +16,14 @@ elfscan_layers = \
 	src/elfscan/ldso.c \
 	src/elfscan/env.c \
 	src/elfscan/objects.c \
+	src/elfscan/debug.c \
 	src/elfscan/rootfs.c \
 	src/elfscan/progress.c \
 	src/elfscan/report.c \
 	src/elfscan/sarif.c \
 	src/elfscan/buf.c \
 	src/elfscan/hardening.c \
+	src/elfscan/evidence.c \
 	src/elfscan/verdict.c \
 	src/elfscan/allow.c \
 	src/elfscan/findings.c \
@@ -30,7 +32,8 @@ elfscan_headers = \
 	src/elfscan/elfscan.h src/elfscan/container.h src/elfscan/batch.h \
 	src/elfscan/report.h src/elfscan/sarif.h src/elfscan/buf.h \
 	src/elfscan/verdict.h src/elfscan/where.h src/elfscan/lazy.h \
-	src/elfscan/xalloc.h src/elfscan/system.h src/elfscan/diff.h
+	src/elfscan/xalloc.h src/elfscan/system.h src/elfscan/diff.h \
+	src/elfscan/evidence.h src/elfscan/debug.h
 elfscan_cflags = $(AM_CFLAGS) $(PTHREAD_CFLAGS) $(LIBARCHIVE_CFLAGS) \
 	$(JSON_C_CFLAGS)
 # What links libelfscan.a links these too. libarchive is not among them:

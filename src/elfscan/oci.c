@@ -700,7 +700,8 @@ read_layer(void *arg, const struct source *s)
 {
 	struct layer *l = arg;
 	struct container_out out = { .found = on_layer_found, .arg = l,
-	    .entry = on_entry, .hardening = l->src->out->hardening };
+	    .entry = on_entry, .hardening = l->src->out->hardening,
+	    .code = l->src->out->code };
 
 	container_scan_stream(s->read, s->arg, s->size, l->src->path, "/",
 	    &out);

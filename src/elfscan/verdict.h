@@ -45,13 +45,18 @@ enum finding {
 					   stacks */
 	/* --diff: a defence the new build lost (diff.c). */
 	F_REGRESSION = 1 << 23,
+	/* --require'd compiler defences the evidence shows missing
+	   (hardening.c, evidence.c). */
+	F_NO_STACK_CLASH = 1 << 24,
+	F_NOT_OPTIMIZED = 1 << 25,
+	F_NO_AUTO_VAR_INIT = 1 << 26,
 };
-#define F_COUNT 24
+#define F_COUNT 27
 #define F_FIRST_SYSTEM 17	/* the bit index of F_STACK_MADE_EXEC */
 /* The findings --require gives. */
 #define F_HARDENING (F_NO_PIE | F_NO_FULL_RELRO | F_NO_CANARY | F_NO_FORTIFY | \
     F_UNSAFE_RPATH | F_NO_IBT | F_NO_SHSTK | F_NO_BTI | F_NO_PAC | \
-    F_NOT_STRIPPED)
+    F_NOT_STRIPPED | F_NO_STACK_CLASH | F_NOT_OPTIMIZED | F_NO_AUTO_VAR_INIT)
 
 /* findings.c: each kind of finding, once, for every writer. */
 struct finding_kind {
@@ -136,9 +141,14 @@ struct hard {
 	char unsafe[512];	/* the unsafe entries, ':'-separated */
 	enum tri ibt, shstk, bti, pac;
 	enum tri symbols;	/* .symtab present */
+	/* What the evidence shows (evidence.h): the code's stack probes,
+	   annobin's notes, the compilers' recorded options. */
+	enum tri stack_clash, optimized, auto_var_init;
 };
+struct evidence;
+/* ev: the image's evidence, or NULL when none was read */
 void hardening_judge(const struct chstk_info *info, const struct hard_syms *s,
-    struct hard *out);
+    const struct evidence *ev, struct hard *out);
 const char *fortify_name(unsigned i);
 
 /* --require: a glob (NULL: every path) and the findings a missing

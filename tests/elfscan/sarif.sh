@@ -118,7 +118,8 @@ def check(root, jsonl, sarif, allowed):
                      "no-bti", "no-pac", "not-stripped",
                      "stack-made-exec", "startup-refused", "plugin-refused",
                      "plugin-exec-stack", "unresolved-library",
-                     "tunable-exec-stack", "regression"):
+                     "tunable-exec-stack", "regression", "no-stack-clash",
+                     "not-optimized", "no-auto-var-init"):
             fail("unknown rule " + r)
     got = set()
     fps = {}
