@@ -398,7 +398,8 @@ walk_units(struct sparse *s, Dwarf *dbg, const struct chstk_scan_opts *o,
 			return r;
 		off = next;
 	}
-	return r < 0 ? no_dwarf(b, "%s", dwarf_errmsg(-1)) : 0;
+	return r < 0 ? no_dwarf(b, "the unit header at %#jx: %s",
+	    (uintmax_t)off, dwarf_errmsg(-1)) : 0;
 }
 
 /* annobin's notes, in either form, copied already. */

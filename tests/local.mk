@@ -47,6 +47,7 @@ elfscan_shell_tests = \
 	tests/elfscan/reads.sh \
 	tests/elfscan/hardening.sh \
 	tests/elfscan/hardening-names.sh \
+	tests/elfscan/evidence.sh \
 	tests/elfscan/layers.sh \
 	tests/elfscan/diff.sh
 
@@ -107,6 +108,9 @@ endif
 EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/elfscan/check_json.py tests/elfscan/check_hardening.py \
 	tests/elfscan/check_names.py tests/elfscan/elfview.py \
+	tests/elfscan/check_evidence.py tests/fixtures/evidence/frames.c \
+	tests/fixtures/evidence/annobin-notes.s \
+	tests/fixtures/evidence/annobin-strings.s \
 	tests/fixtures/hardening.c \
 	tests/armor/common.sh tests/armor/fixture.c tests/armor/fixture-cxx.cc \
 	tests/armor/selfmaps.c tests/armor/selfmaps.h \

@@ -259,6 +259,7 @@ hard_json(struct buf *b, const struct chstk_info *info, const struct hard *h)
 {
 	const struct chstk_hardening *hd = info->hardening;
 	bool fk = h->fortify != T_UNKNOWN;
+	unsigned i;
 
 	if (!h->known)
 		return;
@@ -281,6 +282,14 @@ hard_json(struct buf *b, const struct chstk_info *info, const struct hard *h)
 	buf_addf(b, ",\"stack_clash\":%s,\"optimized\":%s,"
 	    "\"auto_var_init\":%s", tri_json(h->stack_clash),
 	    tri_json(h->optimized), tri_json(h->auto_var_init));
+	if (hd->build_id_len > 0) {
+		buf_puts(b, ",\"build_id\":\"");
+		for (i = 0; i < hd->build_id_len; i++)
+			buf_addf(b, "%02x", hd->build_id[i]);
+		buf_puts(b, "\"");
+	} else {
+		buf_puts(b, ",\"build_id\":null");
+	}
 }
 
 /*
