@@ -89,6 +89,7 @@ reliability_tests = \
 # PR_SET_MDWE (the first run builds that kernel, later ones take it from
 # the kernel cache).
 system_tests = tests/system/glibc-roots.sh tests/system/mdwe-setup.sh \
+	tests/system/causes.sh \
 	tests/system/closures.sh
 
 # The house rules as tests: the manual pages render, no build product is
@@ -109,6 +110,7 @@ EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/elfscan/check_json.py tests/elfscan/check_hardening.py \
 	tests/elfscan/check_names.py tests/elfscan/elfview.py \
 	tests/elfscan/check_evidence.py tests/fixtures/evidence/frames.c \
+	tests/fixtures/evidence/tramplib.c \
 	tests/fixtures/evidence/annobin-notes.s \
 	tests/fixtures/evidence/annobin-strings.s \
 	tests/fixtures/hardening.c \
