@@ -1,8 +1,9 @@
 #!/bin/sh
-# check-kernel.sh: build each kernel of kernel/*/kernel.conf (Linux 6.1 and
-# 6.12 for x86-64, 6.12 for native i386 with and without PAE) with its
-# exec-shield series and boot it under qemu: an x86-64 kernel once per
-# level and once switching levels at run time; an i386 kernel, whose code
+# check-kernel.sh: build each kernel of kernel/*/kernel.conf and
+# kernel/targets/*/kernel.conf (Linux 6.1 and 6.12 for x86-64, 6.12 for
+# native i386 with and without PAE) with its exec-shield series and boot
+# it under qemu: an x86-64 kernel once per level and once switching levels
+# at run time; an i386 kernel, whose code
 # segment limit stands in for NX, on a CPU without NX at levels 2 and 0
 # and on one with NX (kernel.conf's cpu_nonx and cpu_nx), and under Bochs,
 # which checks the limit on near calls too (bochs_cpu). What it does with
@@ -61,19 +62,22 @@ die() {
 	exit 2
 }
 
-# Every kernel with a kernel.conf, oldest first.
+# Every kernel with a kernel.conf, oldest first: a series' directory has
+# the kernel it is for; kernel/targets/ holds the kernels that are no
+# series of their own (another build of a series).
 all_versions() {
-	for c in "$kdir"/*/kernel.conf; do
+	for c in "$kdir"/*/kernel.conf "$kdir"/targets/*/kernel.conf; do
 		[ -f "$c" ] && basename "$(dirname "$c")"
 	done | sort -t . -k 1,1n -k 2,2n
 }
 
-# Read kernel/VERSION/kernel.conf; vdir is where this version's boot logs,
-# results and build go.
+# Read the kernel.conf of VERSION (kernel/VERSION/ or kernel/targets/
+# VERSION/); vdir is where this version's boot logs, results and build go.
 load_version() {
 	version=$1
 	conf=$kdir/$version/kernel.conf
-	[ -f "$conf" ] || die "$conf: no such kernel"
+	[ -f "$conf" ] || conf=$kdir/targets/$version/kernel.conf
+	[ -f "$conf" ] || die "$version: no such kernel (no kernel/$version/kernel.conf nor kernel/targets/$version/kernel.conf)"
 	tarball= arch=x86_64 image=arch/x86/boot/bzImage base_config=tinyconfig
 	series=$version fragments=$version/exec-shield.config
 	qemu="qemu-system-x86_64 -m 512M" console=ttyS0 cpu_nonx= cpu_nx=

@@ -3,7 +3,7 @@
 # The exec-shield patch series for Debian's linux-source-6.1 and
 # linux-source-6.12 (kernel/6.1/, kernel/6.12/; kernel/6.12-i386/ adds the
 # code segment limit of native i386 kernels on top of kernel/6.12/, and
-# kernel/6.12-i386-nopae/ builds that kernel without PAE), and the
+# kernel/targets/6.12-i386-nopae/ builds that kernel without PAE), and the
 # harness that proves them by booting each patched kernel under qemu (and
 # the i386 one under Bochs too). None of it is part of
 # `make check`: building a kernel takes minutes. kernel/mdwe.sh, the
@@ -51,8 +51,8 @@ EXTRA_DIST += \
 	kernel/6.12/kernel.conf \
 	kernel/6.12-i386/i386.config \
 	kernel/6.12-i386/kernel.conf \
-	kernel/6.12-i386-nopae/kernel.conf \
-	kernel/6.12-i386-nopae/nopae.config \
+	kernel/targets/6.12-i386-nopae/kernel.conf \
+	kernel/targets/6.12-i386-nopae/nopae.config \
 	kernel/check-kernel.sh \
 	kernel/matrix.awk \
 	kernel/mdwe.sh \

@@ -118,7 +118,10 @@ struct chstk_info {
 	/* The first writable and executable PT_LOAD entry (in an object,
 	   the section header table); 0 and 0 when wx is 0. */
 	uint64_t wx_offset, wx_size;
-	/* With CHSTK_READ_HARDENING (chstk_scan_fd_with()), else NULL. */
+	/* With CHSTK_READ_HARDENING or CHSTK_READ_DYNAMIC
+	   (chstk_scan_fd_with()), else NULL; with CHSTK_READ_DYNAMIC alone,
+	   NULL too when the dynamic section or the interpreter's path cannot
+	   be read (the image is reported all the same). */
 	const struct chstk_hardening *hardening;
 };
 

@@ -64,6 +64,14 @@ read_image(const struct chstk_src *src, const struct chstk_scan_opts *o,
 	if (r == 0 && h != NULL)
 		r = read_evidence(&im, o, arg, h, err);
 	chstk__image_close(&im);
+	/* The linking read alone never makes an image unreadable: its
+	   marking stands, without what could not be read. */
+	if (r < 0 && r != CHSTK_ERR_SYS && r != CHSTK_ERR_NOMEM &&
+	    !(o->read & CHSTK_READ_HARDENING)) {
+		chstk__clear_error(err);
+		h = NULL;
+		r = 0;
+	}
 	info->hardening = r == 0 && h != NULL ? &h->h : NULL;
 	/* The reading of the dynamic section forgives errors; a stream that
 	   failed under it has not been read. */

@@ -7,7 +7,6 @@
 # globs come from, how it prints, how it runs chstk).
 #
 # A hook makes one ChstkHook object with:
-#   name     the hook's name, for its temporary files
 #   error, warning, note
 #            subs that print a message (a list of strings, joined): error
 #            for what fails the build, warning for what is only reported,
@@ -30,7 +29,9 @@
 #            (no marking restores it), reported under warn
 # and calls check(ROOT, POLICY, REQUIRE, GLOBS...), REQUIRE an array of
 # the defences required, words of elfscan --require ([GLOB=]PROPS, the
-# GLOB an installed path; none by default), which returns the exit status:
+# GLOB an installed path; none by default), GLOBS the installed paths
+# allowed an executable stack: elfscan matches both below ROOT (a glob
+# that allowed nothing is a warning), which returns the exit status:
 # 0 nothing refused; 1 an image with an executable stack (under fail), an
 # image lacking a required defence (under fail and fix: chstk cannot add
 # it), or a file that is not sound ELF or that chstk could not mark; 2 a
@@ -40,7 +41,6 @@ package ChstkHook;
 use strict;
 use warnings;
 no warnings 'exec';	# a tool that cannot run is reported once, by fatal()
-use File::Temp qw(tempfile);
 use JSON::PP;
 
 our $ELFSCAN = $ENV{CHSTK_HOOK_ELFSCAN} || '@bindir@/elfscan';
@@ -95,58 +95,45 @@ sub fatal {
 	exit 2;
 }
 
-# The tree, its glob characters quoted, to put before an installed path.
-sub quoted {
-	my ($root) = @_;
-
-	return $root =~ s/([][*?\\])/\\$1/gr;
-}
-
 # elfscan's --require options for the words [GLOB=]PROPS, each GLOB an
-# installed path under the tree.
+# installed path: elfscan matches it below the tree it scans.
 sub require_options {
-	my ($root, @words) = @_;
-
-	return map {
-		my ($glob, $props) = /^(.*)=([^=]*)$/ ? ($1, $2) : (undef, $_);
-		('--require', defined $glob ?
-		    quoted($root) . '/' . ($glob =~ s{^/+}{}r) . "=$props" :
-		    $props);
-	} @words;
+	return map { ('--require', $_) } @_;
 }
 
-# The patterns elfscan --allow matches against the paths it prints: the
-# tree, its own glob characters quoted, before each installed path.
-sub allow_file {
-	my ($h, $root, @globs) = @_;
-	my $quoted = quoted($root);
-	my ($fh, $file) = tempfile("$h->{name}.XXXXXX", TMPDIR => 1,
-	    UNLINK => 1);
-
-	print $fh "$quoted/", s{^/+}{}r, "\n" for @globs;
-	close $fh or $h->fatal("$file: cannot write: $!");
-	return $file;
+# elfscan's options for the globs allowed, installed paths: elfscan matches
+# them below the tree it scans, and says which allowed nothing.
+sub allow_options {
+	return map { "--allow-pattern=$_" } @_;
 }
 
-# elfscan's records of every ELF image under the tree, and its exit status
-# (0, 1 or 2: any other is its failure, and fatal). Names are bytes, not
-# necessarily UTF-8: they are decoded as such.
+# elfscan's records of every ELF image under the tree, the allowed globs
+# that allowed nothing, and its exit status (0, 1 or 2: any other is its
+# failure, and fatal). Names are bytes, not necessarily UTF-8: they are
+# decoded as such.
 sub scan {
-	my ($h, $root, $allow) = @_;
+	my ($h, $root) = @_;
 	my $json = JSON::PP->new;
-	my @args = ('--no-progress', '--format=json', '--allow', $allow,
-	    @{$h->{require_options} // []});
-	my @records;
+	my @args = ('--no-progress', '--format=json',
+	    @{$h->{allow_options}}, @{$h->{require_options} // []});
+	my (@records, @unused);
 
 	$h->{verbose}->("$ELFSCAN @args $root") if $h->{verbose};
 	open(my $out, '-|', $ELFSCAN, @args, '--', $root) or
 		$h->fatal("$ELFSCAN: cannot run: $!");
-	push @records, $json->decode($_) while <$out>;
+	while (<$out>) {
+		my $r = $json->decode($_);
+		if (exists $r->{unused_allow}) {
+			push @unused, $r->{unused_allow}{pattern};
+		} else {
+			push @records, $r;
+		}
+	}
 	close $out;
 	$h->fatal("$ELFSCAN: killed by signal ", $? & 127) if $? & 127;
 	$h->fatal("$ELFSCAN: failed with exit status ", $? >> 8)
 		if $? >> 8 > 2;
-	return ($? >> 8, @records);
+	return ($? >> 8, \@unused, @records);
 }
 
 sub name_of {
@@ -188,7 +175,7 @@ sub detail {
 }
 
 sub report {
-	my ($h, $root, $c) = @_;
+	my ($h, $root, $c, @unused) = @_;
 
 	$h->{error}->($h->name_of($root, $_), ": cannot read: $_->{error}")
 		for @{$c->{unread}};
@@ -196,18 +183,20 @@ sub report {
 	    'segment: not a stack marking, left alone') for @{$c->{wx}};
 	$h->{note}->($h->name_of($root, $_), ': executable stack allowed',
 	    $h->{allowed}, ': ', detail($_)) for @{$c->{allowed}};
+	$h->{warning}->($_, ': unused allowed glob: it matched no file with ',
+	    'an executable stack') for @unused;
 }
 
 # Marks every file of the records noexec, then scans again: each must now
 # be clean. Returns the number of files that are not.
 sub fix {
-	my ($h, $root, $allow, @bad) = @_;
+	my ($h, $root, @bad) = @_;
 	my %seen;
 	my @files = grep { !$seen{$_}++ } map { $_->{path} } @bad;
 
 	# chstk reports its own failures; the scan after it counts them.
 	$h->{mark}->(@files) or return 0;
-	my ($status, @after) = $h->scan($root, $allow);
+	my ($status, undef, @after) = $h->scan($root);
 	my %left = map { $_->{path} => 1 } @{classify(@after)->{bad}};
 	for my $r (@bad) {
 		my $name = $h->name_of($root, $r);
@@ -246,13 +235,14 @@ sub refusal {
 }
 
 # What got worse since the previous build: elfscan --diff OLD ROOT, with
-# the allowlist (an allowed executable stack is not compared). Returns how
-# many regressions refuse the build, or 2 when elfscan could not compare.
+# the allowed globs, which elfscan matches on both sides (an allowed
+# executable stack is not compared). Returns how many regressions refuse
+# the build, or 2 when elfscan could not compare.
 sub regressions {
-	my ($h, $root, $policy, $allow) = @_;
+	my ($h, $root, $policy) = @_;
 	my $json = JSON::PP->new;
 	my $say = $policy eq 'warn' ? $h->{warning} : $h->{error};
-	my @args = ('--no-progress', '--format=json', '--allow', $allow,
+	my @args = ('--no-progress', '--format=json', @{$h->{allow_options}},
 	    '--diff');
 	my $n = 0;
 
@@ -283,8 +273,7 @@ sub check {
 	my $status = $h->check_tree($root, $policy, $require, @globs);
 
 	return $status if !defined $h->{compare_with} || $status >= 2;
-	my $worse = $h->regressions($root, $policy,
-	    $h->allow_file($root, @globs));
+	my $worse = $h->regressions($root, $policy);
 	return $worse >= 2 ? 2 : $status || $worse ? 1 : 0;
 }
 
@@ -292,13 +281,13 @@ sub check_tree {
 	my ($h, $root, $policy, $require, @globs) = @_;
 
 	$root =~ s{/+$}{};
-	$h->{require_options} = [require_options($root, @$require)];
-	my $allow = $h->allow_file($root, @globs);
-	my ($status, @records) = $h->scan($root, $allow);
+	$h->{require_options} = [require_options(@$require)];
+	$h->{allow_options} = [allow_options(@globs)];
+	my ($status, $unused, @records) = $h->scan($root);
 	my $c = classify(@records);
 	my @bad = @{$c->{bad}};
 	my $unread = @{$c->{unread}};
-	$h->report($root, $c);
+	$h->report($root, $c, @$unused);
 	if ($status >= 2) {
 		$h->{error}->("$root: elfscan could not read every file of ",
 		    $h->{tree});
@@ -306,7 +295,7 @@ sub check_tree {
 	}
 	my $weak = $h->weak($root, $policy, @{$c->{weak}});
 	if ($policy eq 'fix') {
-		return (@bad ? $h->fix($root, $allow, @bad) : 0) || $unread ||
+		return (@bad ? $h->fix($root, @bad) : 0) || $unread ||
 		    $weak ? 1 : 0;
 	}
 	my $say = $policy eq 'warn' ? $h->{warning} : $h->{error};

@@ -177,19 +177,23 @@ check_layout() {
 # poke FILE OFFSET BYTES: overwrite bytes (printf octal escapes, \377...)
 poke() { printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none; }
 
-# A copy of chstk that the unprivileged user nobody can run, for the tests
-# that root would pass through (root reads and writes everything).
+# Copies of chstk and elfscan that the unprivileged user nobody can run,
+# in $N/bin, for the tests that root would pass through (root reads and
+# writes everything).
 nobody_setup() {
 	N=$T/nobody
 	mkdir -p "$N/bin"
 	chmod 755 "$T" "$N"
-	real=$(dirname "$CHSTK")/.libs/chstk
-	if [ -x "$real" ]; then
-		cp "$real" "$N/bin/chstk"
-		cp -P "$top_builddir"/lib/.libs/libchstk.so* "$N/bin/"
-	else
-		cp "$CHSTK" "$N/bin/chstk"
-	fi
+	for tool in "$CHSTK" "${ELFSCAN:-}"; do
+		[ -n "$tool" ] || continue
+		real=$(dirname "$tool")/.libs/$(basename "$tool")
+		if [ -x "$real" ]; then
+			cp "$real" "$N/bin/"
+			cp -P "$top_builddir"/lib/.libs/libchstk.so* "$N/bin/"
+		else
+			cp "$tool" "$N/bin/"
+		fi
+	done
 	chmod -R a+rX "$N/bin"
 }
 as_nobody() {

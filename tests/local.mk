@@ -31,10 +31,12 @@ chstk_shell_tests = \
 # elfscan on trees and containers it builds, and on the machine's programs
 # judged against readelf; --hardening judged against checksec,
 # hardening-check and readelf; its words (usage errors, notes, counts) and
-# its lists (--files-from, duplicates).
+# its lists (--files-from, duplicates); --proc on processes it starts,
+# judged against their own /proc/PID/maps and readelf.
 elfscan_shell_tests = \
 	tests/elfscan/tree.sh \
 	tests/elfscan/options.sh \
+	tests/elfscan/allow.sh \
 	tests/elfscan/words.sh \
 	tests/elfscan/lists.sh \
 	tests/elfscan/system.sh \
@@ -48,6 +50,7 @@ elfscan_shell_tests = \
 	tests/elfscan/hardening.sh \
 	tests/elfscan/hardening-names.sh \
 	tests/elfscan/evidence.sh \
+	tests/elfscan/proc.sh \
 	tests/elfscan/layers.sh \
 	tests/elfscan/diff.sh
 
@@ -87,10 +90,11 @@ reliability_tests = \
 # under each glibc.rtld.execstack value; and the MDWE oracle, which boots
 # Linux 6.12 (kernel/mdwe.sh) and runs its fixtures with and without
 # PR_SET_MDWE (the first run builds that kernel, later ones take it from
-# the kernel cache).
+# the kernel cache); with both, and systemd's own parser, the verdicts of
+# MemoryDenyWriteExecute= per service.
 system_tests = tests/system/glibc-roots.sh tests/system/mdwe-setup.sh \
 	tests/system/causes.sh \
-	tests/system/closures.sh
+	tests/system/closures.sh tests/system/units.sh
 
 # The house rules as tests: the manual pages render, no build product is
 # in git, the library's layers point one way, and no message is split
@@ -120,6 +124,7 @@ EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/packaging/installed.sh tests/packaging/packages.sh \
 	tests/fixtures/hello.c tests/fixtures/trampoline.c \
 	tests/fixtures/lib.c tests/fixtures/dlopen.c tests/fixtures/stack_perms.h \
+	tests/fixtures/procprog.c \
 	tests/system/roots.sh tests/fixtures/system/asm-answer.S \
 	tests/fixtures/system/pymod.c tests/fixtures/system/pam_stacktest.c \
 	tests/fixtures/system/pamhost.c tests/fixtures/system/nss_stacktest.c \
@@ -128,6 +133,7 @@ EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/system/mdwe.sh tests/fixtures/system/mdwe-prog.c \
 	tests/fixtures/system/mdwe-lib.c tests/fixtures/system/mdwe-xstack.S \
 	tests/fixtures/system/mdwe-textrel.S tests/fixtures/system/mdwe-wx.S \
+	tests/fixtures/system/mdwe-seccomp.c \
 	tests/fixtures/cross/ppc.s tests/fixtures/cross/s390x.s \
 	tests/fixtures/cross/aarch64.s tests/fixtures/cross/mips.s \
 	tests/fixtures/cross/noheaders.ld tests/fixtures/cross/noheaders-gap.ld

@@ -235,8 +235,13 @@ main(int argc, char **argv)
 	   and the temporary file is removed, instead of chstk being killed
 	   and leaving a named one behind. */
 	signal(SIGXFSZ, SIG_IGN);
+	/* Every message names the program as its manual does (getopt's by
+	   argv[0]), not as libtool runs it in the build tree (.libs/chstk). */
+	program_invocation_name = program_invocation_short_name =
+	    (char *)"chstk";
+	argv[0] = program_invocation_name;
 	if (parse(argc, argv, &o) < 0) {
-		usage(stderr);
+		fputs("Try 'chstk --help' for more information.\n", stderr);
 		return 2;
 	}
 	for (i = optind; i < argc; i++)

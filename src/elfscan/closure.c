@@ -41,6 +41,8 @@ accept(void *arg, const char *path)
 	o = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ?
 	    objects_read(k->c->objs, fd, path) : NULL;
 	close(fd);
+	if (o != NULL && o->error != NULL && o->elf)
+		k->other = o->error;
 	if (o == NULL || o->error != NULL)
 		return false;
 	if (o->info.elf_class != k->want->info.elf_class ||

@@ -1,7 +1,8 @@
 /*
  * container.h - what holds files, read without unpacking it: packages,
  * wheels and tarballs (container.c, with libarchive, loaded by lazy.c),
- * and container images (oci.c). Each hands what it finds, a batch at a
+ * and container images (oci.c; ref.c reads their names as skopeo writes
+ * them). Each hands what it finds, a batch at a
  * time, to the caller's found(); it knows nothing of the judge. Kept out
  * of the library, as elfutils keeps libdwfl above libelf: it brings
  * libarchive, json-c and the limits on expansion.
@@ -54,10 +55,23 @@ void container_scan_stream(ssize_t (*read)(void *arg, void *buf,
 bool oci_is_layout(int dirfd);
 /* Does the plain tar open on fd hold an image? The offset is left at 0. */
 bool oci_is_archive(int fd);
+/* ref.c: is arg an image reference, TRANSPORT:PATH[:REF] (oci:,
+   oci-archive:, docker-archive:)? Then *path is its path, *ref what it
+   selects or NULL, both allocated. */
+bool image_ref(const char *arg, char **path, char **ref);
+
+/* Which images of an image file to scan: a NULL member selects all. */
+struct oci_select {
+	const char *ref;	/* a tag (org.opencontainers.image.ref.name,
+				   or docker's RepoTags), or "@N" for the
+				   N-th image of a docker save tarball */
+	const char *platform;	/* OS/ARCH[/VARIANT]: of a multi-platform
+				   index, the images of that platform */
+};
 /* Scan the image or images of the layout directory (dir) or the tar
-   open on fd, named path: out->found for each file's images, and each
-   error. */
+   open on fd, named path, that sel (or NULL) selects: out->found for each
+   file's images, and each error. */
 void oci_scan(int fd, bool dir, const char *path,
-    const struct container_out *out);
+    const struct oci_select *sel, const struct container_out *out);
 
 #endif

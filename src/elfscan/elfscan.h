@@ -9,10 +9,11 @@
  *   judge.c    judge each image of a batch once, by the rules
  *              (verdict.h), count it, and report it (report.h)
  *
- * main.c parses the options and starts the walk. Every file but main.c is
+ * main.c parses the options and starts the walk, then, with --proc, the
+ * judgement of the running processes (proc.h). Every file but main.c is
  * in libelfscan.a, which the program, its unit tests and the fuzz targets
- * link; the order of the files, which tests/elfscan/layers.sh enforces, is
- * in src/elfscan/local.mk. elfscan knows nothing of the ELF or ar formats:
+ * link; the order of the files, which tests/elfscan/layers.sh enforces,
+ * is in src/elfscan/local.mk. elfscan knows nothing of the ELF or ar formats:
  * the library reads them.
  */
 #ifndef ELFSCAN_H
@@ -38,6 +39,7 @@ struct opts {
 	bool follow;		/* -L: follow symbolic links */
 	bool one_fs;		/* -x */
 	bool archives;		/* -A: open containers met in the walk */
+	const char *platform;	/* --platform: OS/ARCH[/VARIANT], or NULL */
 	bool progress;		/* on a terminal, unless --no-progress */
 	unsigned jobs;
 	struct allow allow;
@@ -48,6 +50,10 @@ struct opts {
 	size_t nrequire;
 	bool system;		/* the verdicts of roots (system.h) */
 	bool diff;		/* --diff OLD NEW (diff.h) */
+	bool files;		/* files are scanned: not --proc alone */
+	bool proc;		/* --proc: the running processes (proc.h) */
+	int *pids;		/* --proc=PID,...: those; else all */
+	size_t npids;
 };
 
 /* The counters, updated by every worker; report.c's table names each for
@@ -72,13 +78,17 @@ enum counter {
 	   the programs each kind breaks, by finding from F_FIRST_SYSTEM. */
 	C_SYS_PROGRAMS, C_VERDICTS,
 	C_V_STACK, C_V_STARTUP, C_V_PLUGIN_REFUSED, C_V_PLUGIN_EXEC,
-	C_V_UNRESOLVED, C_V_TUNABLE,
+	C_V_UNRESOLVED, C_V_TUNABLE, C_V_MDWE,
 	/* --diff: what got worse and better, images only on one side. */
 	C_REGRESSIONS, C_IMPROVEMENTS, C_ADDED, C_REMOVED,
+	/* Running processes (proc.h): those read and their findings, and
+	   those not read, by why. */
+	C_P_READ, C_P_FINDINGS, C_P_EXEC, C_P_UNASKED, C_P_RWX, C_P_DIFFERS,
+	C_P_KERNEL, C_P_EXITED, C_P_UNREADABLE,
 	C_KIND,			/* F_COUNT, by finding bit index: images
-				   with that finding (text's notes) */
+				   (or processes) with that finding (text's
+				   notes) */
 	C_COUNT = C_KIND + F_COUNT
-
 };
 struct stats {
 	atomic_ulong c[C_COUNT];
@@ -123,17 +133,30 @@ void judge_file(struct judge *j, const char *path, bool findings);
    is an error, a listed one is passed over, as in the walk. */
 enum named { NAMED_NO, NAMED_LISTED, NAMED_ARG };
 
-/* read.c: the images of the file name in dirfd, named path, to j. */
+/* read.c: how the walk met a file. */
+struct met {
+	const char *path;	/* as the walk names it */
+	size_t root;		/* what of path is the directory that stands
+				   for / in its installed path (struct where) */
+	bool follow;		/* a symbolic link: follow it */
+	enum named named;
+	bool image;		/* named as an image reference: it must be an
+				   image */
+	const char *ref;	/* and the image it selects, or NULL: all */
+};
+/* The images of the file name in dirfd, met as m, to j. */
 void read_file(struct judge *j, int dirfd, const char *name,
-    const char *path, bool follow, enum named named);
-/* The images of the OCI image layout open on fd, named path. */
-void read_layout(struct judge *j, int fd, const char *path);
+    const struct met *m);
+/* The images of the OCI image layout open on fd, met as m. */
+void read_layout(struct judge *j, int fd, const struct met *m);
 
 /* walk.c: scan the paths named as arguments, args[0, nargs), then the
    files listed in --files-from, listed[0, nlisted) (a directory there is
    passed over), with o->jobs threads; a file named twice under one real
-   path is read once. Returns -1 when one could not be read (reported),
-   else 0. */
+   path is read once. A path may name an image as skopeo does (ref.c). A
+   file's installed path (struct where) is its in-root path under a system
+   root (o->system, j->sys), else its path below the directory named.
+   Returns -1 when one could not be read (reported), else 0. */
 int walk(struct judge *j, char **args, size_t nargs, char **listed,
     size_t nlisted);
 

@@ -206,6 +206,22 @@ static const struct finding_kind kinds[] = {
 	  "Take glibc.rtld.execstack=2 out of the file that sets it, and "
 	  "fix the libraries it was set for: rebuild them with "
 	  "'-Wa,--noexecstack' or mark them with 'chstk -E FILE'.", "verdict" },
+	{ "mdwe-breaks", "MemoryDenyWriteExecuteBreaks", "error", "6.0",
+	  "MemoryDenyWriteExecute=yes breaks the service.",
+	  "A service with MemoryDenyWriteExecute=yes runs a program that "
+	  "the kernel or the dynamic linker cannot load without memory that "
+	  "is writable and executable, or that gains execute: a writable "
+	  "and executable segment, text relocations, a request for an "
+	  "executable stack, READ_IMPLIES_EXEC, glibc.rtld.execstack=2. "
+	  "The service is killed at exec or exits 127 at start, or runs "
+	  "without being able to start a thread.",
+	  "Fix the file at fault: mark an executable-stack request away "
+	  "with 'chstk -E FILE' when its code does not run on the stack, or "
+	  "rebuild with '-Wa,--noexecstack' and '-z noexecstack'; rebuild "
+	  "code with text relocations as position-independent ('-fPIC'); "
+	  "link with '-z separate-code' and drop \"awx\" sections; give an "
+	  "i386 program a stack marking ('-z noexecstack'). Or set MemoryDenyWriteExecute=no "
+	  "in a drop-in for the service (systemctl edit).", "verdict" },
 	/* --diff (diff.c). */
 	{ "regression", "HardeningRegression", "error", "6.0",
 	  "The new build lost a defence the old one had.",
@@ -219,6 +235,42 @@ static const struct finding_kind kinds[] = {
 	  "compiler and linker flags, a new assembly file, a new static "
 	  "library) and restore the flag: elfscan(1), HARDENING, says which "
 	  "flag gives which defence.", "regression" },
+	/* Running processes (proc.c; elfscan(1), Running processes). */
+	{ "proc-exec-stack", "RunningExecutableStack", "error", "7.5",
+	  "The process runs with an executable stack.",
+	  "The main stack of the running process is executable now, as a "
+	  "file it loaded asks (by its marking, or by glibc's default for an "
+	  "unmarked file) or as GLIBC_TUNABLES in its environment sets: "
+	  "code injected on the stack can run.",
+	  "Fix the file the message names: rebuild it with "
+	  "'-Wa,--noexecstack' and '-z noexecstack', or mark it with "
+	  "'chstk -E FILE' when its code does not run on the stack, then "
+	  "restart the process. Where its environment asks, take "
+	  "glibc.rtld.execstack=2 out of GLIBC_TUNABLES.", "process" },
+	{ "proc-unasked-exec-stack", "RunningUnaskedExecutableStack", "error",
+	  "8.0",
+	  "The process's stack is executable, though nothing it loaded asks "
+	  "for it.",
+	  "The main stack of the running process is executable, but neither "
+	  "its program nor a library it loaded asks for an executable stack, "
+	  "and neither does its environment: the process, or code injected "
+	  "into it, made the stack executable at run time (mprotect, a JIT).",
+	  "Find what calls mprotect with PROT_EXEC on the stack: 'strace -f "
+	  "-e trace=mprotect' on the program shows the calls. No marking of "
+	  "a file changes this.", "process" },
+	{ "proc-rwx-memory", "RunningWritableExecutableMemory", "warning",
+	  "6.0",
+	  "The process has writable and executable memory.",
+	  "A mapping of the running process other than its main stack is "
+	  "writable and executable at once: the stack of a thread that "
+	  "glibc made executable, a writable and executable segment of a "
+	  "file, every mapping under READ_IMPLIES_EXEC, or anonymous memory "
+	  "that a JIT or the program made so at run time.",
+	  "For a thread's stack, fix what asks for an executable stack (see "
+	  "proc-exec-stack); for a file's segment, relink the file with "
+	  "'-z separate-code'; a JIT should map its code writable or "
+	  "executable, never both. systemd's MemoryDenyWriteExecute=yes "
+	  "refuses such memory to a service.", "process" },
 	/* What --require found missing of the compiler's defences, by the
 	   evidence (evidence.c; elfscan(1), HARDENING). */
 	{ "no-stack-clash", "NoStackClashProtection", "warning", "5.0",

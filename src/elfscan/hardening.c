@@ -8,7 +8,6 @@
  * disagree.
  */
 #include <elf.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -316,7 +315,7 @@ require_parse(struct require *r, const char *arg, const char **bad)
 /* The findings a missing required property gives; a property that is
    unknown, or means nothing for this image, is not held against it. */
 unsigned
-require_check(const struct require *req, size_t n, const char *path,
+require_check(const struct require *req, size_t n, const struct where *w,
     const struct hard *h)
 {
 	unsigned want = 0, got = 0;
@@ -325,8 +324,7 @@ require_check(const struct require *req, size_t n, const char *path,
 	if (!h->known)
 		return 0;
 	for (i = 0; i < n; i++)
-		if (req[i].glob == NULL ||
-		    fnmatch(req[i].glob, path, FNM_PATHNAME) == 0)
+		if (req[i].glob == NULL || where_match(req[i].glob, w))
 			want |= req[i].findings;
 	if (h->pie == PIE_NO)
 		got |= F_NO_PIE;

@@ -3,57 +3,17 @@
  * rules (verdict.c) say what stack it gets and what is wrong; with
  * --hardening, hardening.c judges its other defences and what --require
  * asks of them. Only an image with a stack finding is looked up in the
- * allowlist, once, as FILE or FILE!MEMBER (a member is allowed with its
- * container). Then the counters, and the report. What the reading stage
- * hands over is a batch (batch.h): the images of a file, or of one member
- * of a container.
+ * allowlist, once, by all its names (allow.c: its path, its installed
+ * path, its container's). Then the counters, and the report. What the
+ * reading stage hands over is a batch (batch.h): the images of a file, or
+ * of one member of a container.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "batch.h"
 #include "debug.h"
 #include "diff.h"
 #include "elfscan.h"
 #include "report.h"
 #include "system.h"
-#include "xalloc.h"
-
-/* Is the image allowed? FILE, or for a member FILE!MEMBER too. */
-static bool
-allowed(const struct judge *j, const char *path, const char *member)
-{
-	char *full;
-	bool yes;
-
-	if (allow_match(&j->o->allow, path))
-		return true;
-	if (member == NULL)
-		return false;
-	if (asprintf(&full, "%s!%s", path, member) < 0)
-		oom();
-	yes = allow_match(&j->o->allow, full);
-	free(full);
-	return yes;
-}
-
-/* The findings --require gives the image, by FILE or FILE!MEMBER. */
-static unsigned
-required(const struct judge *j, const char *path, const char *member,
-    const struct hard *h)
-{
-	char *full;
-	unsigned f;
-
-	if (member == NULL)
-		return require_check(j->o->require, j->o->nrequire, path, h);
-	if (asprintf(&full, "%s!%s", path, member) < 0)
-		oom();
-	f = require_check(j->o->require, j->o->nrequire, full, h);
-	free(full);
-	return f;
-}
 
 /* The --hardening counts of one image. */
 static void
@@ -105,8 +65,6 @@ static unsigned
 refusing(const struct judge *j, const struct batch *b,
     const struct chstk_info *info)
 {
-	if (info->kind != CHSTK_KIND_SHARED)
-		return 0;
 	if (b->packed || j->sys == NULL)
 		return VERDICT_REFUSING;
 	return system_refuses_dlopen(j->sys, info->machine, info->elf_class) ?
@@ -136,29 +94,41 @@ evidence_of(const struct judge *j, const struct batch *b,
 static bool
 judge_image(struct judge *j, const struct batch *b, const struct found *f)
 {
+	const struct allow_pattern *by = NULL;
 	struct stats *st = j->st;
-	struct verdict v;
 	struct where w = where_of(b, f);
-	unsigned how = refusing(j, b, &f->info);
+	unsigned how = 0, i;
 	struct evidence ev;
+	struct verdict v;
 	struct hard h;
-	unsigned i;
 
 	evidence_of(j, b, f, &ev);
-	verdict_of(&f->info, how, &v);
-	if ((v.findings & ~F_WX_SEGMENT) != 0 && j->o->allow.n > 0 &&
-	    allowed(j, b->at.path, f->member))
+	/* Whether dlopen refuses it matters only to a library that asks
+	   for an executable stack: only such a one asks the root. */
+	verdict_of(&f->info, 0, &v);
+	if (v.effective == EFF_EXEC && f->info.kind == CHSTK_KIND_SHARED &&
+	    (how = refusing(j, b, &f->info)) != 0)
+		verdict_of(&f->info, how, &v);
+	if ((v.findings & ~F_WX_SEGMENT) != 0 &&
+	    (by = allow_which(&j->o->allow, &w)) != NULL)
 		verdict_of(&f->info, how | VERDICT_ALLOWED, &v);
+	v.allowed_by = by;
 	if (j->sys != NULL && b->ino != 0 && f->member == NULL)
 		system_add(j->sys, b->at.path, b->dev, b->ino, &f->info);
 	hardening_judge(&f->info, &f->syms, &ev, &h);
 	if (j->o->nrequire > 0)
-		v.findings |= required(j, b->at.path, f->member, &h);
+		v.findings |= require_check(j->o->require, j->o->nrequire, &w,
+		    &h);
 	count_hardening(st, &h);
 	stat_add(st, C_IMAGES);
 	stat_add(st, C_STATE + f->info.state);
 	if (v.effective == EFF_EXEC)
 		stat_add(st, C_EFF_EXEC);
+	/* --diff reports what changed, not each side's findings. */
+	if (j->diff != NULL) {
+		diff_image(j->diff, j->side, &w, &f->info, &v, &h);
+		return false;
+	}
 	if (v.allowed)
 		stat_add(st, C_ALLOWED);
 	if (v.findings)
@@ -166,10 +136,7 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 	for (i = 0; i < F_COUNT; i++)
 		if (v.findings & 1u << i)
 			stat_add(st, C_KIND + i);
-	if (j->diff != NULL)
-		diff_image(j->diff, j->side, &w, &f->info, &v, &h);
-	else
-		report_image(j->r, &w, &f->info, &v, &h, &ev);
+	report_image(j->r, &w, &f->info, &v, &h, &ev);
 	return v.findings != 0;
 }
 
@@ -189,14 +156,13 @@ judge_batch(struct judge *j, const struct batch *b)
 			break;
 		case FOUND_MALFORMED:
 			stat_add(j->st, C_IMAGES);
+			if (j->diff != NULL) {
+				diff_malformed(j->diff, j->side, &w);
+				break;
+			}
 			stat_add(j->st, C_FINDINGS);
 			stat_add(j->st, C_KIND +
 			    (unsigned)__builtin_ctz(F_MALFORMED));
-			if (j->diff != NULL) {
-				diff_malformed(j->diff, j->side, &w);
-				findings = true;
-				break;
-			}
 			report_error(j->r, &w, true, f->msg);
 			findings = true;
 			break;

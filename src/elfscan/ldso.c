@@ -245,13 +245,32 @@ default_dirs(struct ldso *l, const char *d, size_t n)
 	}
 }
 
-void
-ldso_read(struct ldso *l, const struct rootfs *fs, const char *interp,
-    unsigned machine, unsigned elf_class, const struct cache *cache)
+/* What the file d[0, n) (NULL: absent) says of the dynamic linker. */
+static void
+ldso_take(struct ldso *l, const char *d, size_t n)
+{
+	size_t len;
+
+	l->present = d != NULL;
+	if (d != NULL) {
+		banner(l, d, n);
+		l->refuses = memmem(d, n, "glibc.rtld.execstack", 20) != NULL;
+		l->force = memmem(d, n, "as tunable requires", 19) != NULL;
+		if (l->glibc)
+			default_dirs(l, d, n);
+	}
+	/* $LIB: the first default directory, without its slashes. */
+	if (l->ndirs > 0 && (len = strlen(l->dirs[0])) - 2 < sizeof(l->lib)) {
+		memcpy(l->lib, l->dirs[0] + 1, len - 2);
+		l->lib[len - 2] = '\0';
+	}
+}
+
+static void
+ldso_init(struct ldso *l, const char *interp, unsigned machine,
+    unsigned elf_class, const struct cache *cache)
 {
 	const struct machine *m = machine_of(machine, elf_class);
-	size_t n = 0, len;
-	char *d;
 
 	memset(l, 0, sizeof(*l));
 	l->machine = machine;
@@ -262,21 +281,32 @@ ldso_read(struct ldso *l, const struct rootfs *fs, const char *interp,
 	l->hwcaps = m != NULL ? m->hwcaps : "";
 	if (m != NULL)
 		memcpy(l->cache_flags, m->flags, sizeof(l->cache_flags));
+}
+
+void
+ldso_read(struct ldso *l, const struct rootfs *fs, const char *interp,
+    unsigned machine, unsigned elf_class, const struct cache *cache)
+{
+	size_t n = 0;
+	char *d;
+
+	ldso_init(l, interp, machine, elf_class, cache);
 	d = rootfs_read(fs, interp, LDSO_MAX, &n);
-	l->present = d != NULL;
-	if (d != NULL) {
-		banner(l, d, n);
-		l->refuses = memmem(d, n, "glibc.rtld.execstack", 20) != NULL;
-		l->force = memmem(d, n, "as tunable requires", 19) != NULL;
-		if (l->glibc)
-			default_dirs(l, d, n);
-	}
+	ldso_take(l, d, n);
 	free(d);
-	/* $LIB: the first default directory, without its slashes. */
-	if (l->ndirs > 0 && (len = strlen(l->dirs[0])) - 2 < sizeof(l->lib)) {
-		memcpy(l->lib, l->dirs[0] + 1, len - 2);
-		l->lib[len - 2] = '\0';
-	}
+}
+
+void
+ldso_read_fd(struct ldso *l, int fd, const char *interp, unsigned machine,
+    unsigned elf_class)
+{
+	size_t n = 0;
+	char *d;
+
+	ldso_init(l, interp, machine, elf_class, NULL);
+	d = rootfs_read_fd(fd, LDSO_MAX, &n);
+	ldso_take(l, d, n);
+	free(d);
 }
 
 void

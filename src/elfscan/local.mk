@@ -12,6 +12,9 @@ elfscan_layers = \
 	src/elfscan/judge.c \
 	src/elfscan/diff.c \
 	src/elfscan/system.c \
+	src/elfscan/units.c \
+	src/elfscan/mdwe.c \
+	src/elfscan/proc.c \
 	src/elfscan/closure.c \
 	src/elfscan/ldso.c \
 	src/elfscan/env.c \
@@ -21,6 +24,7 @@ elfscan_layers = \
 	src/elfscan/progress.c \
 	src/elfscan/report.c \
 	src/elfscan/sarif.c \
+	src/elfscan/ref.c \
 	src/elfscan/buf.c \
 	src/elfscan/hardening.c \
 	src/elfscan/evidence.c \
@@ -33,7 +37,7 @@ elfscan_headers = \
 	src/elfscan/report.h src/elfscan/sarif.h src/elfscan/buf.h \
 	src/elfscan/verdict.h src/elfscan/where.h src/elfscan/lazy.h \
 	src/elfscan/xalloc.h src/elfscan/system.h src/elfscan/diff.h \
-	src/elfscan/evidence.h src/elfscan/debug.h
+	src/elfscan/proc.h src/elfscan/evidence.h src/elfscan/debug.h
 elfscan_cflags = $(AM_CFLAGS) $(PTHREAD_CFLAGS) $(LIBARCHIVE_CFLAGS) \
 	$(JSON_C_CFLAGS)
 # What links libelfscan.a links these too. libarchive is not among them:

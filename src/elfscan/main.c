@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <glob.h>
+#include <limits.h>
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "debug.h"
 #include "diff.h"
 #include "elfscan.h"
+#include "proc.h"
 #include "report.h"
 #include "sarif.h"
 #include "system.h"
@@ -47,7 +49,9 @@ usage(FILE *f)
 "      --null             names in LIST end with NUL, not newline\n"
 "      --summary          print counts at the end\n"
 "      --allow FILE       glob patterns, one a line, of paths allowed an\n"
-"                         executable stack\n"
+"                         executable stack (installed paths: /usr/lib/x/**)\n"
+"      --allow-pattern GLOB\n"
+"                         one such pattern\n"
 "      --hardening        also report RELRO, PIE, canary, FORTIFY_SOURCE,\n"
 "                         RPATH/RUNPATH, IBT/SHSTK, BTI/PAC, symbols, and\n"
 "                         what DWARF (in the file, its debug file, or a\n"
@@ -69,10 +73,18 @@ usage(FILE *f)
 "      --diff OLD NEW     what got worse (exit status 1) and better from OLD\n"
 "                         to NEW: two packages, images, trees or files,\n"
 "                         their images paired by path\n"
+"      --proc[=PID,...]   also judge the running processes (those named, or\n"
+"                         all): which have an executable stack or writable\n"
+"                         and executable memory now, what asked for it, and\n"
+"                         whether their files say so; without PATH, only\n"
+"                         them\n"
 "  -L, --follow           follow symbolic links\n"
 "  -x, --one-file-system  stay on the file system of each PATH\n"
 "  -A, --archives         also look into the packages, wheels, tarballs and\n"
 "                         images met in directories (those named are always)\n"
+"      --platform OS/ARCH[/VARIANT]\n"
+"                         of a multi-platform image, only this platform's\n"
+"                         (default: every platform)\n"
 "  -j, --jobs N           worker threads (default: the online CPUs)\n"
 "      --no-progress      no progress line on a terminal\n"
 "      --rules            print the table of default stack rules\n"
@@ -81,19 +93,22 @@ usage(FILE *f)
 "\n"
 "Members of .deb, .rpm, zip (.whl, .jar, .apk), tar and cpio files, plain\n"
 "or compressed, are shown as FILE!MEMBER; the files of a container image\n"
-"(an OCI layout or archive, a docker save tarball) as IMAGE!/PATH, as a\n"
-"container of it sees them. A file named twice by one real path, or named\n"
-"and met in a directory named, is scanned once.\n"
+"(an OCI layout or archive, a docker save tarball) as IMAGE!TAG!/PATH, as\n"
+"a container of it sees them. PATH may name one image as skopeo does:\n"
+"oci:DIR[:TAG], oci-archive:FILE[:TAG], docker-archive:FILE[:REF|@N]. A\n"
+"file named twice by one real path, or named and met in a directory named,\n"
+"is scanned once.\n"
 "\n"
 "Exit status: 0 no findings, 1 findings, 2 an error: a bad option, a PATH\n"
 "that is not ELF, an archive, a package or an image, or a path, file,\n"
-"directory or member that could not be read (2 wins over 1).\n");
+"directory, member or process that could not be read (2 wins over 1).\n");
 }
 
 enum {
-	OPT_FORMAT = 256, OPT_SUMMARY, OPT_ALLOW, OPT_NO_PROGRESS, OPT_RULES,
-	OPT_HARDENING, OPT_REQUIRE, OPT_SYSTEM, OPT_DIFF, OPT_CODE,
-	OPT_NO_HEADER, OPT_FILES_FROM, OPT_NULL,
+	OPT_FORMAT = 256, OPT_SUMMARY, OPT_ALLOW, OPT_ALLOW_PATTERN,
+	OPT_NO_PROGRESS, OPT_RULES, OPT_HARDENING, OPT_REQUIRE, OPT_SYSTEM,
+	OPT_DIFF, OPT_CODE, OPT_NO_HEADER, OPT_FILES_FROM, OPT_NULL,
+	OPT_PLATFORM, OPT_PROC,
 };
 
 /* The leading ':' tells a missing argument from an unknown option, and
@@ -280,10 +295,71 @@ add_require(struct opts *o, const char *arg)
 	return 0;
 }
 
+/* --proc=PID,...: the ids, added to o. */
+static int
+add_pids(struct opts *o, const char *arg)
+{
+	const char *p = arg;
+	char *end;
+	long n;
+
+	do {
+		errno = 0;
+		n = strtol(p, &end, 10);
+		if (errno || end == p || n < 1 || n > INT_MAX ||
+		    (*end != ',' && *end != '\0')) {
+			warnx("--proc=%s: not a list of process ids", arg);
+			return -1;
+		}
+		o->pids = xrealloc(o->pids, (o->npids + 1) * sizeof(*o->pids));
+		o->pids[o->npids++] = (int)n;
+		p = end + 1;
+	} while (*end == ',');
+	return 0;
+}
+
+/* --platform: OS/ARCH[/VARIANT], no part empty. */
+static bool
+platform_ok(const char *s)
+{
+	size_t parts, len;
+
+	for (parts = 1; (len = strcspn(s, "/")) > 0; parts++, s += len + 1)
+		if (s[len] == '\0')
+			return parts == 2 || parts == 3;
+	return false;
+}
+
 /*
  * The options into o. Returns 0; -1 after a usage error, said in one
  * line; -2 after another (an --allow file that cannot be read).
  */
+/* The options that cannot go together: -1 (said) when two given do. */
+static int
+combinations(const struct opts *o, bool format)
+{
+	const char *what = NULL;
+
+	if (o->print0 && format)
+		what = "-0 and --format cannot be used together: -0 prints only paths";
+	else if (o->null && o->files_from == NULL)
+		what = "--null: there is no --files-from LIST to read";
+	else if (o->proc && o->diff)
+		what = "--proc cannot be used with --diff: processes have no old and new";
+	else if (o->diff && o->system)
+		what = "--diff cannot be used with --system: it compares two builds, not roots";
+	else if (o->diff && o->print0)
+		what = "--diff cannot be used with -0: it reports changes, not files";
+	else if (o->files_from != NULL && o->system)
+		what = "--files-from cannot be used with --system";
+	else if (o->files_from != NULL && o->diff)
+		what = "--files-from cannot be used with --diff";
+	if (what == NULL)
+		return 0;
+	warnx("%s", what);
+	return -1;
+}
+
 static int
 parse(int argc, char **argv, struct opts *o)
 {
@@ -296,14 +372,17 @@ parse(int argc, char **argv, struct opts *o)
 		{ "null", no_argument, NULL, OPT_NULL },
 		{ "summary", no_argument, NULL, OPT_SUMMARY },
 		{ "allow", required_argument, NULL, OPT_ALLOW },
+		{ "allow-pattern", required_argument, NULL, OPT_ALLOW_PATTERN },
 		{ "hardening", no_argument, NULL, OPT_HARDENING },
 		{ "code", no_argument, NULL, OPT_CODE },
 		{ "require", required_argument, NULL, OPT_REQUIRE },
 		{ "system", no_argument, NULL, OPT_SYSTEM },
 		{ "diff", no_argument, NULL, OPT_DIFF },
+		{ "proc", optional_argument, NULL, OPT_PROC },
 		{ "follow", no_argument, NULL, 'L' },
 		{ "one-file-system", no_argument, NULL, 'x' },
 		{ "archives", no_argument, NULL, 'A' },
+		{ "platform", required_argument, NULL, OPT_PLATFORM },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 		{ "rules", no_argument, NULL, OPT_RULES },
@@ -351,6 +430,9 @@ parse(int argc, char **argv, struct opts *o)
 				return -2;
 			}
 			break;
+		case OPT_ALLOW_PATTERN:
+			allow_add(&o->allow, optarg, NULL, 0);
+			break;
 		case OPT_HARDENING:
 			o->hardening = true;
 			break;
@@ -369,6 +451,11 @@ parse(int argc, char **argv, struct opts *o)
 			o->diff = true;
 			o->hardening = true;
 			break;
+		case OPT_PROC:
+			o->proc = true;
+			if (optarg != NULL && add_pids(o, optarg) < 0)
+				return -1;
+			break;
 		case 'L':
 			o->follow = true;
 			break;
@@ -377,6 +464,13 @@ parse(int argc, char **argv, struct opts *o)
 			break;
 		case 'A':
 			o->archives = true;
+			break;
+		case OPT_PLATFORM:
+			if (!platform_ok(optarg)) {
+				warnx("--platform=%s: not OS/ARCH[/VARIANT]", optarg);
+				return -1;
+			}
+			o->platform = optarg;
 			break;
 		case 'j':
 			errno = 0;
@@ -404,22 +498,9 @@ parse(int argc, char **argv, struct opts *o)
 			return -1;
 		}
 	}
-	if (o->print0 && format) {
-		warnx("-0 and --format cannot be used together: -0 prints only paths");
-		return -1;
-	}
-	if (o->null && o->files_from == NULL) {
-		warnx("--null: there is no --files-from LIST to read");
-		return -1;
-	}
 	if (o->print0 && o->files_from != NULL)
 		o->null = true;
-	if (o->files_from != NULL && (o->system || o->diff)) {
-		warnx("--files-from cannot be used with %s", o->system ?
-		    "--system" : "--diff");
-		return -1;
-	}
-	return 0;
+	return combinations(o, format);
 }
 
 static void
@@ -485,10 +566,10 @@ struct session {
 	struct pathset paths;
 };
 
-/* The sessions: this machine's root and its programs when no path is
-   named (nor listed); with --system, each path a root; else the paths,
-   on this machine's root. Returns the count, or -1 when a root cannot be opened
-   (said). */
+/* The sessions: none for --proc alone; this machine's root and its
+   programs when no path is named (nor listed); with --system, each path a
+   root; else the paths, on this machine's root. Returns the count, or -1
+   when a root cannot be opened (said). */
 static int
 sessions(struct opts *o, char **arg, int n, bool listed, struct report *r,
     struct session **out)
@@ -499,6 +580,9 @@ sessions(struct opts *o, char **arg, int n, bool listed, struct report *r,
 	int i;
 
 	*out = s;
+	if (n == 0 && !listed && o->proc && !o->system)
+		return 0;
+	o->files = true;
 	if (n == 0 || !o->system) {
 		o->system = o->system || (n == 0 && !listed);
 		if ((s->sys = system_open("/", o, r, &why)) == NULL)
@@ -704,7 +788,8 @@ main(int argc, char **argv)
 	if (o.format == FORMAT_SARIF && !o.print0)
 		r.sarif = start_sarif(&all, o.files_from != NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	report_header(&r);
+	if (nsess > 0)
+		report_header(&r);
 	if (o.progress)
 		j.prog = progress_start(&r);
 	if (o.diff)
@@ -717,6 +802,9 @@ main(int argc, char **argv)
 			system_judge(j.sys);
 	}
 	progress_stop(j.prog);
+	report_unused(&r);
+	if (o.proc && proc_scan(&r, o.pids, o.npids) < 0)
+		failed = 1;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (r.sarif != NULL && sarif_end(r.sarif, !failed &&
 	    atomic_load(&st.c[C_ERRORS]) == 0) < 0) {
@@ -738,10 +826,12 @@ out:
 	free_list(&listed);
 	allow_free(&o.allow);
 	require_free(o.require, o.nrequire);
+	free(o.pids);
 	if (failed || atomic_load(&st.c[C_ERRORS]) > 0)
 		return 2;
 	if (o.diff)
 		return atomic_load(&st.c[C_REGRESSIONS]) > 0 ? 1 : 0;
 	return atomic_load(&st.c[C_FINDINGS]) > 0 ||
-	    atomic_load(&st.c[C_VERDICTS]) > 0 ? 1 : 0;
+	    atomic_load(&st.c[C_VERDICTS]) > 0 ||
+	    atomic_load(&st.c[C_P_FINDINGS]) > 0 ? 1 : 0;
 }

@@ -123,14 +123,16 @@ fill(struct obj *o, const struct chstk_info *info)
 
 struct obj *
 objects_put(struct objects *t, dev_t dev, ino_t ino, const char *path,
-    const struct chstk_info *info, const char *why)
+    const struct chstk_info *info, const char *why, bool program)
 {
 	struct obj *o;
 	size_t h;
 
 	pthread_mutex_lock(&t->lock);
-	if ((o = find(t, dev, ino)) != NULL)
+	if ((o = find(t, dev, ino)) != NULL) {
+		o->program |= program;
 		goto out;
+	}
 	o = xcalloc(1, sizeof(*o));
 	o->dev = dev;
 	o->ino = ino;
@@ -138,7 +140,9 @@ objects_put(struct objects *t, dev_t dev, ino_t ino, const char *path,
 	if (info != NULL)
 		fill(o, info);
 	else
-		o->error = xstrdup(why);
+		o->error = xstrdup(why != NULL ? why : "not an ELF file");
+	o->elf = info != NULL || why != NULL;
+	o->program = program;
 	if (t->n + 1 > t->cap)
 		grow(t);
 	h = hash(dev, ino, t->cap);
@@ -185,23 +189,31 @@ take(void *arg, const char *member, const struct chstk_info *info,
 struct obj *
 objects_read(struct objects *t, int fd, const char *path)
 {
-	struct chstk_scan_opts so = { .read = CHSTK_READ_DYNAMIC };
-	struct one one = { .image = false };
-	struct chstk_error err;
 	struct stat st;
-	struct obj *o;
 
 	if (fstat(fd, &st) == -1)
 		return NULL;
-	if ((o = objects_get(t, st.st_dev, st.st_ino)) != NULL)
+	return objects_read_as(t, fd, path, st.st_dev, st.st_ino);
+}
+
+struct obj *
+objects_read_as(struct objects *t, int fd, const char *path, dev_t dev,
+    ino_t ino)
+{
+	struct chstk_scan_opts so = { .read = CHSTK_READ_DYNAMIC };
+	struct one one = { .image = false };
+	struct chstk_error err;
+	struct obj *o;
+
+	if ((o = objects_get(t, dev, ino)) != NULL)
 		return o;
 	if (chstk_scan_fd_with(fd, &so, take, &one, &err) < 0)
 		snprintf(one.why, sizeof(one.why), "%s", err.code ==
 		    CHSTK_ERR_SYS ? strerror(err.sys_errno) : err.msg);
 	if (!one.image)
-		return objects_put(t, st.st_dev, st.st_ino, path, NULL,
-		    one.why[0] != '\0' ? one.why : "not an ELF file");
-	o = objects_put(t, st.st_dev, st.st_ino, path, &one.info, NULL);
+		return objects_put(t, dev, ino, path, NULL,
+		    one.why[0] != '\0' ? one.why : NULL, false);
+	o = objects_put(t, dev, ino, path, &one.info, NULL, false);
 	free((char *)one.h.needed);
 	free((char *)one.h.rpath);
 	free((char *)one.h.runpath);

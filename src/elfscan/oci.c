@@ -5,8 +5,13 @@
  * Three forms: an OCI image layout (a directory with oci-layout and
  * index.json, blobs under blobs/ALG/HEX), an OCI archive (the same in a
  * tar), and a `docker save` tarball (manifest.json naming each image's
- * layer tarballs). An index may hold several images (tags, platforms);
- * each is reported under its own name when there is more than one.
+ * layer tarballs). An index may hold several images (tags, platforms). An
+ * image is its manifest: one that several tags name, or that an index
+ * lists twice, is read once, under all its names joined by commas (a tag,
+ * and [OS/ARCH] for one platform of a multi-platform index); the caller
+ * may select one tag (oci:DIR:TAG, as skopeo names it) and one platform
+ * (struct oci_select). An image is named in what is reported when it has
+ * a tag, or when the file holds several.
  *
  * The layers are read once each, top layer first, as streams
  * (container_scan_stream). Reading downwards, the first version of a path
@@ -46,6 +51,8 @@ struct src {
 	int fd;
 	bool dir;
 	const char *path;	/* the image's file or directory */
+	char *index;		/* a layout's index.json, by its path */
+	const struct oci_select *sel;
 	const struct container_out *out;
 };
 
@@ -56,9 +63,12 @@ struct source {
 	uint64_t size;		/* or UINT64_MAX */
 };
 
-/* One image: its name and its layers, bottom first. */
+/* One image: its names and its layers, bottom first. */
 struct image {
-	char *name;
+	char *name;		/* its names, joined by "," */
+	char *key;		/* what it is: its manifest's digest (docker's:
+				   its config's name) */
+	bool tagged;		/* named by a tag, not by a digest */
 	size_t n;
 	char *blob[LAYERS_MAX];		/* the layer's file */
 	char *digest[LAYERS_MAX];	/* the layer's digest */
@@ -325,8 +335,40 @@ get_array(json_object *o, const char *key)
 	return v;
 }
 
+/* The image whose key is key, or NULL. */
 static struct image *
-add_image(struct src *src, struct images *im, const char *name)
+image_of(const struct images *im, const char *key)
+{
+	size_t k;
+
+	for (k = 0; k < im->n; k++)
+		if (strcmp(im->v[k]->key, key) == 0)
+			return im->v[k];
+	return NULL;
+}
+
+/* One more name for the image, unless it has it. */
+static void
+add_name(struct image *i, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p;
+	char *joined;
+
+	for (p = i->name; p != NULL; p = strchr(p, ','), p += p != NULL)
+		if (strncmp(p, name, len) == 0 && (p[len] == ',' ||
+		    p[len] == '\0'))
+			return;
+	if (asprintf(&joined, "%s,%s", i->name, name) < 0)
+		oom();
+	free(i->name);
+	i->name = joined;
+}
+
+/* A new image, or NULL (reported) past the limit. */
+static struct image *
+add_image(struct src *src, struct images *im, const char *name,
+    const char *key, bool tagged)
 {
 	struct image **nv, *i;
 
@@ -338,6 +380,8 @@ add_image(struct src *src, struct images *im, const char *name)
 	im->v = nv;
 	i = im->v[im->n++] = xcalloc(1, sizeof(*i));
 	i->name = xstrdup(name);
+	i->key = xstrdup(key);
+	i->tagged = tagged;
 	return i;
 }
 
@@ -354,10 +398,10 @@ add_layer(struct src *src, struct image *i, const char *blob,
 	return true;
 }
 
-/* An OCI image manifest: its layers. */
+/* An OCI image manifest, of digest key: its layers. */
 static void
 oci_manifest(struct src *src, struct images *im, const char *name,
-    json_object *m)
+    const char *key, bool tagged, json_object *m)
 {
 	json_object *layers = get_array(m, "layers");
 	struct image *i;
@@ -368,7 +412,7 @@ oci_manifest(struct src *src, struct images *im, const char *name,
 		fail(src, NULL, name, "a manifest without layers");
 		return;
 	}
-	if ((i = add_image(src, im, name)) == NULL)
+	if ((i = add_image(src, im, name, key, tagged)) == NULL)
 		return;
 	for (k = 0; k < json_object_array_length(layers); k++) {
 		const char *d = get_str(json_object_array_get_idx(layers, k),
@@ -383,95 +427,246 @@ oci_manifest(struct src *src, struct images *im, const char *name,
 	}
 }
 
-/* An OCI index: each manifest, or index, it lists. */
-static void
-oci_index(struct src *src, struct images *im, const char *name,
+/* A descriptor's platform, "OS/ARCH[/VARIANT]" in buf; false without
+   one. */
+static bool
+platform_of(json_object *d, char *buf, size_t len)
+{
+	json_object *p;
+	const char *os, *arch, *variant;
+
+	if (!json_object_object_get_ex(d, "platform", &p) ||
+	    (os = get_str(p, "os")) == NULL ||
+	    (arch = get_str(p, "architecture")) == NULL)
+		return false;
+	variant = get_str(p, "variant");
+	snprintf(buf, len, "%.100s/%.100s%s%.100s", os, arch, variant ? "/" :
+	    "", variant ? variant : "");
+	return true;
+}
+
+/* Is the platform (OS/ARCH[/VARIANT]) the one asked for? A variant
+   counts only when both name one. */
+static bool
+platform_is(const char *have, const char *want)
+{
+	size_t h = strcspn(have, "/"), w = strcspn(want, "/");
+	const char *hv, *wv;
+
+	if (h != w || strncmp(have, want, h) != 0 || have[h] == '\0' ||
+	    want[w] == '\0')
+		return false;
+	have += h + 1;
+	want += w + 1;
+	h = strcspn(have, "/");
+	w = strcspn(want, "/");
+	if (h != w || strncmp(have, want, h) != 0)
+		return false;
+	hv = have[h] == '/' ? have + h + 1 : NULL;
+	wv = want[w] == '/' ? want + w + 1 : NULL;
+	return hv == NULL || wv == NULL || strcmp(hv, wv) == 0;
+}
+
+/* The name of what descriptor d of the index name lists (of digest, and
+   the tag ref or NULL), in label: at the top, its tag or its digest;
+   below, the index's name and its platform, or its digest. Returns
+   whether the name is a tag's. */
+static bool
+label_of(json_object *d, const char *name, bool tagged, int depth,
+    const char *ref, const char *digest, char *label, size_t len)
+{
+	char plat[320];
+
+	if (depth == 0)
+		snprintf(label, len, "%s", ref != NULL ? ref : digest);
+	else if (platform_of(d, plat, sizeof(plat)))
+		snprintf(label, len, "%s[%s]", name, plat);
+	else
+		snprintf(label, len, "%s@%s", name, digest);
+	return depth == 0 ? ref != NULL : tagged;
+}
+
+/* An OCI index: each manifest, or index, it lists, once, but those the
+   selection leaves out. Returns how many it took. */
+static size_t
+oci_index(struct src *src, struct images *im, const char *name, bool tagged,
     json_object *idx, int depth)
 {
-	json_object *list = get_array(idx, "manifests"), *ann, *doc;
-	char blob[1200], label[1200];
-	size_t k;
+	json_object *list = get_array(idx, "manifests"), *ann, *doc, *d;
+	const char *want = src->sel->platform;
+	char blob[1200], label[1200], plat[320];
+	size_t k, taken = 0, other = 0;
+	struct image *known;
 
 	if (list == NULL) {
 		fail(src, NULL, name, "an index without manifests");
-		return;
+		return 0;
 	}
 	for (k = 0; k < json_object_array_length(list); k++) {
-		json_object *d = json_object_array_get_idx(list, k);
-		const char *digest = get_str(d, "digest"), *ref = NULL, *type;
+		const char *digest, *ref = NULL, *type;
+		bool tag;
 
+		d = json_object_array_get_idx(list, k);
+		digest = get_str(d, "digest");
+		if (json_object_object_get_ex(d, "annotations", &ann))
+			ref = get_str(ann, "org.opencontainers.image.ref.name");
+		if (depth == 0 && src->sel->ref != NULL && (ref == NULL ||
+		    strcmp(ref, src->sel->ref) != 0))
+			continue;
+		if (platform_of(d, plat, sizeof(plat)) && want != NULL &&
+		    !platform_is(plat, want)) {
+			other++;
+			continue;
+		}
 		if (digest == NULL || !digest_blob(digest, blob, sizeof(blob))) {
 			fail(src, NULL, name, "a manifest without a valid digest");
 			continue;
 		}
-		if (json_object_object_get_ex(d, "annotations", &ann))
-			ref = get_str(ann, "org.opencontainers.image.ref.name");
-		if (depth == 0)
-			snprintf(label, sizeof(label), "%s", ref != NULL ? ref :
-			    digest);
-		else
-			snprintf(label, sizeof(label), "%s@%s", name, digest);
+		taken++;
+		tag = label_of(d, name, tagged, depth, ref, digest, label,
+		    sizeof(label));
+		if ((known = image_of(im, digest)) != NULL) {
+			add_name(known, label);
+			known->tagged = known->tagged || tag;
+			continue;
+		}
 		if ((doc = read_doc(src, blob)) == NULL)
 			continue;
 		type = get_str(doc, "mediaType");
 		if (get_array(doc, "manifests") != NULL && depth < NEST_MAX)
-			oci_index(src, im, label, doc, depth + 1);
+			oci_index(src, im, label, tag, doc, depth + 1);
 		else if (type == NULL || strstr(type, "manifest") != NULL)
-			oci_manifest(src, im, label, doc);
+			oci_manifest(src, im, label, digest, tag, doc);
 		json_object_put(doc);
+	}
+	if (taken == 0 && other > 0) {
+		snprintf(plat, sizeof(plat), "no image for the platform %.200s",
+		    want);
+		fail(src, NULL, name, plat);
+	}
+	return taken;
+}
+
+/* A docker reference as docker compares them: without "docker.io/" and
+   "library/", with ":latest" when it names no tag. */
+static void
+docker_ref(const char *ref, char *buf, size_t len)
+{
+	const char *slash;
+
+	if (strncmp(ref, "docker.io/", 10) == 0)
+		ref += 10;
+	if (strncmp(ref, "library/", 8) == 0)
+		ref += 8;
+	slash = strrchr(ref, '/');
+	snprintf(buf, len, "%s%s", ref, strchr(slash != NULL ? slash : ref,
+	    ':') != NULL ? "" : ":latest");
+}
+
+/* The k-th tag of a docker entry's list, or NULL. */
+static const char *
+docker_tag(json_object *tags, size_t k)
+{
+	json_object *t = tags != NULL && k < json_object_array_length(tags) ?
+	    json_object_array_get_idx(tags, k) : NULL;
+
+	return t != NULL && json_object_is_type(t, json_type_string) ?
+	    json_object_get_string(t) : NULL;
+}
+
+/* Is entry k of docker's list the selected one: its index (@K), or one
+   of its tags? */
+static bool
+docker_selected(const char *sel, size_t k, json_object *tags)
+{
+	char want[600], have[600], at[32];
+	const char *t;
+	size_t j;
+
+	if (sel[0] == '@') {
+		snprintf(at, sizeof(at), "@%zu", k);
+		return strcmp(sel, at) == 0;
+	}
+	docker_ref(sel, want, sizeof(want));
+	for (j = 0; (t = docker_tag(tags, j)) != NULL; j++) {
+		docker_ref(t, have, sizeof(have));
+		if (strcmp(have, want) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The layers of docker's entry e, to the image. */
+static void
+docker_layers(struct src *src, struct image *i, json_object *layers)
+{
+	size_t j;
+
+	for (j = 0; j < json_object_array_length(layers); j++) {
+		json_object *l = json_object_array_get_idx(layers, j);
+		const char *p = json_object_is_type(l, json_type_string) ?
+		    json_object_get_string(l) : NULL;
+		char digest[200];
+
+		if (p == NULL || !safe_name(p)) {
+			fail(src, NULL, i->name, "a layer with an unsafe name");
+			return;
+		}
+		/* <hex>.tar, <id>/layer.tar, blobs/sha256/<hex> */
+		if (strspn(p, "0123456789abcdef") == 64 &&
+		    strcmp(p + 64, ".tar") == 0)
+			snprintf(digest, sizeof(digest), "sha256:%.64s", p);
+		else if (strncmp(p, "blobs/sha256/", 13) == 0)
+			snprintf(digest, sizeof(digest), "sha256:%.64s", p + 13);
+		else
+			snprintf(digest, sizeof(digest), "%.199s", p);
+		if (!add_layer(src, i, p, digest))
+			return;
 	}
 }
 
-/* docker save's manifest.json: one entry an image. */
-static void
+/* docker save's manifest.json: one entry an image, once by its config,
+   under its tags, or the one selected. Returns how many it took. */
+static size_t
 docker_manifest(struct src *src, struct images *im, json_object *list)
 {
-	size_t k, j;
+	const char *sel = src->sel->ref;
+	size_t k, j, taken = 0;
 
 	if (!json_object_is_type(list, json_type_array)) {
 		fail(src, NULL, "manifest.json", "not a list");
-		return;
+		return 0;
 	}
 	for (k = 0; k < json_object_array_length(list); k++) {
 		json_object *e = json_object_array_get_idx(list, k);
 		json_object *tags = get_array(e, "RepoTags");
 		json_object *layers = get_array(e, "Layers");
-		const char *name = tags != NULL &&
-		    json_object_array_length(tags) > 0 &&
-		    json_object_is_type(json_object_array_get_idx(tags, 0),
-		    json_type_string) ? json_object_get_string(
-		    json_object_array_get_idx(tags, 0)) : get_str(e, "Config");
+		const char *config = get_str(e, "Config"), *t;
+		bool by_tag = sel != NULL && sel[0] != '@';
+		const char *name = by_tag ? sel : docker_tag(tags, 0);
 		struct image *i;
 
-		if (layers == NULL || name == NULL) {
+		if (sel != NULL && !docker_selected(sel, k, tags))
+			continue;
+		taken++;
+		if (layers == NULL || config == NULL) {
 			fail(src, NULL, "manifest.json", "an image without layers");
 			continue;
 		}
-		if ((i = add_image(src, im, name)) == NULL)
-			return;
-		for (j = 0; j < json_object_array_length(layers); j++) {
-			json_object *l = json_object_array_get_idx(layers, j);
-			const char *p = json_object_is_type(l, json_type_string) ?
-			    json_object_get_string(l) : NULL;
-			char digest[200];
-
-			if (p == NULL || !safe_name(p)) {
-				fail(src, NULL, name, "a layer with an unsafe name");
-				break;
-			}
-			/* <hex>.tar, <id>/layer.tar, blobs/sha256/<hex> */
-			if (strspn(p, "0123456789abcdef") == 64 &&
-			    strcmp(p + 64, ".tar") == 0)
-				snprintf(digest, sizeof(digest), "sha256:%.64s", p);
-			else if (strncmp(p, "blobs/sha256/", 13) == 0)
-				snprintf(digest, sizeof(digest), "sha256:%.64s",
-				    p + 13);
-			else
-				snprintf(digest, sizeof(digest), "%.199s", p);
-			if (!add_layer(src, i, p, digest))
-				break;
+		if ((i = image_of(im, config)) != NULL) {
+			if (name != NULL)
+				add_name(i, name);
+			i->tagged = i->tagged || name != NULL;
+		} else if ((i = add_image(src, im, name != NULL ? name : config,
+		    config, name != NULL)) == NULL) {
+			return taken;
+		} else {
+			docker_layers(src, i, layers);
 		}
+		for (j = 1; !by_tag && (t = docker_tag(tags, j)) != NULL; j++)
+			add_name(i, t);
 	}
+	return taken;
 }
 
 /* ---- the file system: layers top down ---- */
@@ -563,7 +758,6 @@ struct layer {
 	struct table *paths;
 	int index;
 	const char *digest;
-	char *blob;		/* a layout's layer file, by its path */
 	struct batch kept;	/* what the layer's files held, for links */
 };
 
@@ -595,7 +789,7 @@ forward(struct layer *l, const struct batch *b)
 
 	out.at.image = l->named ? l->image->name : NULL;
 	out.at.layer = l->digest;
-	out.at.file = l->blob;
+	out.at.file = l->src->index;
 	out.at.streamed = true;
 	l->src->out->found(l->src->out->arg, &out);
 }
@@ -720,13 +914,8 @@ scan_image(struct src *src, const struct image *i, bool named)
 	for (k = i->n; k-- > 0;) {
 		l.index = (int)k;
 		l.digest = i->digest[k];
-		if (src->dir && asprintf(&l.blob, "%s/%s", src->path,
-		    i->blob[k]) < 0)
-			l.blob = NULL;
 		if (with_blob(src, i->blob[k], read_layer, &l, &why) < 0)
 			fail(src, i->digest[k], i->blob[k], why);
-		free(l.blob);
-		l.blob = NULL;
 		batch_clear(&l.kept);
 	}
 	table_free(&paths);
@@ -772,38 +961,47 @@ oci_is_archive(int fd)
 }
 
 void
-oci_scan(int fd, bool dir, const char *path, const struct container_out *out)
+oci_scan(int fd, bool dir, const char *path, const struct oci_select *sel,
+    const struct container_out *out)
 {
-	struct src src = { .fd = fd, .dir = dir, .path = path, .out = out };
+	static const struct oci_select all = { NULL, NULL };
+	struct src src = { .fd = fd, .dir = dir, .path = path,
+	    .sel = sel != NULL ? sel : &all, .out = out };
 	struct images im = { NULL, 0 };
 	json_object *top;
 	const char *why;
 	uint64_t size;
 	struct archive *a;
-	size_t k, j;
+	size_t k, j, taken = 1;
 
 	if (lazy_archive_load(&why) < 0) {
 		fail(&src, NULL, "libarchive", why);
 		return;
 	}
+	if (dir && asprintf(&src.index, "%s/index.json", path) < 0)
+		oom();
 	/* An OCI layout or archive has index.json; docker's, manifest.json. */
 	if (dir || (a = tar_find(&src, "index.json", &size, 0, &why)) != NULL) {
 		if (!dir)
 			libarchive.archive_read_free(a);
 		if ((top = read_doc(&src, "index.json")) != NULL)
-			oci_index(&src, &im, "index.json", top, 0);
+			taken = oci_index(&src, &im, "index.json", false, top, 0);
 	} else if ((top = read_doc(&src, "manifest.json")) != NULL) {
-		docker_manifest(&src, &im, top);
+		taken = docker_manifest(&src, &im, top);
 	}
 	json_object_put(top);
+	if (top != NULL && taken == 0 && src.sel->ref != NULL)
+		fail(&src, NULL, src.sel->ref, "no image of that name");
 	for (k = 0; k < im.n; k++) {
-		scan_image(&src, im.v[k], im.n > 1);
+		scan_image(&src, im.v[k], im.v[k]->tagged || im.n > 1);
 		for (j = 0; j < im.v[k]->n; j++) {
 			free(im.v[k]->blob[j]);
 			free(im.v[k]->digest[j]);
 		}
 		free(im.v[k]->name);
+		free(im.v[k]->key);
 		free(im.v[k]);
 	}
 	free(im.v);
+	free(src.index);
 }

@@ -6,10 +6,11 @@
  * goes to container.c, and a container image to oci.c, when it was named
  * on the command line or listed, or with -A; anything else is passed over
  * after that one read, or an error when it was named (elfscan.h, enum
- * named). With --hardening the library reads each image's other
- * defences too, and hands over its symbols and DWARF units (batch.c); an
- * image that gets an executable stack is read again for why (its DWARF,
- * its code), unless that was read.
+ * named). A file named as an image (oci-archive:FILE...) must be one.
+ * With --hardening the library reads each image's other defences too, and
+ * hands over its symbols and DWARF units (batch.c); an image that gets an
+ * executable stack is read again for why (its DWARF, its code), unless
+ * that was read.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -109,25 +110,30 @@ read_library(struct batch *b, int fd, const unsigned char *head, size_t n,
 /* A container's members are judged one by one, as they are read. */
 struct container_ctx {
 	struct judge *j;
+	size_t root;
 	bool findings;
 };
 
+/* The container names its members; where the file lies, the walk knows. */
 static void
 judge_member(void *arg, const struct batch *b)
 {
 	struct container_ctx *c = arg;
+	struct batch in = *b;
 
-	c->findings |= judge_batch(c->j, b);
+	in.at.root = c->root;
+	c->findings |= judge_batch(c->j, &in);
 }
 
 void
-read_file(struct judge *j, int dirfd, const char *name, const char *path,
-    bool follow, enum named named)
+read_file(struct judge *j, int dirfd, const char *name, const struct met *m)
 {
-	struct batch b = { .at.path = path };
-	struct container_ctx c = { .j = j };
+	const char *path = m->path;
+	struct batch b = { .at.path = path, .at.root = m->root };
+	struct container_ctx c = { .j = j, .root = m->root };
 	struct container_out out = { .found = judge_member, .arg = &c,
 	    .hardening = j->o->hardening };
+	struct oci_select sel = { m->ref, j->o->platform };
 	/* Enough for the ELF header and program headers of nearly every
 	   ELF file (all of /usr's here), which the library then does not
 	   read again: one read tells what a file is and, most often, all the
@@ -137,12 +143,12 @@ read_file(struct judge *j, int dirfd, const char *name, const char *path,
 	enum chstk_format format;
 	enum container kind;
 	struct stat st;
-	bool look_into = named != NAMED_NO || j->o->archives;
+	bool look_into = m->named != NAMED_NO || j->o->archives;
 	ssize_t n;
 	int fd;
 
 	fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
-	    (follow ? 0 : O_NOFOLLOW));
+	    (m->follow ? 0 : O_NOFOLLOW));
 	if (fd == -1) {
 		/* Gone, or replaced by a link, since the listing. */
 		if (errno != ENOENT && errno != ELOOP) {
@@ -164,13 +170,17 @@ read_file(struct judge *j, int dirfd, const char *name, const char *path,
 		b.dev = st.st_dev;
 		b.ino = st.st_ino;
 	}
-	if (format == CHSTK_FORMAT_ELF || format == CHSTK_FORMAT_AR)
+	if (m->image && !(kind == CONTAINER_TAR && oci_is_archive(fd)))
+		batch_add(&b, FOUND_ERROR, NULL, "not an image: neither an OCI archive nor a docker save tarball");
+	else if (m->image)
+		oci_scan(fd, false, path, &sel, &out);
+	else if (format == CHSTK_FORMAT_ELF || format == CHSTK_FORMAT_AR)
 		read_library(&b, fd, head, (size_t)n, format, j->o);
 	else if (kind == CONTAINER_TAR && look_into && oci_is_archive(fd))
-		oci_scan(fd, false, path, &out);
+		oci_scan(fd, false, path, &sel, &out);
 	else if (kind != CONTAINER_NONE && look_into)
 		container_scan(fd, path, kind, &out);
-	else if (named == NAMED_ARG && n >= 0)
+	else if (m->named == NAMED_ARG && n >= 0)
 		batch_add(&b, FOUND_ERROR, NULL, "not an ELF file");
 	c.findings |= judge_batch(j, &b);
 	batch_clear(&b);
@@ -179,12 +189,13 @@ read_file(struct judge *j, int dirfd, const char *name, const char *path,
 }
 
 void
-read_layout(struct judge *j, int fd, const char *path)
+read_layout(struct judge *j, int fd, const struct met *m)
 {
-	struct container_ctx c = { .j = j };
+	struct container_ctx c = { .j = j, .root = m->root };
 	struct container_out out = { .found = judge_member, .arg = &c,
 	    .hardening = j->o->hardening };
+	struct oci_select sel = { m->ref, j->o->platform };
 
-	oci_scan(fd, true, path, &out);
-	judge_file(j, path, c.findings);
+	oci_scan(fd, true, m->path, &sel, &out);
+	judge_file(j, m->path, c.findings);
 }

@@ -298,9 +298,9 @@ hard_json(struct buf *b, const struct chstk_info *info, const struct hard *h)
  * "hardening" member and those of the system verdicts in "system", and
  * the text summary's sentences below name them.
  */
-enum group { G_SCAN, G_HARDENING, G_SYSTEM, G_DIFF };
+enum group { G_SCAN, G_HARDENING, G_SYSTEM, G_DIFF, G_PROC };
 static const char *const group_key[] = { NULL, "hardening", "system",
-    "diff" };
+    "diff", "processes" };
 static const struct counter_name {
 	const char *key;
 	unsigned c;
@@ -340,9 +340,19 @@ static const struct counter_name {
 	{ "plugin_exec_stack", C_V_PLUGIN_EXEC, G_SYSTEM },
 	{ "unresolved", C_V_UNRESOLVED, G_SYSTEM },
 	{ "tunable_exec_stack", C_V_TUNABLE, G_SYSTEM },
+	{ "mdwe_breaks", C_V_MDWE, G_SYSTEM },
 	{ "regressions", C_REGRESSIONS, G_DIFF },
 	{ "improvements", C_IMPROVEMENTS, G_DIFF },
 	{ "added", C_ADDED, G_DIFF }, { "removed", C_REMOVED, G_DIFF },
+	{ "processes_read", C_P_READ, G_PROC },
+	{ "proc_findings", C_P_FINDINGS, G_PROC },
+	{ "proc_exec_stack", C_P_EXEC, G_PROC },
+	{ "proc_unasked", C_P_UNASKED, G_PROC },
+	{ "proc_rwx", C_P_RWX, G_PROC },
+	{ "proc_differs", C_P_DIFFERS, G_PROC },
+	{ "kernel_threads", C_P_KERNEL, G_PROC },
+	{ "proc_exited", C_P_EXITED, G_PROC },
+	{ "proc_unreadable", C_P_UNREADABLE, G_PROC },
 };
 #define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))
 
@@ -358,7 +368,9 @@ static const char text_hardening[] =
 static const char text_diff[] =
     "diff: {regressions regression|regressions}, {improvements improvement|improvements}; {added image|images} only in the new, {removed} only in the old\n";
 static const char text_system[] =
-    "system: {programs_judged program|programs} judged; {verdicts verdict|verdicts}: {stack_made_exec program gets|programs get} an executable stack from a library, {startup_refused} will not start, {plugin_refused plugin|plugins} refused, {plugin_exec_stack plugin makes|plugins make} a host's stack executable, {unresolved needed library|needed libraries} not found\n";
+    "system: {programs_judged program|programs} judged; {verdicts verdict|verdicts}: {stack_made_exec program gets|programs get} an executable stack from a library, {startup_refused} will not start, {plugin_refused plugin|plugins} refused, {plugin_exec_stack plugin makes|plugins make} a host's stack executable, {unresolved needed library|needed libraries} not found, {mdwe_breaks service|services} broken by MemoryDenyWriteExecute=yes\n";
+static const char text_processes[] =
+    "processes: {processes_read} read, {proc_findings} with findings: {proc_exec_stack} with an executable stack asked for, {proc_unasked} with one nothing asked for, {proc_rwx} with other writable and executable memory; {proc_differs} not as their files say; {kernel_threads kernel thread|kernel threads}, {proc_exited} exited while read, {proc_unreadable} unreadable\n";
 
 /*
  * A format: each hook fills b with one record, which report.c writes to
@@ -379,7 +391,7 @@ struct writer {
 	   counters, by enum counter) */
 	void (*notes)(struct buf *b, const unsigned long *v);
 	/* v: the counters, by enum counter; groups: 1 << enum group of the
-	   counters beyond the scan's to give too */
+	   counters to give (the scan's but with --proc alone) */
 	void (*summary)(struct buf *b, const unsigned long *v,
 	    unsigned groups, double seconds);
 	bool summary_on_stderr;	/* standard output is for the records */
@@ -391,6 +403,10 @@ struct writer {
 	    const struct hard *h, const struct evidence *ev);
 	void (*log_error)(struct report *r, const struct where *w,
 	    bool malformed, const char *msg);
+	/* An --allow pattern that allowed nothing: without a hook, a
+	   message on the standard error. */
+	void (*unused)(struct buf *b, const struct allow_pattern *p);
+	void (*log_unused)(struct report *r, const struct allow_pattern *p);
 	/* A root's rules, and its verdicts. */
 	void (*root)(struct buf *b, const char *root, const char *rules);
 	void (*verdict)(struct buf *b, const struct sys_verdict *v);
@@ -398,6 +414,10 @@ struct writer {
 	/* --diff: a defence that changed. */
 	void (*change)(struct buf *b, const struct diff_change *c);
 	void (*log_change)(struct report *r, const struct diff_change *c);
+	/* A running process; as for files, without an error hook one that
+	   could not be read is a message on the standard error. */
+	void (*process)(struct buf *b, const struct proc_verdict *v);
+	void (*log_process)(struct report *r, const struct proc_verdict *v);
 };
 
 /* Does the record say why the image asks for an executable stack? Every
@@ -412,7 +432,7 @@ has_cause(const struct chstk_info *info, const struct verdict *v)
 /* The cause and whether 'chstk -E' is safe, for people: "from the
    assembly source a.S; chstk -E: likely safe: ..." */
 static enum ev_safe
-cause_text(struct buf *b, const struct chstk_info *info,
+stack_cause_text(struct buf *b, const struct chstk_info *info,
     const struct evidence *ev)
 {
 	char cause[1024];
@@ -682,14 +702,20 @@ static void
 text_summary(struct buf *b, const unsigned long *v, unsigned groups,
     double seconds)
 {
-	text_sentence(b, text_counts, v);
-	buf_addf(b, "%.2f s\n", seconds);
+	if (groups & 1u << G_SCAN) {
+		text_sentence(b, text_counts, v);
+		buf_addf(b, "%.2f s\n", seconds);
+	}
 	if (groups & 1u << G_HARDENING)
 		text_sentence(b, text_hardening, v);
 	if (groups & 1u << G_SYSTEM)
 		text_sentence(b, text_system, v);
 	if (groups & 1u << G_DIFF)
 		text_sentence(b, text_diff, v);
+	if (groups & 1u << G_PROC)
+		text_sentence(b, text_processes, v);
+	if (!(groups & 1u << G_SCAN))
+		buf_addf(b, "%.2f s\n", seconds);
 }
 
 /* The verdict's why, and for an image that asks for an executable stack
@@ -871,8 +897,7 @@ json_summary(struct buf *b, const unsigned long *v, unsigned groups,
 
 	buf_puts(b, "{\"summary\":{");
 	for (i = 0; i < NCOUNTERS; i++) {
-		if (!(groups & 1u << counters[i].group) &&
-		    counters[i].group != G_SCAN)
+		if (!(groups & 1u << counters[i].group))
 			continue;
 		if (counters[i].group != in) {
 			buf_addf(b, "%s%s\"%s\":{", in != G_SCAN ? "}" : "", sep,
@@ -884,8 +909,24 @@ json_summary(struct buf *b, const unsigned long *v, unsigned groups,
 		    v[counters[i].c]);
 		sep = ",";
 	}
-	buf_addf(b, "%s\"seconds\":%.3f}}\n", in != G_SCAN ? "}," : ",",
+	buf_addf(b, "%s\"seconds\":%.3f}}\n", in != G_SCAN ? "}," : sep,
 	    seconds);
+}
+
+/* {"unused_allow":{...}}: a pattern that allowed nothing, and where it
+   was written (null for --allow-pattern). */
+static void
+json_unused(struct buf *b, const struct allow_pattern *p)
+{
+	buf_puts(b, "{\"unused_allow\":{\"pattern\":");
+	buf_json(b, p->text);
+	buf_puts(b, ",\"file\":");
+	if (p->file != NULL) {
+		buf_json(b, p->file);
+		buf_addf(b, ",\"line\":%u}}\n", p->line);
+	} else {
+		buf_puts(b, "null,\"line\":null}}\n");
+	}
 }
 
 /* -0: the path of a file with findings, once. */
@@ -904,23 +945,15 @@ sarif_image(struct report *r, const struct where *w,
 {
 	struct region mark = { info->mark_offset, info->mark_size };
 	struct region wx_region = { info->wx_offset, info->wx_size };
-	char just[512], wx[64], lack[600], why[1536], *full = NULL;
-	const char *pat;
+	char just[512], wx[64], lack[600], why[1536];
 	unsigned i, waived = 0;
 
 	if (v->findings == 0 && !v->allowed)
 		return;
 	if (v->allowed) {
 		waived = v->waived;
-		if ((pat = allow_which(&r->o->allow, w->path)) == NULL &&
-		    w->member != NULL) {
-			if (asprintf(&full, "%s!%s", w->path, w->member) < 0)
-				oom();
-			pat = allow_which(&r->o->allow, full);
-		}
 		snprintf(just, sizeof(just), "allowed by the pattern '%s' of the --allow list",
-		    pat != NULL ? pat : "?");
-		free(full);
+		    v->allowed_by != NULL ? v->allowed_by->text : "?");
 	}
 	snprintf(wx, sizeof(wx), "%u writable and executable segment%s",
 	    info->wx, info->wx == 1 ? "" : "s");
@@ -969,22 +1002,35 @@ host_text(struct buf *b, const struct sys_host *h)
 /* The hosts a verdict names in the text and SARIF messages. */
 #define HOSTS_SAID 5
 
+/* The hosts of one kind: programs (a path), or services (a unit's name,
+   no "/"). */
 static void
-hosts_text(struct buf *b, const struct sys_verdict *v)
+hosts_of(struct buf *b, const struct sys_verdict *v, bool services)
 {
-	size_t i;
+	const char *noun = services ? "service" : "program";
+	size_t i, n = 0, said = 0;
 
-	if (v->nhosts == 0)
+	for (i = 0; i < v->nhosts; i++)
+		n += (v->hosts[i].path[0] != '/') == services;
+	if (n == 0)
 		return;
-	buf_addf(b, "; %zu program%s: ", v->nhosts, v->nhosts == 1 ? "" :
-	    "s");
-	for (i = 0; i < v->nhosts && i < HOSTS_SAID; i++) {
-		if (i > 0)
+	buf_addf(b, "; %zu %s%s: ", n, noun, n == 1 ? "" : "s");
+	for (i = 0; i < v->nhosts && said < HOSTS_SAID; i++) {
+		if ((v->hosts[i].path[0] != '/') != services)
+			continue;
+		if (said++ > 0)
 			buf_puts(b, ", ");
 		host_text(b, &v->hosts[i]);
 	}
-	if (v->nhosts > HOSTS_SAID)
-		buf_addf(b, " and %zu more", v->nhosts - HOSTS_SAID);
+	if (n > HOSTS_SAID)
+		buf_addf(b, " and %zu more", n - HOSTS_SAID);
+}
+
+static void
+hosts_text(struct buf *b, const struct sys_verdict *v)
+{
+	hosts_of(b, v, false);
+	hosts_of(b, v, true);
 }
 
 static void
@@ -1166,18 +1212,254 @@ sarif_change(struct report *r, const struct diff_change *c)
 	    NULL, why, NULL);
 }
 
+static void
+sarif_unused(struct report *r, const struct allow_pattern *p)
+{
+	sarif_unused_pattern(r->sarif, p->text, p->file, p->line);
+}
+
+/* The rwx mappings a record names in the text and SARIF messages. */
+#define AREAS_SAID 5
+
+static void
+cause_text(struct buf *b, const struct proc_cause *c)
+{
+	if (c->path == NULL) {
+		buf_text(b, c->why);
+		return;
+	}
+	buf_text(b, c->path);
+	buf_puts(b, " (");
+	buf_text(b, c->why);
+	buf_puts(b, ")");
+}
+
+static void
+area_text(struct buf *b, const struct proc_area *a)
+{
+	buf_addf(b, "; rwx %lx-%lx (%lu KiB, ", a->start, a->end,
+	    (a->end - a->start) >> 10);
+	buf_text(b, a->what[0] != '\0' ? a->what : "anonymous");
+	if (a->tid != 0)
+		buf_addf(b, ", the stack of thread %d", a->tid);
+	buf_puts(b, "): ");
+	buf_text(b, a->why != NULL ? a->why :
+	    "nothing it loaded asks for it");
+}
+
+/* What a process's memory is, for people: its stack and what asks for
+   it, its other writable and executable memory, what was not read, and
+   whether all is as its files say. */
+static void
+process_text(struct buf *b, const struct proc_verdict *v)
+{
+	size_t i, n = 0;
+
+	buf_puts(b, "stack ");
+	buf_puts(b, v->stack != NULL ? v->stack : "none");
+	for (i = 0; i < v->ncauses; i++) {
+		if (!v->causes[i].main)
+			continue;
+		buf_puts(b, n++ ? ", " : ", asked for by ");
+		cause_text(b, &v->causes[i]);
+	}
+	for (i = 0; i < v->nareas && i < AREAS_SAID; i++)
+		area_text(b, &v->areas[i]);
+	if (v->nareas > AREAS_SAID)
+		buf_addf(b, "; %zu more rwx mappings", v->nareas - AREAS_SAID);
+	for (i = 0; i < v->nunread; i++) {
+		buf_puts(b, "; not read: ");
+		cause_text(b, &v->unread[i]);
+	}
+	buf_puts(b, v->differs == NULL ? "; matches" : "; differs: ");
+	if (v->differs != NULL)
+		buf_text(b, v->differs);
+}
+
+/* "pid 42 (name)" */
+static void
+process_name(struct buf *b, const struct proc_verdict *v)
+{
+	buf_addf(b, "pid %d", v->pid);
+	if (v->comm[0] == '\0')
+		return;
+	buf_puts(b, " (");
+	buf_text(b, v->comm);
+	buf_puts(b, ")");
+}
+
+static void
+text_process(struct buf *b, const struct proc_verdict *v)
+{
+	size_t start = b->len;
+
+	findings_list(b, v->findings, false);
+	while (b->len - start < 18)
+		buf_add(b, " ", 1);
+	buf_add(b, " ", 1);
+	process_name(b, v);
+	if (v->state == PROC_KERNEL) {
+		buf_puts(b, ": a kernel thread, no memory of its own\n");
+		return;
+	}
+	if (v->state == PROC_EXITED) {
+		buf_puts(b, ": exited while it was read\n");
+		return;
+	}
+	buf_puts(b, " ");
+	buf_text(b, v->exe);
+	if (strcmp(v->root, "/") != 0) {
+		buf_puts(b, " (root ");
+		buf_text(b, v->root);
+		buf_puts(b, ")");
+	}
+	buf_puts(b, ": ");
+	process_text(b, v);
+	buf_puts(b, "\n");
+}
+
+static void
+json_causes(struct buf *b, const char *key, const struct proc_cause *c,
+    size_t n, bool flags)
+{
+	size_t i;
+
+	buf_addf(b, ",\"%s\":[", key);
+	for (i = 0; i < n; i++) {
+		buf_puts(b, i ? ",{\"path\":" : "{\"path\":");
+		if (c[i].path != NULL)
+			buf_json(b, c[i].path);
+		else
+			buf_puts(b, "null");
+		buf_puts(b, ",\"why\":");
+		buf_json(b, c[i].why);
+		if (flags)
+			buf_addf(b, ",\"main\":%s,\"threads\":%s",
+			    c[i].main ? "true" : "false",
+			    c[i].threads ? "true" : "false");
+		buf_puts(b, "}");
+	}
+	buf_puts(b, "]");
+}
+
+static void
+json_areas(struct buf *b, const struct proc_verdict *v)
+{
+	const struct proc_area *a;
+	size_t i;
+
+	buf_puts(b, ",\"rwx\":[");
+	for (i = 0; i < v->nareas; i++) {
+		a = &v->areas[i];
+		buf_addf(b, "%s{\"start\":\"%#lx\",\"end\":\"%#lx\","
+		    "\"size\":%lu,\"what\":", i ? "," : "", a->start, a->end,
+		    a->end - a->start);
+		buf_json(b, a->what);
+		if (a->tid != 0)
+			buf_addf(b, ",\"thread\":%d", a->tid);
+		else
+			buf_puts(b, ",\"thread\":null");
+		buf_puts(b, ",\"why\":");
+		if (a->why != NULL)
+			buf_json(b, a->why);
+		else
+			buf_puts(b, "null");
+		buf_puts(b, "}");
+	}
+	buf_puts(b, "]");
+}
+
+static void
+json_process(struct buf *b, const struct proc_verdict *v)
+{
+	static const char *const state[] = {
+		[PROC_READ] = "read", [PROC_KERNEL] = "kernel-thread",
+		[PROC_EXITED] = "exited", [PROC_UNREADABLE] = "unreadable",
+	};
+
+	buf_addf(b, "{\"pid\":%d,\"comm\":", v->pid);
+	buf_json(b, v->comm);
+	buf_addf(b, ",\"state\":\"%s\"", state[v->state]);
+	if (v->state == PROC_UNREADABLE) {
+		buf_puts(b, ",\"error\":");
+		buf_json(b, v->error);
+	}
+	if (v->state == PROC_READ) {
+		buf_puts(b, ",\"root\":");
+		buf_json(b, v->root);
+		buf_puts(b, ",\"exe\":");
+		buf_json(b, v->exe);
+		buf_puts(b, ",\"stack\":");
+		if (v->stack != NULL)
+			buf_json(b, v->stack);
+		else
+			buf_puts(b, "null");
+		json_causes(b, "asked_by", v->causes, v->ncauses, true);
+		json_areas(b, v);
+		json_causes(b, "unread", v->unread, v->nunread, false);
+		buf_addf(b, ",\"matches\":%s,\"differs\":",
+		    v->differs == NULL ? "true" : "false");
+		if (v->differs != NULL)
+			buf_json(b, v->differs);
+		else
+			buf_puts(b, "null");
+	}
+	buf_puts(b, ",\"findings\":[");
+	findings_list(b, v->findings, true);
+	buf_puts(b, "]}\n");
+}
+
+/* A process with findings: a result per finding at its program; one that
+   could not be read, a notification; any other, nothing. */
+static void
+sarif_process(struct report *r, const struct proc_verdict *v)
+{
+	struct region whole = { 0, v->exe_size };
+	char space[2048], *path;
+	struct where w = { NULL };
+	struct buf b;
+	unsigned i;
+
+	if (v->state != PROC_UNREADABLE && v->findings == 0)
+		return;
+	BUF_INIT(b, space);
+	process_name(&b, v);
+	buf_puts(&b, ": ");
+	if (v->state == PROC_UNREADABLE) {
+		if (asprintf(&path, "/proc/%d", v->pid) < 0)
+			oom();
+		w.path = path;
+		buf_puts(&b, v->error);
+		sarif_notification(r->sarif, &w, b.p);
+	} else {
+		if (asprintf(&path, "%s%s", strcmp(v->root, "/") == 0 ? "" :
+		    v->root, v->exe) < 0)
+			oom();
+		w.path = path;
+		process_text(&b, v);
+		for (i = 0; i < F_COUNT; i++)
+			if (v->findings & 1u << i)
+				sarif_result(r->sarif, i, &w, v->exe_size ?
+				    &whole : NULL, b.p, NULL);
+	}
+	buf_free(&b);
+	free(path);
+}
+
 static const struct writer text_writer = {
 	.header = text_header, .image = text_image, .notes = text_notes,
 	.summary = text_summary, .root = text_root, .verdict = text_verdict,
-	.change = text_change,
+	.change = text_change, .process = text_process,
 };
 static const struct writer json_writer = {
 	.image = json_image, .error = json_error, .summary = json_summary,
 	.root = json_root, .verdict = json_verdict, .change = json_change,
+	.unused = json_unused, .process = json_process,
 };
 static const struct writer sarif_writer = {
 	.log_image = sarif_image, .log_error = sarif_error,
 	.log_verdict = sarif_verdict, .log_change = sarif_change,
+	.log_unused = sarif_unused, .log_process = sarif_process,
 	.summary = text_summary, .summary_on_stderr = true,
 };
 static const struct writer print0_writer = {
@@ -1270,7 +1552,7 @@ keep_after(struct report *r, const struct where *w,
 	   again: only what the evidence shows. */
 	if (has_cause(info, v)) {
 		BUF_INIT(b, space);
-		if (cause_text(&b, info, ev) != SAFE_UNKNOWN ||
+		if (stack_cause_text(&b, info, ev) != SAFE_UNKNOWN ||
 		    ev->assembler > 0 || ev->trampolines > 0)
 			keep_line(r, &r->causes, w, &b);
 		buf_free(&b);
@@ -1333,6 +1615,39 @@ report_error(struct report *r, const struct where *w, bool malformed,
 	text_where(&b, w);
 	buf_addf(&b, ": %s%s\n", malformed ? "malformed ELF: " : "", msg);
 	to_stderr(r, &b);
+}
+
+void
+report_unused(struct report *r)
+{
+	const struct allow *a = &r->o->allow;
+	char space[512];
+	struct buf b;
+	size_t i;
+
+	for (i = 0; i < a->n; i++) {
+		const struct allow_pattern *p = &a->v[i];
+
+		if (atomic_load(&p->used))
+			continue;
+		if (writer(r)->log_unused != NULL) {
+			pthread_mutex_lock(&r->lock);
+			writer(r)->log_unused(r, p);
+			pthread_mutex_unlock(&r->lock);
+			continue;
+		}
+		BUF_INIT(b, space);
+		if (writer(r)->unused != NULL) {
+			writer(r)->unused(&b, p);
+			emit(r, &b);
+		} else if (p->file != NULL) {
+			buf_addf(&b, "elfscan: %s:%u: unused pattern: %s\n", p->file, p->line, p->text);
+			to_stderr(r, &b);
+		} else {
+			buf_addf(&b, "elfscan: --allow-pattern: unused pattern: %s\n", p->text);
+			to_stderr(r, &b);
+		}
+	}
 }
 
 void
@@ -1406,6 +1721,21 @@ report_notes(struct report *r)
 }
 
 void
+report_note(struct report *r, const char *path, const char *msg)
+{
+	char space[1024];
+	struct buf b;
+
+	BUF_INIT(b, space);
+	buf_puts(&b, "elfscan: ");
+	buf_text(&b, path);
+	buf_puts(&b, ": ");
+	buf_text(&b, msg);
+	buf_puts(&b, "\n");
+	to_stderr(r, &b);
+}
+
+void
 report_root(struct report *r, const char *root, const char *rules)
 {
 	char space[1024];
@@ -1467,11 +1797,42 @@ report_summary(struct report *r, double seconds)
 
 	counts(r, v);
 	BUF_INIT(b, space);
-	writer(r)->summary(&b, v, (r->o->hardening ? 1u << G_HARDENING : 0) |
+	writer(r)->summary(&b, v, (r->o->files ? 1u << G_SCAN : 0) |
+	    (r->o->hardening ? 1u << G_HARDENING : 0) |
 	    (r->o->system ? 1u << G_SYSTEM : 0) |
-	    (r->o->diff ? 1u << G_DIFF : 0), seconds);
+	    (r->o->diff ? 1u << G_DIFF : 0) |
+	    (r->o->proc ? 1u << G_PROC : 0), seconds);
 	if (writer(r)->summary_on_stderr)
 		to_stderr(r, &b);
 	else
 		emit(r, &b);
+}
+
+void
+report_process(struct report *r, const struct proc_verdict *v)
+{
+	char space[2048];
+	struct buf b;
+
+	if (writer(r)->log_process != NULL) {
+		pthread_mutex_lock(&r->lock);
+		clear_line(r);
+		writer(r)->log_process(r, v);
+		pthread_mutex_unlock(&r->lock);
+		return;
+	}
+	BUF_INIT(b, space);
+	if (v->state == PROC_UNREADABLE && writer(r)->error == NULL) {
+		buf_puts(&b, "elfscan: ");
+		process_name(&b, v);
+		buf_addf(&b, ": %s\n", v->error);
+		to_stderr(r, &b);
+		return;
+	}
+	if (writer(r)->process == NULL || (r->o->quiet && v->findings == 0)) {
+		buf_free(&b);
+		return;
+	}
+	writer(r)->process(&b, v);
+	emit(r, &b);
 }

@@ -45,6 +45,13 @@ void report_image(struct report *r, const struct where *w,
 void report_error(struct report *r, const struct where *w, bool malformed,
     const char *msg);
 void report_path0(struct report *r, const char *path);
+/* At the end: each --allow pattern that allowed nothing, as lintian
+   reports unused overrides; not an error. */
+void report_unused(struct report *r);
+/* What is wrong in a file of a root that is read for its settings, not
+   scanned (a unit file): a message on the standard error, not counted as
+   an error, as the program that reads the file goes on too. */
+void report_note(struct report *r, const char *path, const char *msg);
 /* The rules of a root whose verdicts follow, in a line for people. */
 void report_root(struct report *r, const char *root, const char *rules);
 /* A verdict of a root (system.h): what is at fault, and what it breaks. */
@@ -68,6 +75,50 @@ struct sys_verdict {
 	size_t nhosts;
 };
 void report_verdict(struct report *r, const struct sys_verdict *v);
+/* A running process (proc.h): its memory now, and whether what it loaded
+   and its environment say so. */
+struct proc_cause {
+	const char *path;	/* a file it loaded, as it names it; NULL:
+				   its environment or personality */
+	const char *why;	/* why it asks, or (unread) why not read */
+	bool main, threads;	/* for its main stack, for its threads' */
+};
+struct proc_area {		/* a writable and executable mapping */
+	unsigned long start, end;
+	const char *what;	/* the file, "[heap]", "[anon:NAME]", or
+				   "" for anonymous memory */
+	int tid;		/* the thread whose stack pointer is in it,
+				   or 0 */
+	const char *why;	/* what explains it, or NULL: nothing */
+};
+enum proc_state { PROC_READ, PROC_KERNEL, PROC_EXITED, PROC_UNREADABLE };
+struct proc_verdict {
+	int pid;
+	enum proc_state state;
+	const char *comm;	/* its name, or "" */
+	const char *error;	/* unreadable: what failed, and why */
+	const char *root;	/* its root directory, as this machine's
+				   path ("/" most often) */
+	const char *exe;	/* its program in its root, or "" */
+	unsigned long long exe_size;	/* the program's size, 0: unknown
+					   (it may be in a mount namespace
+					   of its own, or deleted) */
+	const char *stack;	/* the main stack's permissions ("rwxp"),
+				   or NULL when it has none */
+	const struct proc_cause *causes;	/* what asks for
+						   executable stacks */
+	size_t ncauses;
+	const struct proc_area *areas;	/* the rest of its writable and
+					   executable memory */
+	size_t nareas;
+	const struct proc_cause *unread;	/* files it loaded that
+						   could not be read */
+	size_t nunread;
+	const char *differs;	/* NULL: as its files say; else what
+				   differs, in a sentence */
+	unsigned findings;	/* enum finding bits */
+};
+void report_process(struct report *r, const struct proc_verdict *v);
 /* --diff: one defence of one image that changed (diff.h). */
 struct diff_change;
 void report_change(struct report *r, const struct diff_change *c);

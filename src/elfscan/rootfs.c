@@ -77,37 +77,46 @@ char *
 rootfs_read(const struct rootfs *fs, const char *path, size_t max,
     size_t *len)
 {
-	struct stat st;
-	size_t got = 0;
-	char *buf = NULL;
-	ssize_t n = 0;
+	char *buf;
 	int fd, saved;
 
 	fd = rootfs_openat(fs, path, O_RDONLY | O_NONBLOCK);
 	if (fd == -1)
 		return NULL;
+	buf = rootfs_read_fd(fd, max, len);
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return buf;
+}
+
+char *
+rootfs_read_fd(int fd, size_t max, size_t *len)
+{
+	struct stat st;
+	size_t got = 0;
+	char *buf;
+	ssize_t n = 0;
+
 	if (fstat(fd, &st) == -1)
-		goto fail;
+		return NULL;
 	errno = !S_ISREG(st.st_mode) ? EINVAL : (uint64_t)st.st_size > max ?
 	    EFBIG : 0;
 	if (errno != 0)
-		goto fail;
+		return NULL;
 	buf = xmalloc((size_t)st.st_size + 1);
 	while (got < (size_t)st.st_size && (n = pread(fd, buf + got,
 	    (size_t)st.st_size - got, (off_t)got)) > 0)
 		got += (size_t)n;
-	if (n == -1)
-		goto fail;
-	close(fd);
+	if (n == -1) {
+		n = errno;
+		free(buf);
+		errno = (int)n;
+		return NULL;
+	}
 	buf[got] = '\0';
 	*len = got;
 	return buf;
-fail:
-	saved = errno;
-	free(buf);
-	close(fd);
-	errno = saved;
-	return NULL;
 }
 
 int

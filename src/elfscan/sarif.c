@@ -5,12 +5,15 @@
  * code scanning sorts by (findings.c). A result names its file by a URI
  * relative to the root it was found under, with that root's uriBaseId
  * (SCANROOT, or SCANROOT1... for several roots) defined once in
- * originalUriBaseIds; the member and, in an image, the image's reference
- * and layer, go in the location's logical location and properties. The
- * partial fingerprint hashes the rule, the relative URI, the member and
- * the image reference, not the root's absolute path or anything of the
- * run, so the same finding keeps it across runs and machines. Each piece
- * of the log is built in a buffer (buf.h) and written at once.
+ * originalUriBaseIds; in an image, the file is the image's file, or its
+ * layout's index.json, which holds its tags, and the message names the
+ * image's path and tags as the user named them; the member, and in an
+ * image its names and the layer, go in the location's logical location
+ * and properties. The partial fingerprint hashes the rule, the relative
+ * URI (of a layout, its directory's), the member and the image's names,
+ * not the root's absolute path or anything of the run, so the same
+ * finding keeps it across runs and machines. Each piece of the log is
+ * built in a buffer (buf.h) and written at once.
  */
 #include <errno.h>
 #include <limits.h>
@@ -20,8 +23,10 @@
 
 #include "buf.h"
 #include "chstk.h"
+#include "container.h"
 #include "sarif.h"
 #include "verdict.h"
+#include "xalloc.h"
 
 /* The manual, where every finding, rule and option is explained. */
 #define INFORMATION_URI "man:elfscan(1)"
@@ -29,7 +34,8 @@
 
 /* A scanned root: how paths under it become relative URIs. */
 struct root {
-	const char *path;	/* as given, trailing slashes dropped */
+	char *path;		/* as given (of an image reference, its
+				   path), trailing slashes dropped */
 	size_t len;
 	bool dir;		/* false: a file, named relative to its
 				   directory */
@@ -135,9 +141,12 @@ sarif_begin(FILE *out, char *const *roots, size_t n)
 	s->n = n;
 	for (i = 0; i < n; i++) {
 		struct root *r = &s->root[i];
+		char *ref = NULL;
 
-		r->path = roots[i];
-		r->len = strlen(roots[i]);
+		if (!image_ref(roots[i], &r->path, &ref))
+			r->path = xstrdup(roots[i]);
+		free(ref);
+		r->len = strlen(r->path);
 		while (r->len > 1 && r->path[r->len - 1] == '/')
 			r->len--;
 		r->dir = r->len == 0 || (stat(r->path, &st) == 0 &&
@@ -205,22 +214,39 @@ root_of(const struct sarif *s, const char *path, const char **rel)
 	return best;
 }
 
-/* The file SARIF names: the one that holds the member's bytes. */
+/* The file a record is located by: an image's file, or the index.json
+   of a layout, which names its images, never a layer's blob. */
 static const char *
 file_of(const struct where *w)
 {
 	return w->file != NULL ? w->file : w->path;
 }
 
+/* A path relative to the root it was found under; a root's own path, by
+   its last component. */
+static const char *
+rel_of(const struct sarif *s, const char *path)
+{
+	const char *rel = path, *slash;
+
+	if (root_of(s, path, &rel) == NULL) {
+		slash = strrchr(path, '/');
+		rel = slash != NULL && slash[1] != '\0' ? slash + 1 : path;
+	}
+	return rel;
+}
+
 /* The location: the file, and the member as a logical location. The
    region's offsets are the file's only where the member was not read out
-   of a container. */
+   of a container. Returns what names the file (an image layout by its
+   directory) relative to its root. */
 static const char *
 write_location(const struct sarif *s, struct buf *b, const struct where *w,
     const struct region *region)
 {
 	const char *path = file_of(w), *rel = path;
 	const struct root *r = root_of(s, path, &rel);
+	const char *name = w->file != NULL ? rel_of(s, w->path) : rel;
 	struct stat st;
 
 	buf_puts(b, "{\"physicalLocation\":{\"artifactLocation\":{\"uri\":\"");
@@ -243,7 +269,7 @@ write_location(const struct sarif *s, struct buf *b, const struct where *w,
 		buf_puts(b, ",\"logicalLocations\":[{\"name\":");
 		buf_json(b, w->member);
 		buf_puts(b, ",\"fullyQualifiedName\":\"");
-		buf_json_chars(b, rel);
+		buf_json_chars(b, name);
 		if (w->image != NULL) {
 			buf_add(b, "!", 1);
 			buf_json_chars(b, w->image);
@@ -263,14 +289,14 @@ write_location(const struct sarif *s, struct buf *b, const struct where *w,
 		buf_add(b, "}", 1);
 	}
 	buf_add(b, "}", 1);
-	return rel;
+	return name;
 }
 
 /* The file as the text output names it, for messages. */
 static void
 write_name(struct buf *b, const struct where *w)
 {
-	buf_json_chars(b, file_of(w));
+	buf_json_chars(b, w->path);
 	if (w->image != NULL) {
 		buf_add(b, "!", 1);
 		buf_json_chars(b, w->image);
@@ -343,11 +369,36 @@ sarif_notification(struct sarif *s, const struct where *w, const char *msg)
 	buf_free(&b);
 }
 
+void
+sarif_unused_pattern(struct sarif *s, const char *pattern, const char *file,
+    unsigned line)
+{
+	char space[1024], *real = file != NULL ? realpath(file, NULL) : NULL;
+	struct buf b;
+
+	BUF_INIT(b, space);
+	buf_addf(&b, "%s{\"level\":\"warning\",\"message\":{\"text\":\"",
+	    s->notifications++ ? ",\n" : "");
+	buf_puts(&b, "The --allow pattern '");
+	buf_json_chars(&b, pattern);
+	buf_puts(&b, "' allowed nothing: no image with an executable stack matched it.\"}");
+	if (real != NULL) {
+		buf_puts(&b, ",\"locations\":[{\"physicalLocation\":{"
+		    "\"artifactLocation\":{\"uri\":\"file://");
+		uri_path(&b, real);
+		buf_addf(&b, "\"},\"region\":{\"startLine\":%u}}}]", line);
+	}
+	buf_add(&b, "}", 1);
+	flush(&b, s->notes);
+	buf_free(&b);
+	free(real);
+}
+
 int
 sarif_end(struct sarif *s, bool successful)
 {
 	char buf[8192];
-	size_t n;
+	size_t n, i;
 	int r = 0;
 
 	fprintf(s->out, "\n],\"invocations\":[{\"executionSuccessful\":%s",
@@ -363,6 +414,8 @@ sarif_end(struct sarif *s, bool successful)
 	}
 	fputs("}]}]}\n", s->out);
 	fclose(s->notes);
+	for (i = 0; i < s->n; i++)
+		free(s->root[i].path);
 	free(s);
 	return r;
 }

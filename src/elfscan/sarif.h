@@ -6,9 +6,10 @@
  * The log is written as the scan goes: sarif_begin writes the tool, its
  * rules and the base URIs of the scanned roots; each sarif_result writes
  * one result at once; sarif_end closes the results and writes the
- * invocation with its notifications (the files that could not be read),
- * which wait in a temporary file meanwhile. Memory does not grow with the
- * number of results or notifications.
+ * invocation with its notifications (the files that could not be read,
+ * the --allow patterns that allowed nothing), which wait in a temporary
+ * file meanwhile. Memory does not grow with the number of results or
+ * notifications.
  *
  * The calls are not serialized here: the caller holds its output lock.
  */
@@ -50,6 +51,11 @@ void sarif_result(struct sarif *s, unsigned bit, const struct where *w,
 /* A file or member that could not be scanned, msg saying why. */
 void sarif_notification(struct sarif *s, const struct where *w,
     const char *msg);
+
+/* An --allow pattern that allowed nothing: a warning of the run, located
+   at line of file (file NULL: given on the command line). */
+void sarif_unused_pattern(struct sarif *s, const char *pattern,
+    const char *file, unsigned line);
 
 /* Close the log, the run's execution successful or not, and free s.
    Returns 0, or -1 when the notifications could not be read back. */

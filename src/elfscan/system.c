@@ -12,6 +12,14 @@
  *   a needed library found nowhere                 unresolved-library
  *   the tunable is 2 (where the value exists)      tunable-exec-stack
  *
+ * and then the root's systemd services (units.c), each command's program
+ * loaded the same way in the service's own environment (LD_LIBRARY_PATH,
+ * the tunable: a service does not see /etc/environment), judged as
+ * above where it sets either, and under MemoryDenyWriteExecute=yes by
+ * what that does to a program and its libraries (mdwe.c):
+ *
+ *   it breaks the program                          mdwe-breaks
+ *
  * after glibc's elf/dl-load.c (_dl_map_object_from_fd: a library that
  * wants PF_X while the process's stack is not believed executable makes it
  * so at start-up, or is refused under dlopen or with the tunable at 0) and
@@ -26,15 +34,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "debug.h"
 #include "elfscan.h"
+#include "buf.h"
 #include "report.h"
 #include "system.h"
 #include "xalloc.h"
 
-/* The verdicts found so far, one per (kind, subject), with their hosts. */
+/* The verdicts found so far, one per (kind, subject, why), with their
+   hosts. */
 struct group {
 	unsigned finding;
 	char *subject;
@@ -53,7 +64,7 @@ struct system {
 	struct objects objs;
 	struct memo memo;	/* the searches by name alone */
 	pthread_mutex_t lock;	/* over ld and the rules */
-	struct ldso *ld;	/* one per interpreter */
+	struct ldso **ld;	/* one per interpreter, each allocated once */
 	size_t nld;
 	bool rules;		/* the cache and tunable are read */
 	struct cache *cache;
@@ -61,6 +72,9 @@ struct system {
 	char *tunables;		/* GLIBC_TUNABLES of /etc/environment */
 	struct group *g;
 	size_t ng;
+	struct systemd sd;	/* the root's services */
+	unsigned ways;		/* how its MemoryDenyWriteExecute= works:
+				   MDWE_* bits, all that may be */
 };
 
 struct system *
@@ -119,26 +133,36 @@ ldso_at(struct system *s, const char *interp, unsigned machine,
 
 	read_rules(s);
 	for (i = 0; i < s->nld; i++)
-		if (strcmp(s->ld[i].interp, interp) == 0 &&
-		    s->ld[i].machine == machine &&
-		    s->ld[i].elf_class == elf_class)
-			return &s->ld[i];
+		if (strcmp(s->ld[i]->interp, interp) == 0 &&
+		    s->ld[i]->machine == machine &&
+		    s->ld[i]->elf_class == elf_class)
+			return s->ld[i];
+	/* Each once, where it stays: the closures' memo keys by it. */
 	s->ld = xrealloc(s->ld, (s->nld + 1) * sizeof(*s->ld));
-	ldso_read(&s->ld[s->nld], &s->fs, interp, machine, elf_class,
+	s->ld[s->nld] = xmalloc(sizeof(**s->ld));
+	ldso_read(s->ld[s->nld], &s->fs, interp, machine, elf_class,
 	    s->cache);
-	return &s->ld[s->nld++];
+	return s->ld[s->nld++];
 }
 
-/* The tunable's value under l: 1, glibc's default, where unset. */
+/* The tunable's value under l in an environment whose GLIBC_TUNABLES
+   is tunables: 1, glibc's default, where unset. */
 static int
-tunable(const struct system *s, const struct ldso *l)
+tunable_in(const struct ldso *l, const char *tunables)
 {
 	int t;
 
 	if (!l->refuses)
 		return 1;
-	t = tunable_execstack(s->tunables, l->force ? 2 : 1);
+	t = tunable_execstack(tunables, l->force ? 2 : 1);
 	return t == TUNABLE_UNSET ? 1 : t;
+}
+
+/* The tunable's value under l in a login's environment. */
+static int
+tunable(const struct system *s, const struct ldso *l)
+{
+	return tunable_in(l, s->tunables);
 }
 
 bool
@@ -162,15 +186,18 @@ system_add(struct system *s, const char *path, dev_t dev, ino_t ino,
     const struct chstk_info *info)
 {
 	const char *in = rootfs_inside(&s->fs, path);
-	struct obj *o;
 
-	if (in == NULL || info->hardening == NULL ||
-	    (info->kind != CHSTK_KIND_PROGRAM &&
+	if (in == NULL || (info->kind != CHSTK_KIND_PROGRAM &&
 	    info->kind != CHSTK_KIND_SHARED))
 		return;
-	o = objects_put(&s->objs, dev, ino, in, info, NULL);
-	if (info->kind == CHSTK_KIND_PROGRAM && info->hardening->interp[0])
-		o->program = true;
+	/* What ld.so could not read either: a library that fails to load. */
+	if (info->hardening == NULL)
+		objects_put(&s->objs, dev, ino, in, NULL,
+		    "its dynamic section cannot be read", false);
+	else
+		objects_put(&s->objs, dev, ino, in, info, NULL,
+		    info->kind == CHSTK_KIND_PROGRAM &&
+		    info->hardening->interp[0]);
 }
 
 /*
@@ -281,7 +308,7 @@ system_paths(struct system *s, const char *path_env, struct pathset *p)
 		add_dir(s, system_dirs[i], p);
 }
 
-/* Note host under the verdict (finding, subject). */
+/* Note host under the verdict (finding, subject, why). */
 static void
 verdict(struct system *s, unsigned finding, const char *subject,
     const char *why, const char *host, const char *via)
@@ -291,7 +318,8 @@ verdict(struct system *s, unsigned finding, const char *subject,
 
 	for (i = 0; i < s->ng; i++)
 		if (s->g[i].finding == finding &&
-		    strcmp(s->g[i].subject, subject) == 0)
+		    strcmp(s->g[i].subject, subject) == 0 &&
+		    strcmp(s->g[i].why, why) == 0)
 			break;
 	if (i == s->ng) {
 		s->g = xrealloc(s->g, (s->ng + 1) * sizeof(*s->g));
@@ -320,40 +348,39 @@ asks(const struct obj *o)
 	return v.effective == EFF_EXEC;
 }
 
-/* The DT_NEEDED names from the program down to node i, "a b c". */
+/* The DT_NEEDED names from the program down to node i, "a b c", after
+   prefix (and a blank) when there is one. */
 static char *
-via(const struct closure *c, size_t i)
+via(const struct closure *c, size_t i, const char *prefix)
 {
-	size_t at[64], n = 0, len = 0, k;
+	size_t at[64], n = 0, len = strlen(prefix) + 1, k;
 	char *s;
 
-	for (k = c->v[i].parent; k != 0 && n < 64; k = c->v[k].parent)
+	for (k = c != NULL ? c->v[i].parent : 0; k != 0 && n < 64;
+	    k = c->v[k].parent)
 		at[n++] = k;
 	for (k = 0; k < n; k++)
 		len += strlen(c->v[at[k]].name) + 1;
 	s = xmalloc(len + 1);
-	s[0] = '\0';
+	strcpy(s, prefix);
 	while (n > 0) {
-		strcat(s, c->v[at[--n]].name);
-		if (n > 0)
+		if (s[0] != '\0')
 			strcat(s, " ");
+		strcat(s, c->v[at[--n]].name);
 	}
 	return s;
 }
 
-/* A program: what its libraries do to it under l. */
+/* The closure of program p under l, with LD_LIBRARY_PATH library_path
+   (NULL: unset), whose $ORIGIN is the directory of /proc/self/exe, its
+   links resolved. */
 static void
-judge_program(struct system *s, const struct obj *p, const struct ldso *l)
+closure_for(struct system *s, const struct obj *p, const struct ldso *l,
+    const char *library_path, struct closure *c)
 {
-	struct pathlist none = { NULL, NULL };
-	char where[4096], *origin, *chain;
-	struct closure c;
-	size_t i;
-	int fd, t = tunable(s, l);
-	bool main_x = asks(p);
+	char where[4096], *origin;
+	int fd;
 
-	/* $ORIGIN of a program: the directory of /proc/self/exe, its
-	   links resolved. */
 	fd = rootfs_openat(&s->fs, p->path, O_PATH);
 	if (fd == -1 || rootfs_where(&s->fs, fd, where, sizeof(where)) < 0)
 		snprintf(where, sizeof(where), "%s", p->path);
@@ -361,36 +388,63 @@ judge_program(struct system *s, const struct obj *p, const struct ldso *l)
 		close(fd);
 	origin = xstrdup(where);
 	*strrchr(origin, '/') = '\0';
-	closure_of(&c, p, origin[0] != '\0' ? origin : "/", l, &s->fs,
-	    &s->objs, &s->memo, none);
+	if (origin[0] == '\0')
+		strcpy(origin, "/");
+	closure_of(c, p, origin, l, &s->fs, &s->objs, &s->memo,
+	    (struct pathlist){ library_path != NULL &&
+	    library_path[0] != '\0' ? library_path : NULL, origin });
 	free(origin);
-	stat_add(s->r->st, C_SYS_PROGRAMS);
+}
+
+/* What glibc does at start-up to the program of closure c with the
+   tunable at t: verdicts naming host, the libraries between after
+   prefix. */
+static void
+startup(struct system *s, const struct closure *c, int t, const char *host,
+    const char *prefix)
+{
+	const struct obj *p = c->v[0].o;
+	bool main_x = asks(p);
+	char *chain;
+	size_t i;
+
 	if (main_x && t == 0)
 		verdict(s, __builtin_ctz(F_STARTUP_REFUSED), p->path,
 		    "glibc.rtld.execstack=0: glibc refuses a program that asks for an executable stack",
-		    p->path, "");
-	for (i = 1; i < c.n; i++) {
-		if (!asks(c.v[i].o) || (main_x && t != 0))
+		    host, prefix);
+	for (i = 1; i < c->n; i++) {
+		if (!asks(c->v[i].o) || (main_x && t != 0))
 			continue;
-		chain = via(&c, i);
+		chain = via(c, i, prefix);
 		if (t == 0)
 			verdict(s, __builtin_ctz(F_STARTUP_REFUSED),
-			    c.v[i].o->path,
+			    c->v[i].o->path,
 			    "glibc.rtld.execstack=0: glibc refuses a library that asks for an executable stack at start-up",
-			    p->path, chain);
+			    host, chain);
 		else
 			verdict(s, __builtin_ctz(F_STACK_MADE_EXEC),
-			    c.v[i].o->path,
+			    c->v[i].o->path,
 			    "it asks for an executable stack: glibc makes the stack of every program that loads it executable",
-			    p->path, chain);
+			    host, chain);
 		free(chain);
 	}
-	for (i = 0; i < c.nmiss; i++) {
-		chain = via(&c, c.miss[i].from);
-		verdict(s, __builtin_ctz(F_UNRESOLVED), c.miss[i].name,
-		    c.miss[i].why, p->path, chain);
+	for (i = 0; i < c->nmiss; i++) {
+		chain = via(c, c->miss[i].from, prefix);
+		verdict(s, __builtin_ctz(F_UNRESOLVED), c->miss[i].name,
+		    c->miss[i].why, host, chain);
 		free(chain);
 	}
+}
+
+/* A program: what its libraries do to it under l. */
+static void
+judge_program(struct system *s, const struct obj *p, const struct ldso *l)
+{
+	struct closure c;
+
+	closure_for(s, p, l, NULL, &c);
+	stat_add(s->r->st, C_SYS_PROGRAMS);
+	startup(s, &c, tunable(s, l), p->path, "");
 	closure_free(&c);
 }
 
@@ -411,6 +465,207 @@ each_program(void *arg, struct obj *o)
 		judge_program(s, o, l);
 }
 
+/* ---- The services ---- */
+
+/* What units.c finds wrong in the root's systemd files. */
+static void
+say_unit(void *arg, const char *path, const char *msg)
+{
+	struct system *s = arg;
+	char *p;
+
+	if (asprintf(&p, "%s%s", s->fs.dir, path) < 0)
+		oom();
+	report_note(s->r, p, msg);
+	free(p);
+}
+
+/* How the root's systemd sets MemoryDenyWriteExecute= (mdwe.c): by its
+   version, and for this machine's root by the kernel running; another
+   root may boot any kernel. A root without a systemd that says its
+   version may do either. */
+static unsigned
+mdwe_ways(const struct system *s)
+{
+	struct utsname u;
+	unsigned major, minor;
+
+	if (s->sd.version != 0 && s->sd.version < 254)
+		return MDWE_SECCOMP;
+	if (s->sd.version == 0 || s->fs.len != 0 || uname(&u) != 0 ||
+	    sscanf(u.release, "%u.%u", &major, &minor) != 2)
+		return MDWE_PRCTL | MDWE_SECCOMP;
+	return major > 6 || (major == 6 && minor >= 3) ? MDWE_PRCTL :
+	    MDWE_SECCOMP;
+}
+
+/* The program the kernel runs for path: a script's interpreter ("#!",
+   its first word, binfmt_script), a few deep; the interpreters are
+   added to prefix. NULL when it cannot be read (said). */
+static const struct obj *
+program_at(struct system *s, const char *path, struct buf *prefix)
+{
+	char head[256], name[256], msg[256], *p;
+	const struct obj *o;
+	int fd, depth;
+	ssize_t n;
+
+	for (depth = 0; depth < 4; depth++) {
+		if ((fd = rootfs_openat(&s->fs, path, O_RDONLY |
+		    O_NONBLOCK)) == -1) {
+			snprintf(msg, sizeof(msg), "cannot be read: %s: the command is not judged", strerror(errno));
+			say_unit(s, path, msg);
+			return NULL;
+		}
+		n = pread(fd, head, sizeof(head) - 1, 0);
+		if (n < 2 || head[0] != '#' || head[1] != '!') {
+			o = objects_read(&s->objs, fd, path);
+			close(fd);
+			return o;
+		}
+		close(fd);
+		head[n] = '\0';
+		p = head + 2 + strspn(head + 2, " \t");
+		p[strcspn(p, " \t\n")] = '\0';
+		buf_puts(prefix, " ");
+		buf_puts(prefix, p);
+		if (*p != '/')
+			break;
+		memmove(name, p, strlen(p) + 1);
+		path = name;
+	}
+	say_unit(s, path, "a script whose interpreter is not an absolute path to a program, or a script again: not judged");
+	return NULL;
+}
+
+/* A command of a service, judged. */
+struct cmd_judge {
+	struct system *s;
+	const struct service *svc;
+	const char *path;	/* the program the command names */
+	const struct closure *c;	/* NULL: static */
+	const char *prefix;	/* "ExecStart=/usr/bin/foo" */
+};
+
+static void
+on_fault(void *arg, const struct mdwe_fault *f)
+{
+	struct cmd_judge *j = arg;
+	const char *subject = f->node == MDWE_TUNABLE ?
+	    j->svc->env[SVC_TUNABLES].from : f->node == 0 ? j->path :
+	    j->c->v[f->node].o->path;
+	char *chain = via(j->c, f->node == MDWE_TUNABLE ? 0 : f->node,
+	    j->prefix);
+
+	verdict(j->s, __builtin_ctz(F_MDWE_BREAKS), subject, f->why,
+	    j->svc->name, chain);
+	free(chain);
+}
+
+/* The program of a dynamically linked command in the service's own
+   environment: at start-up, as a program is judged, where the service
+   sets the tunable or LD_LIBRARY_PATH; then under MemoryDenyWriteExecute=
+   unless "+". */
+static void
+judge_dynamic(struct cmd_judge *j, const struct obj *p, bool mdwe)
+{
+	const struct service *svc = j->svc;
+	const struct ldso *l;
+	struct closure c;
+	int t;
+
+	l = ldso_at(j->s, p->interp, p->info.machine, p->info.elf_class);
+	if (!l->present) {
+		verdict(j->s, __builtin_ctz(F_UNRESOLVED), p->interp,
+		    "the program's dynamic linker is not in the root",
+		    svc->name, j->prefix);
+		return;
+	}
+	if (!l->glibc) {
+		/* Another C library: what the kernel does to the program
+		   still holds. */
+		if (mdwe)
+			mdwe_faults(p, NULL, j->s->ways, 1, on_fault, j);
+		return;
+	}
+	t = tunable_in(l, svc->env[SVC_TUNABLES].value);
+	closure_for(j->s, p, l, svc->env[SVC_LIBRARY_PATH].value, &c);
+	j->c = &c;
+	if (svc->env[SVC_TUNABLES].value != NULL ||
+	    svc->env[SVC_LIBRARY_PATH].value != NULL)
+		startup(j->s, &c, t, svc->name, j->prefix);
+	if (t == 2 && !mdwe)
+		verdict(j->s, __builtin_ctz(F_TUNABLE_EXEC_STACK),
+		    svc->env[SVC_TUNABLES].from,
+		    "it sets GLIBC_TUNABLES=glibc.rtld.execstack=2 for the service",
+		    svc->name, j->prefix);
+	if (mdwe)
+		mdwe_faults(p, &c, j->s->ways, t, on_fault, j);
+	closure_free(&c);
+}
+
+static void
+judge_command(struct system *s, const struct service *svc,
+    const struct command *cmd)
+{
+	struct cmd_judge j = { s, svc, cmd->path, NULL, NULL };
+	bool mdwe = svc->mdwe && !(cmd->flags & CMD_FULL);
+	const struct obj *p;
+	char space[512];
+	struct buf prefix;
+
+	BUF_INIT(prefix, space);
+	buf_addf(&prefix, "%s=%s", cmd->setting, cmd->path);
+	if ((p = program_at(s, cmd->path, &prefix)) == NULL)
+		goto out;
+	j.prefix = prefix.p;
+	if (p->error != NULL || p->info.kind != CHSTK_KIND_PROGRAM) {
+		say_unit(s, p->path, p->error != NULL ? p->error :
+		    "not a program: not judged");
+		goto out;
+	}
+	if (strcmp(prefix.p + strlen(cmd->setting) + 1, cmd->path) != 0)
+		j.path = p->path;
+	stat_add(s->r->st, C_SYS_PROGRAMS);
+	if (p->interp[0] != '\0')
+		judge_dynamic(&j, p, mdwe);
+	else if (mdwe)
+		mdwe_faults(p, NULL, s->ways, 1, on_fault, &j);
+out:
+	buf_free(&prefix);
+}
+
+static void
+judge_services(struct system *s)
+{
+	size_t i, k;
+
+	systemd_read(&s->sd, &s->fs, &s->objs, say_unit, s);
+	s->ways = mdwe_ways(s);
+	for (i = 0; i < s->sd.n; i++)
+		for (k = 0; k < s->sd.svc[i].ncmd; k++)
+			judge_command(s, &s->sd.svc[i], &s->sd.svc[i].cmd[k]);
+}
+
+/* How the root's systemd sets MemoryDenyWriteExecute=, for people. */
+static void
+report_systemd(const struct system *s, char *line, size_t len,
+    const char *sep)
+{
+	char version[64];
+
+	if (s->sd.version != 0)
+		snprintf(version, sizeof(version), "systemd %u", s->sd.version);
+	else
+		snprintf(version, sizeof(version), "%s", s->sd.binary != NULL ?
+		    "systemd of unknown version" : "no systemd manager");
+	snprintf(line, len, "%s%s: MemoryDenyWriteExecute= by %s", sep,
+	    version, s->ways == MDWE_PRCTL ? "PR_SET_MDWE" :
+	    s->ways == MDWE_SECCOMP ? "a seccomp filter" : s->sd.version != 0 ?
+	    "PR_SET_MDWE on Linux 6.3 and later, else a seccomp filter (the kernel is not known)" :
+	    "PR_SET_MDWE or a seccomp filter");
+}
+
 /* The root's rules, said once for people. */
 static void
 report_rules(struct system *s)
@@ -419,7 +674,7 @@ report_rules(struct system *s)
 	size_t i, n = 0;
 
 	for (i = 0; i < s->nld && n < sizeof(line); i++) {
-		const struct ldso *l = &s->ld[i];
+		const struct ldso *l = s->ld[i];
 
 		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s: %s%s",
 		    n ? "; " : "", l->interp, !l->present ? "absent" :
@@ -434,9 +689,11 @@ report_rules(struct system *s)
 			    " (/etc/environment)");
 	}
 	if (n < sizeof(line) && s->cache == NULL)
-		snprintf(line + n, sizeof(line) - n, "%sno ld.so.cache%s%s",
-		    n ? "; " : "", s->cache_why ? ": " : "",
-		    s->cache_why ? s->cache_why : "");
+		n += (size_t)snprintf(line + n, sizeof(line) - n,
+		    "%sno ld.so.cache%s%s", n ? "; " : "", s->cache_why ? ": " :
+		    "", s->cache_why ? s->cache_why : "");
+	if (n < sizeof(line) && s->sd.n > 0)
+		report_systemd(s, line + n, sizeof(line) - n, n ? "; " : "");
 	report_root(s->r, s->fs.len ? s->fs.dir : "/", line);
 }
 
@@ -444,10 +701,12 @@ static int
 by_subject(const void *a, const void *b)
 {
 	const struct group *x = a, *y = b;
+	int d;
 
 	if (x->finding != y->finding)
 		return x->finding < y->finding ? -1 : 1;
-	return strcmp(x->subject, y->subject);
+	d = strcmp(x->subject, y->subject);
+	return d != 0 ? d : strcmp(x->why, y->why);
 }
 
 static int
@@ -490,8 +749,9 @@ system_judge(struct system *s)
 
 	read_rules(s);
 	objects_each(&s->objs, each_program, s);
+	judge_services(s);
 	for (i = 0; i < s->nld; i++) {
-		t = tunable(s, &s->ld[i]);
+		t = tunable(s, s->ld[i]);
 		if (t == 2)
 			verdict(s, __builtin_ctz(F_TUNABLE_EXEC_STACK),
 			    "/etc/environment",
@@ -537,12 +797,15 @@ system_close(struct system *s)
 		free(s->g[i].cause);
 	}
 	free(s->g);
-	for (i = 0; i < s->nld; i++)
-		ldso_free(&s->ld[i]);
+	for (i = 0; i < s->nld; i++) {
+		ldso_free(s->ld[i]);
+		free(s->ld[i]);
+	}
 	free(s->ld);
 	cache_free(s->cache);
 	memo_free(&s->memo);
 	free(s->tunables);
+	systemd_free(&s->sd);
 	objects_free(&s->objs);
 	pthread_mutex_destroy(&s->lock);
 	rootfs_close(&s->fs);

@@ -8,6 +8,10 @@
  * and what they load:
  *
  *   system.c    the session: the root, its rules, the verdicts reported
+ *   units.c     the root's systemd: its version, its services, what each
+ *               runs and in what environment
+ *   mdwe.c      what MemoryDenyWriteExecute=yes does to a program and its
+ *               libraries
  *   closure.c   each program's libraries, loaded as its ld.so would, and
  *               which of them asks for an executable stack
  *   ldso.c      the root's dynamic linker read as a file: which glibc, what
@@ -83,6 +87,8 @@ int rootfs_openat(const struct rootfs *fs, const char *path, int flags);
    in *len; the caller frees it. NULL and errno (EFBIG: too big). */
 char *rootfs_read(const struct rootfs *fs, const char *path, size_t max,
     size_t *len);
+/* The same of the regular file open on fd. */
+char *rootfs_read_fd(int fd, size_t max, size_t *len);
 /* The in-root path of the file open on fd, its links resolved. */
 int rootfs_where(const struct rootfs *fs, int fd, char *out, size_t len);
 
@@ -92,6 +98,8 @@ struct obj {
 	ino_t ino;
 	char *path;		/* the in-root path it was first met at */
 	char *error;		/* could not be read: why; else NULL */
+	bool elf;		/* an ELF file (false: error says it is
+				   none, and there is nothing to judge) */
 	struct chstk_info info;	/* info.hardening NULL: see below */
 	bool textrel, nodeflib;
 	char *soname;		/* "" when none */
@@ -112,12 +120,19 @@ void objects_free(struct objects *t);
 /* The object of (dev, ino), or NULL. */
 struct obj *objects_get(struct objects *t, dev_t dev, ino_t ino);
 /* Record what the library read of the file (dev, ino) at path; info NULL
-   with why when it could not be read. Returns the object, which may have
-   been there already. Any thread. */
+   with why when it could not be read, and with why NULL when it is no ELF
+   file; program: a dynamically linked program the walk met, to be judged.
+   Returns the object, which may have been there already (then made a
+   program too, if program). Any thread. */
 struct obj *objects_put(struct objects *t, dev_t dev, ino_t ino,
-    const char *path, const struct chstk_info *info, const char *why);
+    const char *path, const struct chstk_info *info, const char *why,
+    bool program);
 /* Read the file open on fd (at the in-root path) and record it. */
 struct obj *objects_read(struct objects *t, int fd, const char *path);
+/* The same, the file known as (dev, ino): a running process's mapping,
+   as /proc/PID/maps names it (proc.c). */
+struct obj *objects_read_as(struct objects *t, int fd, const char *path,
+    dev_t dev, ino_t ino);
 /* Call fn for each object (one thread, after the walk). */
 void objects_each(struct objects *t, void (*fn)(void *arg, struct obj *o),
     void *arg);
@@ -151,6 +166,10 @@ void cache_free(struct cache *c);
 /* The ld.so at the in-root path interp, for machine and class. */
 void ldso_read(struct ldso *l, const struct rootfs *fs, const char *interp,
     unsigned machine, unsigned elf_class, const struct cache *cache);
+/* The same, of the file open on fd (a running process's ld.so, which
+   may be deleted), without a cache. */
+void ldso_read_fd(struct ldso *l, int fd, const char *interp,
+    unsigned machine, unsigned elf_class);
 void ldso_free(struct ldso *l);
 /* The interpreter path the machine's glibc programs use, or NULL. */
 const char *ldso_default_interp(unsigned machine, unsigned elf_class);
@@ -238,5 +257,73 @@ int tunable_execstack(const char *tunables, int maxval);
    form: NAME=VALUE lines, optionally quoted), or NULL; the caller frees
    it. */
 char *env_file_value(const char *text, const char *name);
+
+/* units.c: the root's systemd, its files read as systemd reads them. */
+/* One command a service runs (ExecStart= and the other Exec*=). */
+enum {
+	CMD_FULL = 1,		/* "+": without the sandboxing, so without
+				   MemoryDenyWriteExecute= */
+	CMD_IGNORE = 2,		/* "-": its failure is ignored */
+};
+struct command {
+	const char *setting;	/* "ExecStart" (static) */
+	char *path;		/* the program, found in the root */
+	unsigned flags;
+};
+/* A variable of the environment a service's processes get, and the file
+   (in the root) that set it. */
+enum { SVC_TUNABLES, SVC_LIBRARY_PATH, SVC_NVARS };
+struct svc_var {
+	char *value;		/* NULL: unset */
+	char *from;
+};
+struct service {
+	char *name;		/* "foo.service"; a template "foo@.service" */
+	char *file;		/* its unit file, in the root */
+	bool mdwe;		/* MemoryDenyWriteExecute=yes */
+	struct command *cmd;
+	size_t ncmd;
+	struct svc_var env[SVC_NVARS];	/* GLIBC_TUNABLES, LD_LIBRARY_PATH */
+};
+struct systemd {
+	char *binary;		/* the manager, in the root, or NULL */
+	unsigned version;	/* its version, 0 when not known */
+	struct service *svc;	/* sorted by name */
+	size_t n;
+};
+/* Called with what is wrong in the root's systemd files (path in the
+   root, with ":LINE" where a line is at fault): said, and the rest goes
+   on. */
+typedef void units_say(void *arg, const char *path, const char *msg);
+/* The root's systemd and every service it can load: its unit files,
+   their drop-ins, system.conf's DefaultEnvironment= and the files named
+   by EnvironmentFile=. */
+void systemd_read(struct systemd *sd, const struct rootfs *fs,
+    struct objects *objs, units_say *say, void *arg);
+void systemd_free(struct systemd *sd);
+
+/* mdwe.c: MemoryDenyWriteExecute=yes. systemd sets it two ways, which
+   differ on a program the kernel maps. */
+enum {
+	MDWE_PRCTL = 1,		/* prctl(PR_SET_MDWE): systemd 254 and later
+				   on Linux 6.3 and later */
+	MDWE_SECCOMP = 2,	/* a seccomp filter: systemd before 254, or
+				   an older kernel */
+};
+/* What breaks a program under it. */
+struct mdwe_fault {
+	size_t node;		/* the node of the closure at fault (0: the
+				   program); MDWE_TUNABLE: the environment */
+	const char *why;	/* static */
+	bool fatal;		/* the program does not start */
+};
+#define MDWE_TUNABLE ((size_t)-1)
+/* The faults of program, whose libraries are closure c (NULL: it is
+   static), under the ways mech (bits: all that may be in force) with
+   glibc.rtld.execstack at t (2: where the value exists): fn(arg, fault)
+   for each, in the order the process meets them. */
+void mdwe_faults(const struct obj *program, const struct closure *c,
+    unsigned mech, int t, void (*fn)(void *arg, const struct mdwe_fault *f),
+    void *arg);
 
 #endif

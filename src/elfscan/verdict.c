@@ -233,6 +233,27 @@ verdict_of(const struct chstk_info *info, unsigned how, struct verdict *v)
 		v->findings |= F_WX_SEGMENT;
 }
 
+void
+verdict_stacks(const struct chstk_info *info, enum effective *main_stack,
+    enum effective *threads, const char **why)
+{
+	const struct machine_rule *m = rule_for(info->machine,
+	    info->elf_class);
+	struct verdict v;
+
+	verdict_of(info, 0, &v);
+	*main_stack = *threads = v.effective;
+	*why = v.why;
+	if (info->kind != CHSTK_KIND_PROGRAM || info->state != CHSTK_DEFAULT ||
+	    m == NULL)
+		return;
+	/* Unmarked: the kernel's default for the main stack, the C
+	   library's for the threads'. */
+	*main_stack = info->machine == EM_IA_64 && info->flags & 1 ? EFF_EXEC :
+	    eff(m->kernel);
+	*threads = eff(m->glibc);
+}
+
 static const char *
 rule_word(enum rule r)
 {

@@ -1,17 +1,20 @@
 /*
  * verdict.h - the rules elfscan judges an image by: what stack it gets
  * (verdict.c, a table of machines), its other defences with --hardening
- * and what --require asks of them (hardening.c), the allowlist (allow.c),
- * and the kinds of finding all of them give (findings.c). Pure functions
- * of what the library read: no I/O but loading the allowlist.
+ * and what --require asks of them (hardening.c), the path patterns of the
+ * allowlist and of --require (allow.c), and the kinds of finding all of
+ * them give (findings.c). Pure functions of what the library read: no I/O
+ * but loading the allowlist.
  */
 #ifndef VERDICT_H
 #define VERDICT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 
 #include "chstk.h"
+#include "where.h"
 
 /* What a finding is: each a bit, in the order of the table below. */
 enum finding {
@@ -43,15 +46,22 @@ enum finding {
 	F_UNRESOLVED = 1 << 21,		/* a needed library found nowhere */
 	F_TUNABLE_EXEC_STACK = 1 << 22,	/* GLIBC_TUNABLES forces executable
 					   stacks */
+	F_MDWE_BREAKS = 1 << 23,	/* MemoryDenyWriteExecute=yes breaks a
+					   service */
 	/* --diff: a defence the new build lost (diff.c). */
-	F_REGRESSION = 1 << 23,
+	F_REGRESSION = 1 << 24,
+	/* Running processes (proc.h): what their memory is now. */
+	F_PROC_EXEC_STACK = 1 << 25,	/* an executable stack, asked for */
+	F_PROC_UNASKED = 1 << 26,	/* one nothing it loaded asks for */
+	F_PROC_RWX = 1 << 27,		/* other writable and executable
+					   memory */
 	/* --require'd compiler defences the evidence shows missing
 	   (hardening.c, evidence.c). */
-	F_NO_STACK_CLASH = 1 << 24,
-	F_NOT_OPTIMIZED = 1 << 25,
-	F_NO_AUTO_VAR_INIT = 1 << 26,
+	F_NO_STACK_CLASH = 1 << 28,
+	F_NOT_OPTIMIZED = 1 << 29,
+	F_NO_AUTO_VAR_INIT = 1 << 30,
 };
-#define F_COUNT 27
+#define F_COUNT 31
 #define F_FIRST_SYSTEM 17	/* the bit index of F_STACK_MADE_EXEC */
 /* The findings --require gives. */
 #define F_HARDENING (F_NO_PIE | F_NO_FULL_RELRO | F_NO_CANARY | F_NO_FORTIFY | \
@@ -73,17 +83,39 @@ struct finding_kind {
    NULL. */
 const struct finding_kind *finding_kind(unsigned i);
 
-/* allow.c: glob patterns of paths allowed an executable stack. */
+/* allow.c: path patterns, the one matcher of --allow, --allow-pattern and
+   --require. A pattern matches an image by its path as printed, by its
+   installed path (below the directory named on the command line), or by
+   its container's or a member's own path; "**" crosses directories, "*"
+   does not; a leading "/" or "./" does not count (see allow.c). */
+struct allow_pattern {
+	char *text;		/* as written */
+	char *glob;		/* normalized */
+	char *file;		/* the --allow file it came from, or NULL */
+	unsigned line;		/* its line there */
+	atomic_bool used;	/* it allowed an image */
+};
+/* The allowlist: the patterns of the paths allowed an executable stack. */
 struct allow {
-	char **pat;
+	struct allow_pattern *v;
 	size_t n;
 };
-/* Returns 0, or -1 with errno set. */
+/* Add the patterns of file, one a line (blank lines and # comments
+   skipped). Returns 0, or -1 with errno set. */
 int allow_load(struct allow *a, const char *file);
-bool allow_match(const struct allow *a, const char *path);
-/* The first pattern that matches path, or NULL. */
-const char *allow_which(const struct allow *a, const char *path);
+/* Add one pattern, from line of file, or from the command line (file
+   NULL). */
+void allow_add(struct allow *a, const char *pattern, const char *file,
+    unsigned line);
+/* The first pattern that matches the image at w, or NULL; every pattern
+   that matches it is marked used. Safe from several threads. */
+const struct allow_pattern *allow_which(const struct allow *a,
+    const struct where *w);
 void allow_free(struct allow *a);
+/* Does the pattern match the image at w by one of its names? */
+bool where_match(const char *pattern, const struct where *w);
+/* Does the pattern match the name (a path, FILE!MEMBER) itself? */
+bool glob_match(const char *pattern, const char *name);
 
 /* verdict.c: the stack. */
 enum effective { EFF_NOEXEC, EFF_EXEC, EFF_UNKNOWN, EFF_NONE };
@@ -94,6 +126,8 @@ struct verdict {
 	unsigned findings;	/* enum finding bits */
 	bool allowed;		/* matched --allow: stack findings waived */
 	unsigned waived;	/* those findings */
+	const struct allow_pattern *allowed_by;	/* the pattern that did,
+						   set by the judge */
 	const char *why;	/* a sentence, static */
 };
 /* How an image is judged: verdict_of()'s how, bits. */
@@ -105,6 +139,14 @@ enum {
 };
 void verdict_of(const struct chstk_info *info, unsigned how,
     struct verdict *v);
+/* The stacks a process gets from one object it loads, by the same rules:
+   *main_stack the main stack's (the kernel's, from the program; glibc's,
+   which makes it executable for a library that asks), *threads the
+   thread stacks' (glibc's); *why, the rule's sentence (static). A library
+   asks for both or neither; a program's two differ where it is unmarked
+   and the kernel's default is not glibc's. */
+void verdict_stacks(const struct chstk_info *info,
+    enum effective *main_stack, enum effective *threads, const char **why);
 const char *machine_name(unsigned machine, char *buf, size_t len);
 const char *type_name(const struct chstk_info *info);
 const char *effective_name(enum effective e);
@@ -162,8 +204,8 @@ struct require {
 int require_parse(struct require *r, const char *arg, const char **bad);
 /* The name of the i-th property (from 0), or NULL past the last. */
 const char *require_property(size_t i);
-unsigned require_check(const struct require *req, size_t n, const char *path,
-    const struct hard *h);
+unsigned require_check(const struct require *req, size_t n,
+    const struct where *w, const struct hard *h);
 void require_free(struct require *r, size_t n);
 /* Why an image has the --require finding bit (one of F_HARDENING), in
    one sentence, in buf. */

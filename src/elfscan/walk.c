@@ -33,6 +33,7 @@
 #include "container.h"
 #include "elfscan.h"
 #include "report.h"
+#include "system.h"
 #include "xalloc.h"
 
 struct job {
@@ -42,6 +43,10 @@ struct job {
 	bool root;		/* named on the command line */
 	bool file;		/* a file named, or listed */
 	enum named named;	/* how, for a file */
+	size_t root_len;	/* path[0, root_len) stands for / in its
+				   files' installed paths (struct where) */
+	bool image;		/* named as an image reference (ref.c) */
+	const char *ref;	/* the image it selects, or NULL */
 	size_t len;
 	char path[];
 };
@@ -76,6 +81,9 @@ struct walker {
 	   only read. */
 	struct named_file *named;
 	size_t nnamed;
+	/* The paths named (of an image reference, its path), and the
+	   images the references select; NULL for a plain path. */
+	char **path, **ref;
 };
 
 static uint64_t
@@ -129,7 +137,7 @@ static struct job *
 job_new(const char *path, size_t len, dev_t root_dev, dev_t parent_dev,
     bool root, bool file, enum named named)
 {
-	struct job *j = xmalloc(sizeof(*j) + len + 1);
+	struct job *j = xcalloc(1, sizeof(*j) + len + 1);
 
 	memcpy(j->path, path, len);
 	j->path[len] = '\0';
@@ -142,14 +150,16 @@ job_new(const char *path, size_t len, dev_t root_dev, dev_t parent_dev,
 	return j;
 }
 
-/* A directory met in the walk. */
+/* A directory met in the walk, in the directory of job in, on device
+   dev. */
 static void
-push(struct walker *w, const char *path, size_t len, dev_t root_dev,
-    dev_t parent_dev)
+push(struct walker *w, const struct job *in, const char *path, size_t len,
+    dev_t dev)
 {
-	struct job *j = job_new(path, len, root_dev, parent_dev, false, false,
+	struct job *j = job_new(path, len, in->root_dev, dev, false, false,
 	    NAMED_NO);
 
+	j->root_len = in->root_len;
 	pthread_mutex_lock(&w->lock);
 	j->next = w->stack;
 	w->stack = j;
@@ -367,10 +377,14 @@ entry(struct walker *w, const struct job *j, int fd, dev_t dev,
 	}
 	snprintf(s->path, s->cap, "%s%s%s", j->path,
 	    j->path[j->len - 1] == '/' ? "" : "/", e->d_name);
-	if (type == DT_DIR)
-		push(w, s->path, len, j->root_dev, dev);
-	else if (w->nnamed == 0 || !named_too(w, fd, e->d_name, s->path))
-		read_file(w->j, fd, e->d_name, s->path, link, NAMED_NO);
+	if (type == DT_DIR) {
+		push(w, j, s->path, len, dev);
+	} else if (w->nnamed == 0 || !named_too(w, fd, e->d_name, s->path)) {
+		struct met m = { .path = s->path, .root = j->root_len,
+		    .follow = link, .named = NAMED_NO };
+
+		read_file(w->j, fd, e->d_name, &m);
+	}
 }
 
 /* getdents64 straight into the worker's buffer: no DIR to allocate, and
@@ -379,6 +393,9 @@ static void
 scan_dir(struct walker *w, const struct job *j, struct scratch *s)
 {
 	int fd = open_dir(j->path, j->len, j->root || w->o->follow);
+	/* A layout named is its own root, as a file named is. */
+	struct met m = { .path = j->path, .root = j->root ? 0 : j->root_len,
+	    .image = j->image, .ref = j->ref };
 	ssize_t n, off;
 	dev_t dev;
 
@@ -393,7 +410,14 @@ scan_dir(struct walker *w, const struct job *j, struct scratch *s)
 	}
 	/* An image layout is one container: named, or with -A. */
 	if ((j->root || w->o->archives) && oci_is_layout(fd)) {
-		read_layout(w->j, fd, j->path);
+		read_layout(w->j, fd, &m);
+		close(fd);
+		return;
+	}
+	if (j->image) {
+		struct where where = { .path = j->path };
+
+		report_error(w->j->r, &where, false, "not an OCI image layout");
 		close(fd);
 		return;
 	}
@@ -423,9 +447,12 @@ worker(void *arg)
 	s->cap = 4096;
 	s->path = xmalloc(s->cap);
 	while ((j = pop(w)) != NULL) {
+		struct met m = { .path = j->path, .root = j->root_len,
+		    .follow = true, .named = j->named, .image = j->image,
+		    .ref = j->ref };
+
 		if (j->file)
-			read_file(w->j, AT_FDCWD, j->path, j->path, true,
-			    j->named);
+			read_file(w->j, AT_FDCWD, j->path, &m);
 		else
 			scan_dir(w, j, s);
 		free(j);
@@ -472,7 +499,17 @@ look(struct walker *w, const char *path, size_t i, bool arg, struct root *r)
 	return 0;
 }
 
-/* Of the files named twice by one real path, skip all but the first. */
+/* Do names i and k select the same images of their file (ref.c)? */
+static bool
+same_ref(const struct walker *w, size_t i, size_t k)
+{
+	const char *a = w->ref[i], *b = w->ref[k];
+
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/* Of the files named twice by one real path (and for the same image),
+   skip all but the first. */
 static void
 drop_renamed(struct walker *w, struct root *r)
 {
@@ -485,6 +522,7 @@ drop_renamed(struct walker *w, struct root *r)
 		for (m = k; m-- > 0 && w->named[m].key == b->key;) {
 			a = &w->named[m];
 			if (r[a->i].kind == ROOT_FILE &&
+			    same_ref(w, a->i, b->i) &&
 			    same_path(a->path, b->path)) {
 				r[b->i].kind = ROOT_SKIP;
 				break;
@@ -493,11 +531,28 @@ drop_renamed(struct walker *w, struct root *r)
 	}
 }
 
+/* What of a root's path, path[0, len), stands for / in its files'
+   installed paths: of a directory of a system root (the default audit,
+   --system: system.h), that root's; of a directory named, itself; of a
+   file named, nothing. */
+static size_t
+root_len(const struct walker *w, const char *path, size_t len, bool dir)
+{
+	const char *in;
+
+	if (!w->o->system || w->j->sys == NULL)
+		return dir ? len : 0;
+	if ((in = system_inside(w->j->sys, path)) == NULL)
+		return 0;
+	/* the root itself: its in-root path is "/" */
+	return strcmp(in, "/") == 0 && len > 1 ? len : len - strlen(in);
+}
+
 /*
- * Look at the paths named, arguments then the list, in the order given,
- * then put those to scan on the stack, the first on top: the workers take
- * them in the given order. Returns -1 when one cannot be scanned
- * (reported).
+ * Look at the paths named, arguments then the list, in the order given
+ * (an image reference by its path), then put those to scan on the stack,
+ * the first on top: the workers take them in the given order. Returns -1
+ * when one cannot be scanned (reported).
  */
 static int
 push_roots(struct walker *w, char **args, size_t nargs, char **listed,
@@ -506,25 +561,35 @@ push_roots(struct walker *w, char **args, size_t nargs, char **listed,
 	size_t n = nargs + nlisted, i, len;
 	struct root *r = xcalloc(n, sizeof(*r));
 	struct job *first = NULL, **tail = &first;
-	const char *path;
+	const char *name;
 	int ret = 0;
 
 	w->named = xcalloc(n, sizeof(*w->named));
-	for (i = 0; i < n; i++)
-		if (look(w, i < nargs ? args[i] : listed[i - nargs], i,
-		    i < nargs, &r[i]) < 0)
+	w->path = xcalloc(n, sizeof(*w->path));
+	w->ref = xcalloc(n, sizeof(*w->ref));
+	for (i = 0; i < n; i++) {
+		name = i < nargs ? args[i] : listed[i - nargs];
+		if (!image_ref(name, &w->path[i], &w->ref[i]))
+			w->path[i] = xstrdup(name);
+		if (look(w, w->path[i], i, i < nargs, &r[i]) < 0)
 			ret = -1;
+	}
 	drop_renamed(w, r);
 	for (i = 0; i < n; i++) {
 		if (r[i].kind == ROOT_SKIP)
 			continue;
-		path = i < nargs ? args[i] : listed[i - nargs];
-		len = strlen(path);
-		while (len > 1 && path[len - 1] == '/')
+		name = i < nargs ? args[i] : listed[i - nargs];
+		len = strlen(w->path[i]);
+		while (len > 1 && w->path[i][len - 1] == '/')
 			len--;
-		*tail = job_new(path, len, r[i].dev, r[i].dev, i < nargs,
+		*tail = job_new(w->path[i], len, r[i].dev, r[i].dev, i < nargs,
 		    r[i].kind == ROOT_FILE, i < nargs ? NAMED_ARG :
 		    NAMED_LISTED);
+		(*tail)->root_len = root_len(w, w->path[i], len,
+		    r[i].kind == ROOT_DIR);
+		/* a reference's path is its name without the transport */
+		(*tail)->image = strcmp(name, w->path[i]) != 0;
+		(*tail)->ref = w->ref[i];
 		tail = &(*tail)->next;
 	}
 	*tail = NULL;
@@ -540,6 +605,7 @@ walk(struct judge *j, char **args, size_t nargs, char **listed,
 	struct walker w = { .o = j->o, .j = j };
 	pthread_t *t = xmalloc(j->o->jobs * sizeof(*t));
 	unsigned i, started = 0;
+	size_t k;
 	int ret;
 
 	pthread_mutex_init(&w.lock, NULL);
@@ -562,6 +628,12 @@ walk(struct judge *j, char **args, size_t nargs, char **listed,
 	free(t);
 	free(w.seen.slot);
 	free(w.named);
+	for (k = 0; k < nargs + nlisted; k++) {
+		free(w.path[k]);
+		free(w.ref[k]);
+	}
+	free(w.path);
+	free(w.ref);
 	pthread_mutex_destroy(&w.lock);
 	pthread_cond_destroy(&w.cond);
 	return ret;

@@ -19,8 +19,13 @@ expect "no file: exit status 2" "$?" 2
 "$CHSTK" -e -E "$T/p1" 2>"$T/err"
 expect "-e with -E: exit status 2" "$?" 2
 expect_match "-e with -E: says why" "$(cat "$T/err")" "chstk: give one of*"
-"$CHSTK" --bogus "$T/p1" 2>/dev/null
+"$CHSTK" --bogus "$T/p1" 2>"$T/err"
 expect "unknown option: exit status 2" "$?" 2
+expect "unknown option: one line naming chstk, then where help is" "$(cat "$T/err")" \
+"chstk: unrecognized option '--bogus'
+Try 'chstk --help' for more information."
+"$CHSTK" -e -E "$T/p1" 2>"$T/err"
+expect "-e with -E: one line, then where help is" "$(wc -l <"$T/err")" 2
 expect "usage errors change nothing" "$(readelf_stack "$T/p1")" RW
 
 "$CHSTK" -s "$T/p1" && expect "-s sets exec" "$(readelf_stack "$T/p1")" RWE

@@ -161,10 +161,6 @@ expect "--no-progress on a terminal" "$(grep -c 'files/s' "$T/quiet.tty")" 0
 
 # A directory the user cannot read: reported, and status 2 over 1.
 nobody_setup
-cp "$CHSTK" "$N/bin/" 2>/dev/null
-real=$(dirname "$ELFSCAN")/.libs/elfscan
-[ -x "$real" ] && cp "$real" "$N/bin/elfscan" || cp "$ELFSCAN" "$N/bin/elfscan"
-chmod a+rx "$N/bin/elfscan"
 mkdir -p "$T/shut/locked" && cp "$D/a/exec" "$T/shut/" && chmod 700 "$T/shut/locked" &&
     chmod 755 "$T/shut"
 as_nobody "$N/bin/elfscan" --no-progress -q "$T/shut" >"$T/out" 2>"$T/err"

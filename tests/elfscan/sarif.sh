@@ -8,7 +8,8 @@
 # (nor on an image's, in images.sh); each result must be one elfscan's JSON
 # output has as a finding, with the byte region of the marking readelf
 # shows, the file relative to its root, the member named; the allowed
-# finding must be a suppressed result with its pattern; the fingerprints
+# finding must be a suppressed result with its pattern, a pattern that
+# allowed nothing a warning of the run at its line; the fingerprints
 # must not change when the same tree is scanned from elsewhere. Members of
 # uncompressed tar and cpio files have regions in those files.
 . "$top_srcdir/tests/lib.sh"
@@ -31,7 +32,7 @@ gcc -z execstack -o "$D/bin/allowed" "$FIX/hello.c" &&
     >"$T/deb/DEBIAN/control" &&
     dpkg-deb --root-owner-group -Zxz --build "$T/deb" "$T/pkg/t.deb" >/dev/null ||
     fail "build the tree"
-printf '%s/bin/allowed\n' "$D" >"$T/allow"
+printf '%s/bin/allowed\n/nothing/**\n' "$D" >"$T/allow"
 
 # validate LOG: the validator's errors and warnings, one a line
 validate() {
@@ -50,6 +51,11 @@ S --format=sarif --allow "$T/allow" "$D" >"$T/tree.sarif" 2>"$T/err"
 expect "tree: findings: exit status 1" "$?" 1
 expect "tree: the malformed file is a result, not an error" "$(cat "$T/err")" ""
 expect "tree: the validator finds no error or warning" "$(validate "$T/tree.sarif")" ""
+expect "tree: the unused pattern is a warning, at its line of the list" "$(python3 -c '
+import json, sys
+for n in json.load(open(sys.argv[1]))["runs"][0]["invocations"][0]["toolExecutionNotifications"]:
+    print(n["level"], n["locations"][0]["physicalLocation"]["region"]["startLine"], n["message"]["text"])' "$T/tree.sarif")" \
+    "warning 2 The --allow pattern '/nothing/**' allowed nothing: no image with an executable stack matched it."
 S --format=sarif "$T/pkg/t.deb" >"$T/deb.sarif"
 expect "package: findings: exit status 1" "$?" 1
 expect "package: the validator finds no error or warning" "$(validate "$T/deb.sarif")" ""
@@ -118,8 +124,10 @@ def check(root, jsonl, sarif, allowed):
                      "no-bti", "no-pac", "not-stripped",
                      "stack-made-exec", "startup-refused", "plugin-refused",
                      "plugin-exec-stack", "unresolved-library",
-                     "tunable-exec-stack", "regression", "no-stack-clash",
-                     "not-optimized", "no-auto-var-init"):
+                     "tunable-exec-stack", "mdwe-breaks", "regression",
+                     "proc-exec-stack", "proc-unasked-exec-stack",
+                     "proc-rwx-memory", "no-stack-clash", "not-optimized",
+                     "no-auto-var-init"):
             fail("unknown rule " + r)
     got = set()
     fps = {}

@@ -68,6 +68,14 @@ bad "-0 with --format" \
     -0 --format=json "$D"
 bad "--null without a list" "elfscan: --null: there is no --files-from LIST to read" \
     --null "$D"
+bad "--diff with --system" \
+    "elfscan: --diff cannot be used with --system: it compares two builds, not roots" \
+    --system --diff "$D" "$D"
+bad "--diff with -0" "elfscan: --diff cannot be used with -0: it reports changes, not files" \
+    -0 --diff "$D" "$D"
+bad "--diff with --proc" \
+    "elfscan: --proc cannot be used with --diff: processes have no old and new" \
+    --proc --diff "$D" "$D"
 # Not a usage error: one line, no pointer to --help.
 S --allow "$T/no-such-list" "$D" >/dev/null 2>"$T/err"
 expect "a missing --allow file: exit 2" "$?" 2
@@ -159,9 +167,10 @@ for f in text.txt empty; do
 done
 S "$T/text.txt" "$T/empty" "$D/clean" >"$T/out" 2>"$T/err"
 expect "named, not ELF: exit 2" "$?" 2
-expect "named, not ELF: said for each" "$(cat "$T/err")" \
-    "elfscan: $T/text.txt: not an ELF file
-elfscan: $T/empty: not an ELF file"
+# The workers take the names in any order: the messages, sorted.
+expect "named, not ELF: said for each" "$(sort "$T/err")" \
+    "elfscan: $T/empty: not an ELF file
+elfscan: $T/text.txt: not an ELF file"
 expect "named, not ELF: the ELF file still reported" "$(grep -c "$D/clean" "$T/out")" 1
 expect "named, not ELF: an error in the summary" \
     "$(S -q --summary "$T/empty" 2>/dev/null | grep -o '1 error;')" "1 error;"

@@ -10,7 +10,8 @@
 # the same PT_GNU_STACK flags by readelf; under warn it builds, says so
 # and keeps the executable stack; a
 # program allowed by --allow, or by a glob in debian/PACKAGE.chstk-allow,
-# is packaged byte for byte as without the hook; a file that is not sound
+# is packaged byte for byte as without the hook, a glob that matched
+# nothing is named; a file that is not sound
 # ELF stops the build even under warn; a bad policy is refused. --require:
 # a defence the program lacks (by readelf) stops the build under fix and
 # is named under warn, one it has passes, an unknown one is refused, and
@@ -151,6 +152,10 @@ build allow
 expect "allowed by --allow: builds" "$?" 0
 output_has "allowed by --allow: says so" "$T/allow.log" \
     "dh_chstk: debian/chstk-hello/usr/bin/hello-exec: executable stack allowed: marked exec"
+output_has "allowed by --allow: the glob that matched nothing is named" "$T/allow.log" \
+    "dh_chstk: warning: /opt/x: unused allowed glob: it matched no file with an executable stack"
+output_lacks "allowed by --allow: the glob that matched is not" "$T/allow.log" \
+    "/usr/bin/hello-exec: unused"
 expect "allowed by --allow: hello-exec keeps RWE" "$(readelf_stack "$T/allow/$B/hello-exec")" RWE
 same_stack allow hello-exec RWE
 same_bytes "allowed by --allow: hello-exec byte for byte as without the hook" \

@@ -7,10 +7,10 @@
 # hello-exec has a non-executable stack by readelf and by the running
 # kernel; under warn the package builds, says so and keeps the executable
 # stack; a program allowed by %chstk_allow (with or without a leading
-# slash, or by a glob) is packaged byte for byte as without the hook; a
-# policy set in the spec file is obeyed; a file that is not sound ELF stops
-# the build even under warn; brp-chstk runs before rpm's find-debuginfo
-# and brp-strip, so that in a -debuginfo package the detached debugging
+# slash, or by a glob) is packaged byte for byte as without the hook, a
+# glob that matched nothing is named; a policy set in the spec file is
+# obeyed; a file that is not sound ELF stops the build even under warn;
+# brp-chstk runs before rpm's find-debuginfo and brp-strip, so that in a -debuginfo package the detached debugging
 # file of a program fixed has the program's PT_GNU_STACK flags by readelf,
 # is never judged itself, and one allowed builds under fail; and %global
 # __brp_chstk %{nil} turns it off. Under fail the message names the fix in
@@ -148,6 +148,10 @@ build allow-glob load --define 'chstk_allow /opt/x /usr/bin/hello-e*'
 expect "allowed by a glob: builds under fail" "$?" 0
 same_bytes "allowed by a glob: hello-exec untouched" \
     "$T/allow-glob/$B/hello-exec" "$T/off/$B/hello-exec"
+output_has "allowed by a glob: the glob that matched nothing is named" "$T/allow-glob.log" \
+    "brp-chstk: warning: /opt/x: unused allowed glob: it matched no file with an executable stack"
+output_lacks "allowed by a glob: the glob that matched is not" "$T/allow-glob.log" \
+    "hello-e*: unused"
 
 # %chstk_require: a defence the program lacks (full RELRO: readelf shows
 # no BIND_NOW) stops the build under fix, which cannot add it; one it has

@@ -2,10 +2,12 @@
 # chstk and elfscan under valgrind's memcheck: every option of chstk on a
 # program, a shared object, objects with and without a note (the rebuild
 # through libelf), an archive, a hand-made program without sections and a
-# truncated file; elfscan with two threads on all of them; and the fuzz
-# targets' replay drivers over the seed corpus. Any invalid read or write,
-# use of uninitialised memory or definite leak makes valgrind exit 99, and
-# each run must otherwise end as it does without valgrind.
+# truncated file; elfscan with two threads on all of them, and over this
+# machine's processes (--proc); and the fuzz targets' replay drivers over
+# the seed corpus. Any invalid read or write, use of uninitialised memory
+# or definite leak makes valgrind exit 99, and each run must otherwise end
+# as it does without valgrind (or, over the processes, which vary, as any
+# scan may).
 . "$top_srcdir/tests/lib.sh"
 need gcc as ar nasm valgrind
 [ "${SANITIZERS:-no}" = yes ] &&
@@ -47,6 +49,14 @@ want=$?
 vg "$ELFSCAN" --no-progress -j2 --format=json --summary "$F" >"$T/out" 2>"$T/err"
 expect "elfscan -j2: clean, status $want" "$?" "$want"
 grep -q '^==' "$T/err" && cat "$T/err"
+
+# --proc over this machine's processes, in each format: which processes
+# there are varies, so the status is any a scan may end with, not 99.
+for format in text json sarif; do
+	vg "$ELFSCAN" --no-progress --proc --summary --format=$format >"$T/out" 2>"$T/err"
+	expect_match "elfscan --proc --format=$format: clean" "$?" "[012]"
+	grep -q '^==' "$T/err" && cat "$T/err"
+done
 
 "$top_srcdir/fuzz/seeds.sh" "$T/seeds" "$top_builddir/fuzz/gen-seeds" >/dev/null 2>&1 ||
     fail "build the seed corpus"
