@@ -10,7 +10,8 @@
 # -grecord-command-line with -D_FORTIFY_SOURCE=3 and -D_GLIBCXX_ASSERTIONS,
 # a library of an assembly source without .note.GNU-stack, nested
 # functions (trampolines) at -O0 and -O2, annobin's notes in both forms.
-# Then --require's new words, a stripped program whose debug file lies in
+# Then the causes in a static library's members (readelf -S shows which
+# has no .note.GNU-stack, objdump the trampoline), --require's new words, a stripped program whose debug file lies in
 # a root's .build-id tree, one whose debug file there is another build's,
 # the same in a package and its -dbgsym package named together, and DWARF
 # that lies about its sizes: a clear message, the image still judged.
@@ -116,6 +117,39 @@ expect "libasm.so: from its assembly source, likely safe" \
 expect "tramp: trampolines, not safe" "$(field tramp exec_safe) $(field tramp trampolines)" '"no" 1'
 expect "tramp-O0: the same" "$(field tramp-O0 exec_safe)" '"no"'
 expect_match "the cause is in why" "$(field libasm.so why)" '*asm-answer.S; chstk -E: likely safe*'
+
+# The objects of a static library, each judged as a member: the one
+# assembled without .note.GNU-stack, the one whose note asks (a nested
+# function's trampoline), the one that asks nothing. readelf -S on the
+# archive shows each member's note, objdump the trampoline.
+mkdir -p "$T/ar"
+gcc -g -c -o "$T/ar/asm.o" "$FIX/system/asm-answer.S" &&
+    gcc -g -O2 -c -o "$T/ar/tramp.o" "$FIX/trampoline.c" &&
+    gcc -g -O2 -c -o "$T/ar/lib.o" "$FIX/lib.c" &&
+    (cd "$T/ar" && ar rc libx.a asm.o tramp.o lib.o) || fail "build libx.a"
+notes=$(readelf -SW "$T/ar/libx.a" | awk '
+    /^File: / { m = $2; sub(/.*\(/, "", m); sub(/\)$/, "", m); seen[m] = "none" }
+    /\.note\.GNU-stack/ { seen[m] = ($0 ~ / X /) ? "X" : "-" }
+    END { print seen["asm.o"], seen["tramp.o"], seen["lib.o"] }')
+expect "readelf: asm.o has no .note.GNU-stack, tramp.o's asks (X), lib.o's not" \
+    "$notes" "none X -"
+expect "objdump: tramp.o builds a trampoline" \
+    "$(objdump -d "$T/ar/tramp.o" | grep -c 'movl *\$0x90e3ff49,')" 1
+"$ELFSCAN" --format=json --no-progress -j1 "$T/ar/libx.a" >"$T/ar.json"
+expect "libx.a: exit status 1 (exec stacks)" "$?" 1
+arm() { python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r.get("member") == sys.argv[2]:
+        print(" ".join(json.dumps(r.get(k)) for k in sys.argv[3:]))' "$T/ar.json" "$@"; }
+expect "libx.a!asm.o: no .note.GNU-stack, named as the cause" \
+    "$(arm asm.o cause exec_safe)" \
+    '"it has no .note.GNU-stack: an assembly source, or a tool that does not write the note" "unknown"'
+expect "libx.a!tramp.o: its note asks, and its code builds a trampoline: not safe" \
+    "$(arm tramp.o cause exec_safe trampolines)" \
+    '"its .note.GNU-stack asks for an executable stack: its compiler asked; GCC nested-function trampolines (1 built on the stack in its code)" "no" 1'
+expect "libx.a!lib.o: no cause, nothing asked" "$(arm lib.o cause effective)" 'null "noexec"'
 
 # The text: records one line each, the causes and builds after them,
 # wrapped as the notes are (the words compared, not where lines break).
