@@ -179,12 +179,14 @@ sub report {
 
 	$h->{error}->($h->name_of($root, $_), ": cannot read: $_->{error}")
 		for @{$c->{unread}};
-	$h->{warning}->($h->name_of($root, $_), ': writable and executable ',
-	    'segment: not a stack marking, left alone') for @{$c->{wx}};
+	$h->{warning}->($h->name_of($root, $_),
+	    ': writable and executable segment: not a stack marking, left alone')
+	    for @{$c->{wx}};
 	$h->{note}->($h->name_of($root, $_), ': executable stack allowed',
 	    $h->{allowed}, ': ', detail($_)) for @{$c->{allowed}};
-	$h->{warning}->($_, ': unused allowed glob: it matched no file with ',
-	    'an executable stack') for @unused;
+	$h->{warning}->($_,
+	    ': unused allowed glob: it matched no file with an executable stack')
+	    for @unused;
 }
 
 # Marks every file of the records noexec, then scans again: each must now
@@ -201,8 +203,9 @@ sub fix {
 	for my $r (@bad) {
 		my $name = $h->name_of($root, $r);
 		if ($left{$r->{path}}) {
-			$h->{error}->($name, ': executable stack that chstk ',
-			    '-E did not mark noexec: ', detail($r));
+			$h->{error}->($name,
+			    ': executable stack that chstk -E did not mark noexec: ',
+			    detail($r));
 		} else {
 			$h->{note}->($name,
 			    ': executable stack marked noexec (was: ',
@@ -253,16 +256,15 @@ sub regressions {
 	while (<$out>) {
 		my $r = $json->decode($_);
 		next unless ($r->{diff} // '') eq 'regression';
-		$say->("$r->{path}: $r->{why} since $h->{compare_with} (",
-		    "$r->{property}: was ", $r->{was} // 'absent',
-		    ", now $r->{now})");
+		$say->(sprintf('%s: %s since %s (%s: was %s, now %s)', $r->{path},
+		    $r->{why}, $h->{compare_with}, $r->{property},
+		    $r->{was} // 'absent', $r->{now}));
 		$n++;
 	}
 	close $out;
 	$h->fatal("$ELFSCAN: killed by signal ", $? & 127) if $? & 127;
 	if ($? >> 8 >= 2) {
-		$h->{error}->("$root: elfscan could not compare it with ",
-		    $h->{compare_with});
+		$h->{error}->("$root: elfscan could not compare it with $h->{compare_with}");
 		return 2;
 	}
 	return $policy eq 'warn' ? 0 : $n;
@@ -289,8 +291,7 @@ sub check_tree {
 	my $unread = @{$c->{unread}};
 	$h->report($root, $c, @$unused);
 	if ($status >= 2) {
-		$h->{error}->("$root: elfscan could not read every file of ",
-		    $h->{tree});
+		$h->{error}->("$root: elfscan could not read every file of $h->{tree}");
 		return 2;
 	}
 	my $weak = $h->weak($root, $policy, @{$c->{weak}});

@@ -37,6 +37,24 @@ for path in sys.argv[1:]:
 PY
 )
 expect "no message is split across lines of source" "$split" ""
+# The hooks' Perl: a message passed as pieces may hold variables, but no
+# literal of it ends a line to go on as the next one.
+split=$(cd "$top_srcdir" && python3 - packaging/*.pl <<'PY'
+import re, sys
+sinks = re.compile(r'(->\{(error|warning|note)\}->|\$say->|->fatal|\bdie\b|\bwarn\b)\s*\(')
+for path in sys.argv[1:]:
+    text = open(path, encoding='utf-8', errors='replace').read()
+    for m in sinks.finditer(text):
+        end = text.find(';', m.end())
+        call = text[m.start():end]
+        if re.search(r'[\'"]\s*,\s*\n\s*[\'"]', call):
+            line = text.count('\n', 0, m.start()) + 1
+            print('%s:%d: %s' % (path, line, call.splitlines()[0].strip()))
+PY
+)
+expect "no message of the hooks is split across lines" "$split" ""
+expect "the check reads the hooks" \
+    "$(cd "$top_srcdir" && grep -c -- '->{error}->(' packaging/hook-policy.pl | awk '$1 > 2 { print "yes" }')" yes
 expect "the check reads the sources" \
     "$(cd "$top_srcdir" && grep -c chstk__error lib/hardening.c | awk '$1 > 5 { print "yes" }')" yes
 finish

@@ -254,46 +254,83 @@ compare(struct diff *d, const struct drec *o, const struct drec *n)
 	}
 }
 
-/* How many unpaired images of side v have the loose key k, and the
-   last of them in *at. */
-static size_t
-count_loose(struct drec **v, size_t n, const char *k, size_t *at)
-{
-	size_t i, count = 0;
-	char *l;
+/* An unpaired image by its loose key, and where it is in its side. */
+struct loose {
+	char *key;
+	size_t at;
+};
 
-	for (i = 0; i < n; i++) {
-		if (v[i]->paired)
-			continue;
-		l = loose(v[i]->key);
-		if (strcmp(l, k) == 0) {
-			count++;
-			*at = i;
+static int
+by_loose(const void *a, const void *b)
+{
+	const struct loose *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c != 0 ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/* The unpaired of side v (n images), each loose key made once, sorted;
+   their count in *count. */
+static struct loose *
+unpaired(struct drec **v, size_t n, size_t *count)
+{
+	struct loose *l = xcalloc(n + 1, sizeof(*l));
+	size_t i;
+
+	*count = 0;
+	for (i = 0; i < n; i++)
+		if (!v[i]->paired) {
+			l[*count].key = loose(v[i]->key);
+			l[(*count)++].at = i;
 		}
-		free(l);
-	}
-	return count;
+	qsort(l, *count, sizeof(*l), by_loose);
+	return l;
+}
+
+/* How many of l, from i on, share l[i]'s loose key. */
+static size_t
+run(const struct loose *l, size_t n, size_t i)
+{
+	size_t k = i + 1;
+
+	while (k < n && strcmp(l[k].key, l[i].key) == 0)
+		k++;
+	return k - i;
 }
 
 /* Pair the unpaired of both sides by their loose keys, where each is
-   one image's on its side. */
+   one image's on its side: both sides sorted by loose key, merged once.
+   The pairs are compared in OLD's order, as the exact ones are. */
 static void
 pair_loosely(struct diff *d, struct drec **o, struct drec **n)
 {
-	size_t i, at = 0, self;
-	char *k;
+	size_t no, nn, i = 0, k = 0, ro, rn;
+	struct loose *lo = unpaired(o, d->n[0], &no);
+	struct loose *ln = unpaired(n, d->n[1], &nn);
+	size_t *mate = xcalloc(d->n[0] + 1, sizeof(*mate));
+	int c;
 
-	for (i = 0; i < d->n[0]; i++) {
-		if (o[i]->paired)
-			continue;
-		k = loose(o[i]->key);
-		if (count_loose(o, d->n[0], k, &self) == 1 &&
-		    count_loose(n, d->n[1], k, &at) == 1) {
-			o[i]->paired = n[at]->paired = true;
-			compare(d, o[i], n[at]);
-		}
-		free(k);
+	while (i < no && k < nn) {
+		c = strcmp(lo[i].key, ln[k].key);
+		ro = c <= 0 ? run(lo, no, i) : 0;
+		rn = c >= 0 ? run(ln, nn, k) : 0;
+		if (c == 0 && ro == 1 && rn == 1)
+			mate[lo[i].at] = ln[k].at + 1;
+		i += ro;
+		k += rn;
 	}
+	for (i = 0; i < d->n[0]; i++)
+		if (mate[i] != 0) {
+			o[i]->paired = n[mate[i] - 1]->paired = true;
+			compare(d, o[i], n[mate[i] - 1]);
+		}
+	for (i = 0; i < no; i++)
+		free(lo[i].key);
+	for (k = 0; k < nn; k++)
+		free(ln[k].key);
+	free(lo);
+	free(ln);
+	free(mate);
 }
 
 void

@@ -341,13 +341,16 @@ open_mapped(struct task *t, const struct map *m, char *why, size_t len)
 		    t->pid, name, strerror(errno));
 		return -1;
 	}
-	if ((fd = rootfs_openat(&t->fs, m->name, O_RDONLY)) == -1) {
+	/* A path anyone may have replaced: a FIFO there must not block. */
+	if ((fd = rootfs_openat(&t->fs, m->name, O_RDONLY | O_NONBLOCK)) ==
+	    -1) {
 		snprintf(why, len, "%s", strerror(errno));
 		return -1;
 	}
 	/* Only the inode: the device a file system reports to stat may not
 	   be the one maps gives (btrfs subvolumes, overlayfs). */
-	if (fstat(fd, &st) == -1 || st.st_ino != m->ino) {
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    st.st_ino != m->ino) {
 		close(fd);
 		snprintf(why, len, "the file at its path is not the one mapped (replaced since)");
 		return -1;

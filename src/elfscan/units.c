@@ -1678,6 +1678,25 @@ read_manager(struct ctx *c)
 	build_free(&bd);
 }
 
+/* NNN of "libsystemd-shared-NNN.so" (systemd's meson.build names it
+   by the project's major version), 1 to 9999; else was. */
+static unsigned
+shared_version(const char *needed, unsigned was)
+{
+	const char *p = needed + 18;
+	char *end;
+	unsigned long v;
+
+	if (strncmp(needed, "libsystemd-shared-", 18) != 0 ||
+	    *p < '1' || *p > '9')
+		return was;
+	errno = 0;
+	v = strtoul(p, &end, 10);
+	if (errno != 0 || v > 9999 || strcmp(end, ".so") != 0)
+		return was;
+	return (unsigned)v;
+}
+
 /* The manager and its version, from the name of the library it needs. */
 static void
 find_manager(struct systemd *sd, const struct rootfs *fs,
@@ -1700,10 +1719,7 @@ find_manager(struct systemd *sd, const struct rootfs *fs,
 			continue;
 		sd->binary = xstrdup(managers[i]);
 		for (n = o->needed; *n != '\0'; n += strlen(n) + 1)
-			if (strncmp(n, "libsystemd-shared-", 18) == 0 &&
-			    n[18] >= '1' && n[18] <= '9')
-				sd->version = (unsigned)strtoul(n + 18, NULL,
-				    10);
+			sd->version = shared_version(n, sd->version);
 	}
 }
 

@@ -86,6 +86,14 @@ build() {
 }
 B=usr/bin
 
+# The build failed, and at dh_chstk: the last debhelper command the log
+# names (dh echoes each, each prefixes its messages) is dh_chstk, so an
+# unrelated failure of the build does not pass for ours.
+failed_at_chstk() { # LABEL STATUS BUILD
+	last=$(awk '{ sub(/:$/, "", $1) } $1 ~ /^dh_/ { w = $1 } END { print w }' "$T/$3.log")
+	expect_match "$1" "$2 $last" "[1-9]* dh_chstk"
+}
+
 # debug_file NAME PROGRAM: the detached debugging file of the packaged
 # PROGRAM in the -dbgsym package, by the build ID readelf reads in it.
 debug_file() {
@@ -115,7 +123,7 @@ output_lacks "off: dh_chstk did not run" "$T/off.log" dh_chstk
 # fail, the default, without an override.
 write_rules
 build fail
-expect_match "fail: the build fails" "$?" "[1-9]*"
+failed_at_chstk "fail: the build fails" "$?" fail
 output_has "fail: names hello-exec and why" "$T/fail.log" \
     "dh_chstk: error: debian/chstk-hello/usr/bin/hello-exec: executable stack: marked exec [exec-stack]"
 output_lacks "fail: does not name hello" "$T/fail.log" \
@@ -168,7 +176,7 @@ expect "hello: no BIND_NOW, by readelf" "$(readelf -dW "$T/off/$B/hello" | grep 
 expect "hello: a PIE, by readelf" "$(readelf -hW "$T/off/$B/hello" | awk '/Type:/ { print $2 }')" DYN
 write_rules "--policy=fix --require=/usr/bin/hello=relro"
 build require-relro
-expect_match "--require=relro: the build fails" "$?" "[1-9]*"
+failed_at_chstk "--require=relro: the build fails" "$?" require-relro
 output_has "--require=relro: names hello and what it lacks" "$T/require-relro.log" \
     "dh_chstk: error: debian/chstk-hello/usr/bin/hello: lacks required hardening: no-full-relro"
 write_rules "--policy=fix --require=pie"
@@ -181,12 +189,12 @@ output_has "--require under warn: names hello and what it lacks" "$T/require-war
     "dh_chstk: warning: debian/chstk-hello/usr/bin/hello: lacks required hardening: no-full-relro"
 write_rules "--require=pie,nx"
 build require-bogus
-expect_match "--require with an unknown defence: the build fails" "$?" "[1-9]*"
+failed_at_chstk "--require with an unknown defence: the build fails" "$?" require-bogus
 output_has "--require with an unknown defence: said" "$T/require-bogus.log" \
     "dh_chstk: error: unknown defence 'nx' in 'pie,nx': want bti, canary, fortify, ibt, pac, pie, relro, rpath, shstk"
 write_rules "--require=/usr/bin/*=pie,stripped"
 build require-stripped
-expect_match "--require=stripped: the build fails" "$?" "[1-9]*"
+failed_at_chstk "--require=stripped: the build fails" "$?" require-stripped
 output_has "--require=stripped: said why" "$T/require-stripped.log" \
     "dh_chstk: error: cannot require 'stripped' in '/usr/bin/*=pie,stripped': the hook runs before the build strips the files"
 
@@ -203,14 +211,14 @@ rm "$S/debian/chstk-hello.chstk-allow"
 # A file that is not sound ELF stops the build even under warn.
 write_rules --policy=warn 'printf "\\177ELF\\2\\1\\1" >debian/chstk-hello/usr/bin/broken'
 build broken
-expect_match "not sound ELF: the build fails under warn" "$?" "[1-9]*"
+failed_at_chstk "not sound ELF: the build fails under warn" "$?" broken
 output_has "not sound ELF: named" "$T/broken.log" \
     "dh_chstk: error: debian/chstk-hello/usr/bin/broken: cannot read: "
 
 # A bad policy is refused.
 write_rules --policy=maybe
 build bogus
-expect_match "a bad policy: the build fails" "$?" "[1-9]*"
+failed_at_chstk "a bad policy: the build fails" "$?" bogus
 output_has "a bad policy: said" "$T/bogus.log" \
     "dh_chstk: error: unknown policy 'maybe': want fail, fix or warn"
 # --compare-with: the previous build, packed here: hello there had full
@@ -228,7 +236,7 @@ expect "the previous hello binds now, by readelf" \
     "$(readelf -dW "$old/usr/bin/hello" | grep -c 'BIND_NOW\|FLAGS.*NOW')" 2
 write_rules "--policy=fix --compare-with=$T/old.deb"
 build compare-fix
-expect_match "--compare-with: lost RELRO fails the build under fix" "$?" "[1-9]*"
+failed_at_chstk "--compare-with: lost RELRO fails the build under fix" "$?" compare-fix
 expect "--compare-with: this build's hello does not bind now, by readelf" \
     "$(readelf -dW "$S/debian/chstk-hello/usr/bin/hello" | grep -c 'BIND_NOW\|FLAGS.*NOW') $(readelf -lW "$S/debian/chstk-hello/usr/bin/hello" | grep -c GNU_RELRO)" "0 1"
 output_has "--compare-with: names the file and the defence" "$T/compare-fix.log" \

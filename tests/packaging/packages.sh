@@ -227,7 +227,9 @@ expect "the installed addon is dh-chstk's" \
 debian_rules
 inroot sh -c 'cd /build/hello && dpkg-buildpackage -us -uc -b' \
     >"$T/hello-fail.log" 2>&1
-expect_match "dh --with chstk, default policy: the build fails" "$?" "[1-9]*"
+expect_match "dh --with chstk, default policy: the build fails at dh_chstk" \
+    "$? $(awk '{ sub(/:$/, "", $1) } $1 ~ /^dh_/ { w = $1 } END { print w }' "$T/hello-fail.log")" \
+    "[1-9]* dh_chstk"
 output_has "dh --with chstk, default policy: names hello-exec" "$T/hello-fail.log" \
     "dh_chstk: error: debian/chstk-hello/usr/bin/hello-exec: executable stack"
 
