@@ -26,30 +26,11 @@ object() {
 	exit 99
 }
 
-# "RANK FILE KIND SYMBOL" for every chstk symbol: D defined, U used.
-rank=0
-for f in $order; do
-	rank=$((rank + 1))
-	o=$(object "$f") || exit 99
-	nm "$o" | awk -v r="$rank" -v f="$f" '
-		$1 == "U" && $2 ~ /^chstk_/ { print r, f, "U", $2 }
-		NF == 3 && $2 ~ /^[TDRB]$/ && $3 ~ /^chstk_/ { print r, f, "D", $3 }'
-done >"$T/syms"
+ranked_symbols object '^chstk_' $order >"$T/syms"
 expect "the objects define the library's functions" \
     "$(grep -c ' D ' "$T/syms" | awk '$1 > 10 { print "yes" }')" yes
 
-# Each use against its definition: the defining file must rank below.
-awk '$3 == "D" { def[$4] = $1; file[$4] = $2 }
-     $3 == "U" { use[++n] = $0 }
-     END {
-	for (i = 1; i <= n; i++) {
-		split(use[i], u, " ")
-		if (!(u[4] in def))
-			continue
-		if (def[u[4]] <= u[1])
-			print u[2] " calls " u[4] " of " file[u[4]] ", which is not below it"
-	}
-     }' "$T/syms" >"$T/upward"
+calls_upward "$T/syms" >"$T/upward"
 expect "every call points down the layers" "$(cat "$T/upward")" ""
 
 # The file-to-file graph has no cycle (implied by the order; said plainly).

@@ -200,3 +200,60 @@ as_nobody() {
 	setpriv --reuid=nobody --regid=nogroup --clear-groups \
 	    env LD_LIBRARY_PATH="$N/bin" "$@"
 }
+
+# Layers, judged by nm on the built objects (lib-layers.sh, layers.sh).
+# ranked_symbols OBJECT-FN SYMBOL-ERE FILE...: "RANK FILE KIND SYMBOL"
+# for each global symbol matching the ERE that each file (listed top to
+# bottom) defines (D) or uses (U); OBJECT-FN prints a file's object.
+ranked_symbols() {
+	objfn=$1 re=$2
+	shift 2
+	rank=0
+	for f; do
+		rank=$((rank + 1))
+		o=$($objfn "$f") || exit 99
+		nm "$o" | awk -v r="$rank" -v f="$f" -v re="$re" '
+			$1 == "U" && $2 ~ re { print r, f, "U", $2 }
+			NF == 3 && $2 ~ /^[TDRBC]$/ && $3 ~ re { print r, f, "D", $3 }'
+	done
+}
+# calls_upward SYMS: each use of a symbol whose file is not below the user.
+calls_upward() {
+	awk '$3 == "D" { def[$4] = $1; file[$4] = $2 }
+	     $3 == "U" { use[++n] = $0 }
+	     END {
+		for (i = 1; i <= n; i++) {
+			split(use[i], u, " ")
+			if ((u[4] in def) && def[u[4]] <= u[1])
+				print u[2] " calls " u[4] " of " file[u[4]] ", which is not below it"
+		}
+	     }' "$1"
+}
+
+# pack_deb TREE DEB [DPKG-DEB-OPTION...]: TREE as the package t 1.
+pack_deb() {
+	tree=$1 out=$2
+	shift 2
+	rm -rf "$T/pack-deb" && cp -a "$tree" "$T/pack-deb" &&
+	    mkdir "$T/pack-deb/DEBIAN" &&
+	    printf 'Package: t\nVersion: 1\nArchitecture: amd64\nMaintainer: t <t@t>\nDescription: t\n' \
+	    >"$T/pack-deb/DEBIAN/control" &&
+	    dpkg-deb --root-owner-group "$@" --build "$T/pack-deb" "$out" >/dev/null
+}
+# pack_rpm TREE RPM [RPMBUILD-OPTION...]: TREE's /usr as the package t-1-1,
+# built in a private _topdir, untouched by rpm's post-install scripts.
+pack_rpm() {
+	tree=$1 out=$2
+	shift 2
+	rm -rf "$T/pack-rpm" && mkdir -p "$T/pack-rpm/SPECS" &&
+	    printf '%s\n' 'Name: t' 'Version: 1' 'Release: 1' 'Summary: t' \
+	    'License: MIT' 'AutoReqProv: no' '%description' t '%install' \
+	    "cp -a $tree/. %{buildroot}/" '%files' /usr \
+	    >"$T/pack-rpm/SPECS/t.spec" &&
+	    rpmbuild --quiet --define "_topdir $T/pack-rpm" \
+	    --define '__os_install_post %{nil}' --define 'debug_package %{nil}' \
+	    --define '_build_id_links none' "$@" -bb "$T/pack-rpm/SPECS/t.spec" \
+	    >"$T/pack-rpm.log" 2>&1 &&
+	    mv "$T"/pack-rpm/RPMS/*/t-1-1.*.rpm "$out" ||
+	    { cat "$T/pack-rpm.log"; return 1; }
+}

@@ -45,31 +45,8 @@ usr/bin/prog
 EOF
 
 # The tree packed by the tools, and unpacked again.
-cp -a "$R" "$T/debroot" && mkdir "$T/debroot/DEBIAN" &&
-    printf 'Package: t\nVersion: 1\nArchitecture: amd64\nMaintainer: t <t@t>\nDescription: t\n' \
-    >"$T/debroot/DEBIAN/control" &&
-    dpkg-deb --root-owner-group --build "$T/debroot" "$T/c/t.deb" >/dev/null ||
-    fail "dpkg-deb"
-mkdir -p "$T/rpm/SPECS"
-cat >"$T/rpm/SPECS/t.spec" <<EOF
-Name: t
-Version: 1
-Release: 1
-Summary: t
-License: MIT
-AutoReqProv: no
-%description
-t
-%install
-cp -a $R/. %{buildroot}/
-%files
-/usr
-EOF
-rpmbuild --quiet --define "_topdir $T/rpm" --define '__os_install_post %{nil}' \
-    --define 'debug_package %{nil}' --define '_build_id_links none' \
-    -bb "$T/rpm/SPECS/t.spec" >"$T/rpm.log" 2>&1 &&
-    mv "$T"/rpm/RPMS/*/t-1-1.*.rpm "$T/c/t.rpm" ||
-    { cat "$T/rpm.log"; fail "rpmbuild"; }
+pack_deb "$R" "$T/c/t.deb" || fail "dpkg-deb"
+pack_rpm "$R" "$T/c/t.rpm" || fail "rpmbuild"
 tar -C "$R" -czf "$T/c/t.tar.gz" . || fail "tar"
 I=$T/c/image
 tar -C "$R" --numeric-owner --owner=0 --group=0 -cf "$T/layer.tar" . &&

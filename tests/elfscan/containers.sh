@@ -42,35 +42,13 @@ off=$(readelf -lW "$R/usr/bin/bigpie" | awk '$1 == "DYNAMIC" { print $2 }')
 expect "the static PIE's dynamic section is past 4 MB" "$((${off:-0} > 0x400000))" 1
 
 # .deb
-cp -a "$R" "$T/debroot" && mkdir "$T/debroot/DEBIAN" &&
-    printf 'Package: t\nVersion: 1\nArchitecture: amd64\nMaintainer: t <t@t>\nDescription: t\n' \
-    >"$T/debroot/DEBIAN/control" || fail "the .deb's tree"
 for z in xz zstd none; do
-	dpkg-deb --root-owner-group -Z"$z" --build "$T/debroot" "$T/c/t-$z.deb" \
-	    >/dev/null || fail "dpkg-deb -Z$z"
+	pack_deb "$R" "$T/c/t-$z.deb" -Z"$z" || fail "dpkg-deb -Z$z"
 done
-# .rpm, with a private _topdir
-mkdir -p "$T/rpm/SPECS"
-cat >"$T/rpm/SPECS/t.spec" <<EOF
-Name: t
-Version: 1
-Release: 1
-Summary: t
-License: MIT
-AutoReqProv: no
-%description
-t
-%install
-cp -a $R/. %{buildroot}/
-%files
-/usr
-EOF
+# .rpm
 for p in gzip:w9.gzdio zstd:w19.zstdio; do
-	rpmbuild --quiet --define "_topdir $T/rpm" --define "_binary_payload ${p#*:}" \
-	    --define '__os_install_post %{nil}' --define 'debug_package %{nil}' \
-	    --define '_build_id_links none' -bb "$T/rpm/SPECS/t.spec" >"$T/rpm.log" 2>&1 &&
-	    mv "$T"/rpm/RPMS/*/t-1-1.*.rpm "$T/c/t-${p%%:*}.rpm" ||
-	    { cat "$T/rpm.log"; fail "rpmbuild ${p%%:*}"; }
+	pack_rpm "$R" "$T/c/t-${p%%:*}.rpm" --define "_binary_payload ${p#*:}" ||
+	    fail "rpmbuild ${p%%:*}"
 done
 # zip: a wheel, and a jar written to a pipe (no sizes before the data)
 python3 - "$R" "$T/c/t-1.0-py3-none-any.whl" "$T/c/t.jar" <<'PY' || fail "zip"

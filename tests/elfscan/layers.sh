@@ -29,29 +29,11 @@ object() {
 	echo "$o"
 }
 
-# "RANK FILE KIND SYMBOL" for every global symbol: D defined, U used.
-rank=0
-for f in $order; do
-	rank=$((rank + 1))
-	o=$(object "$f") || exit 99
-	nm "$o" | awk -v r="$rank" -v f="$f" '
-		$1 == "U" { print r, f, "U", $2 }
-		NF == 3 && $2 ~ /^[TDRBC]$/ { print r, f, "D", $3 }'
-done >"$T/syms"
+ranked_symbols object '.' $order >"$T/syms"
 expect "the objects define elfscan's functions" \
     "$(grep -c ' D ' "$T/syms" | awk '$1 > 40 { print "yes" }')" yes
 
-awk '$3 == "D" { def[$4] = $1; file[$4] = $2 }
-     $3 == "U" { use[++n] = $0 }
-     END {
-	for (i = 1; i <= n; i++) {
-		split(use[i], u, " ")
-		if (!(u[4] in def))
-			continue
-		if (def[u[4]] <= u[1])
-			print u[2] " calls " u[4] " of " file[u[4]] ", which is not below it"
-	}
-     }' "$T/syms" >"$T/upward"
+calls_upward "$T/syms" >"$T/upward"
 expect "every call points down the stages" "$(cat "$T/upward")" ""
 
 # Every function a stage's header declares is defined once, and used by
