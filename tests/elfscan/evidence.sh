@@ -13,11 +13,12 @@
 # Then the causes in a static library's members (readelf -S shows which
 # has no .note.GNU-stack, objdump the trampoline), --require's new words, a stripped program whose debug file lies in
 # a root's .build-id tree, one whose debug file there is another build's,
-# the same in a package and its -dbgsym package named together, and DWARF
+# the same in a package and its -dbgsym package named together (and in a
+# -debuginfo rpm), and DWARF
 # that lies about its sizes: a clear message, the image still judged.
 . "$top_srcdir/tests/lib.sh"
 need gcc clang readelf objdump objcopy strip eu-readelf python3 dpkg-deb \
-    ar
+    ar rpmbuild
 : "${ELFSCAN:?}"
 
 D=$T/tree
@@ -223,19 +224,13 @@ expect "check_evidence.py: the units of the debug file found are readelf's" "$s"
 
 # The same in packages: a program's package and its -dbgsym package named
 # together; the -dbgsym package is read first, not scanned itself.
-deb() { # NAME DIR: a .deb of DIR
-	mkdir -p "$2/DEBIAN"
-	printf 'Package: %s\nVersion: 1.0\nArchitecture: amd64\nMaintainer: t <t@example.org>\nDescription: t\n' \
-	    "${1%%_*}" >"$2/DEBIAN/control"
-	dpkg-deb --root-owner-group -Zxz --build "$2" "$T/$1" >/dev/null ||
-	    fail "build $1"
-}
 mkdir -p "$T/pkg/usr/bin" "$T/dbg/usr/lib/debug/.build-id/$(echo "$p" | cut -c1-2)" \
     "$T/dbg/usr/lib/debug/.build-id/$(echo "$o" | cut -c1-2)"
 cp "$R/usr/bin/prog" "$R/usr/bin/other" "$T/pkg/usr/bin/"
 cp "$R$pdbg" "$T/dbg$pdbg" && cp "$R$odbg" "$T/dbg$odbg"
-deb prog_1.0_amd64.deb "$T/pkg"
-deb prog-dbgsym_1.0_amd64.deb "$T/dbg"
+pack_deb "$T/pkg" "$T/prog_1.0_amd64.deb" -Zxz &&
+    pack_deb "$T/dbg" "$T/prog-dbgsym_1.0_amd64.deb" -Zxz ||
+    fail "build the .deb packages"
 "$ELFSCAN" --hardening --format=json --no-progress -j1 \
     "$T/prog_1.0_amd64.deb" "$T/prog-dbgsym_1.0_amd64.deb" >"$T/pkg.json" 2>"$T/pkg.err"
 member() { python3 -c '
@@ -246,15 +241,34 @@ for l in open(sys.argv[1]):
         v = r["evidence"]
         for k in sys.argv[3].split("."):
             v = v[k]
-        print(json.dumps(v))' "$T/pkg.json" "$1" "$2"; }
+        print(json.dumps(v))' "$T/${json:-pkg}.json" "$1" "$2"; }
 expect "deb: the program's debug file from the -dbgsym package" \
     "$(member usr/bin/prog debug_file)" "\"$T/prog-dbgsym_1.0_amd64.deb!${pdbg#/}\""
 expect "deb: its units" "$(member usr/bin/prog recorded) $(member usr/bin/prog options.stack_clash)" "2 1"
 expect "deb: another build's debug file: said, not used" \
     "$(member usr/bin/other debug_problem)" "\"the debug file $T/prog-dbgsym_1.0_amd64.deb!${odbg#/} has build-id $(id "$R$odbg"), not $o: not used\""
+records_of() { python3 -c '
+import json, sys
+print(sum(json.loads(l).get("path", "").endswith(sys.argv[2]) for l in open(sys.argv[1])))' "$@"; }
 expect "deb: the -dbgsym package is not scanned itself" \
-    "$(grep -c 'dbgsym' "$T/pkg.json" | tr -d ' ')" 2
+    "$(records_of "$T/pkg.json" prog-dbgsym_1.0_amd64.deb)" 0
 expect "deb: exit status 0, nothing on stderr" "$(cat "$T/pkg.err")" ""
+# And Fedora's pair: a -debuginfo rpm beside the program's rpm.
+pack_rpm "$T/pkg" "$T/prog-1-1.x86_64.rpm" &&
+    pack_rpm "$T/dbg" "$T/prog-debuginfo-1-1.x86_64.rpm" ||
+    fail "build the rpm packages"
+"$ELFSCAN" --hardening --format=json --no-progress -j1 \
+    "$T/prog-1-1.x86_64.rpm" "$T/prog-debuginfo-1-1.x86_64.rpm" >"$T/rpm.json" 2>"$T/rpm.err"
+json=rpm
+expect_match "rpm: the program's debug file from the -debuginfo rpm" \
+    "$(member usr/bin/prog debug_file)" "\"$T/prog-debuginfo-1-1.x86_64.rpm!*${pdbg#/}\""
+expect "rpm: its units" "$(member usr/bin/prog recorded) $(member usr/bin/prog options.stack_clash)" "2 1"
+expect_match "rpm: another build's debug file: said, not used" \
+    "$(member usr/bin/other debug_problem)" "\"the debug file $T/prog-debuginfo-1-1.x86_64.rpm!*${odbg#/} has build-id $(id "$R$odbg"), not $o: not used\""
+expect "rpm: the -debuginfo rpm is not scanned itself" \
+    "$(records_of "$T/rpm.json" prog-debuginfo-1-1.x86_64.rpm)" 0
+expect "rpm: exit status 0, nothing on stderr" "$(cat "$T/rpm.err")" ""
+json=
 
 # DWARF that lies: a .debug_info past the end of the file, a unit longer
 # than its section, a unit whose abbreviations lie beyond .debug_abbrev, a
