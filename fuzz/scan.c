@@ -13,12 +13,18 @@
  * lib/hardening.c reads symbol tables by made small (chstk__symread_sizes),
  * which reads the names of these small inputs through a window as it does
  * those of string tables over 16 MiB: the same symbols, none missed, none
- * read wrong. The hardening scans read the evidence too
- * (CHSTK_READ_EVIDENCE, CHSTK_READ_CODE: the DWARF through libdw, annobin's
- * notes, the code): every unit handed over must be possible, its strings
- * cut where promised, and memory, file and stream must agree on the units,
- * the notes and the code's counts. A callback that asks to stop must stop
- * the scan.
+ * read wrong; and the same dlopen notes, a list that ends within its room.
+ * With CHSTK_READ_CODE too, the code of the entry point and of
+ * the exported functions is part of what must agree, and so must a scan
+ * that reads that code through a window of 4 bytes, moved for nearly every
+ * function; the hardening of each image (dynamic segments and sections,
+ * property note and its fault, RELRO coverage, Go's version) must agree
+ * too, and keep its promises. The hardening scans read the evidence too
+ * (CHSTK_READ_EVIDENCE, CHSTK_READ_CODE_SEARCH: the DWARF through libdw,
+ * annobin's notes, the code): every unit handed over must be possible, its
+ * strings cut where promised, and memory, file and stream must agree on
+ * the units, the notes and the code's counts. A callback that asks to stop
+ * must stop the scan.
  */
 #include <string.h>
 #include <unistd.h>
@@ -43,16 +49,41 @@ struct hard_scan {
 static uint64_t
 symbol_hash(const struct chstk_sym *sym)
 {
-	unsigned char what[4] = { sym->cut, sym->dynamic, sym->undefined,
-	    (unsigned char)(sym->type << 4 | sym->bind) };
+	unsigned char what[4 + CHSTK_CODE_LEN] = { sym->cut, sym->dynamic,
+	    sym->undefined, (unsigned char)(sym->type << 4 | sym->bind) };
 	uint64_t h = UINT64_C(14695981039346656037);
 	const char *p;
 	size_t i;
 
+	if (sym->code != NULL)
+		memcpy(what + 4, sym->code, CHSTK_CODE_LEN);
 	for (p = sym->name; *p != '\0'; p++)
 		h = (h ^ (unsigned char)*p) * UINT64_C(1099511628211);
 	for (i = 0; i < sizeof(what); i++)
 		h = (h ^ what[i]) * UINT64_C(1099511628211);
+	return h;
+}
+
+/* The same of what the library read of an image's hardening: the fields
+   annocheck's tests read. */
+static uint64_t
+hardening_hash(const struct chstk_hardening *hd)
+{
+	uint64_t v[] = { hd->dynamic_segments, hd->dynamic_sections,
+	    hd->aarch64_bti_plt, hd->aarch64_pac_plt, hd->tls_exec,
+	    hd->property_notes, hd->property_fault, hd->relro_sections,
+	    hd->relro_outside, hd->writable_relocs, hd->go_buildid,
+	    hd->has_entry_code, hd->x86_feature_1, hd->aarch64_feature_1 };
+	uint64_t h = UINT64_C(14695981039346656037);
+	const char *p;
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		h = (h ^ v[i]) * UINT64_C(1099511628211);
+	for (i = 0; hd->has_entry_code && i < CHSTK_CODE_LEN; i++)
+		h = (h ^ hd->entry_code[i]) * UINT64_C(1099511628211);
+	for (p = hd->go_version; *p != '\0'; p++)
+		h = (h ^ (unsigned char)*p) * UINT64_C(1099511628211);
 	return h;
 }
 
@@ -63,6 +94,8 @@ on_symbol(void *arg, const struct chstk_sym *sym)
 
 	must(sym->name != NULL && strlen(sym->name) <= 1024);
 	must(sym->type <= 15 && sym->bind <= 15);
+	must(sym->code == NULL || (sym->dynamic && !sym->undefined &&
+	    sym->type == STT_FUNC));
 	h->symbols++;
 	h->digest += symbol_hash(sym);
 	return 0;
@@ -119,6 +152,24 @@ evidence_hash(const struct chstk_hardening *hd)
 	return string_hash(h, hd->evidence_error);
 }
 
+/* FNV-1a of the image's dlopen notes, which must be a list that ends
+   within its room. */
+static uint64_t
+dlopen_hash(const struct chstk_hardening *hd)
+{
+	uint64_t h = UINT64_C(14695981039346656037);
+	size_t at = 0, len, i;
+
+	must(hd->dlopen != NULL);
+	while ((len = strlen(hd->dlopen + at)) > 0) {
+		at += len + 1;
+		must(at < CHSTK_DLOPEN_LEN);
+	}
+	for (i = 0; i < at; i++)
+		h = (h ^ (unsigned char)hd->dlopen[i]) * UINT64_C(1099511628211);
+	return (h ^ hd->dlopen_cut) * UINT64_C(1099511628211);
+}
+
 static int
 on_hard_image(void *arg, const char *member, const struct chstk_info *info,
     const struct chstk_error *err)
@@ -148,6 +199,16 @@ on_hard_image(void *arg, const char *member, const struct chstk_info *info,
 	must(hd->an_notes > 0 || (hd->an_stack_clash.min == -1 &&
 	    hd->an_fortify.max == -1));
 	h->evidence = mix(h->evidence, evidence_hash(hd));
+	must((hd->relro_outside & ~hd->relro_sections) == 0);
+	must(hd->relro_sections < 1u << CHSTK_RELRO_KINDS);
+	must(hd->property_fault <= CHSTK_PROPERTY_MANY);
+	must(hd->property_notes > 0 || !hd->property);
+	must(hd->dynamic_segments > 0 || !hd->dynamic);
+	must(strlen(hd->go_version) < sizeof(hd->go_version));
+	must(!hd->has_entry_code || info->type == ET_EXEC ||
+	    info->type == ET_DYN);
+	h->digest += hardening_hash(hd);
+	h->digest += dlopen_hash(hd);
 	return 0;
 }
 
@@ -155,9 +216,12 @@ on_hard_image(void *arg, const char *member, const struct chstk_info *info,
 static void
 hard_scan(const uint8_t *data, size_t size, int in, struct hard_scan *h)
 {
-	struct chstk_scan_opts o = { .read = CHSTK_READ_HARDENING |
-	    CHSTK_READ_EVIDENCE | CHSTK_READ_CODE, .symbol = on_symbol,
-	    .unit = on_unit };
+	struct chstk_scan_opts o = {
+		.read = CHSTK_READ_HARDENING | CHSTK_READ_CODE |
+		    CHSTK_READ_EVIDENCE | CHSTK_READ_CODE_SEARCH,
+		.symbol = on_symbol,
+		.unit = on_unit,
+	};
 	/* A stream of known size, 1000 bytes a read. */
 	struct fuzz_pieces c = fuzz_pieces(data, size, 1000);
 	struct chstk_error err;
@@ -213,6 +277,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	chstk__symread_sizes.names_whole = 0;
 	chstk__symread_sizes.names_win = 1024;
 	chstk__symread_sizes.block = 4096;
+	chstk__symread_sizes.code_win = CHSTK_CODE_LEN;
 	hard_scan(data, size, -1, &hw);
 	chstk__symread_sizes = sizes;
 

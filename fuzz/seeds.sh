@@ -24,6 +24,10 @@ cc prog-exec -z execstack "$fix/hello.c"
 cc prog-32 -m32 "$fix/hello.c"
 cc lib.so -shared -fPIC "$fix/lib.c"
 cc lib32.so -m32 -shared -fPIC "$fix/lib.c"
+# systemd's dlopen notes (lib/hardening.c reads them): two, in the PT_NOTE
+# segment of the build ID.
+cc dlnote.so -shared -fPIC "$fix/system/dlnote.c" \
+    -DNOTE1='"[{\"soname\":[\"liba.so.1\",\"libb.so.2\"]}]"'
 gcc -c -o "$out/lib.o" "$fix/lib.c"
 gcc -c -Wa,--execstack -o "$out/lib-exec.o" "$fix/lib.c"
 gcc -m32 -c -o "$out/lib32.o" "$fix/lib.c"
@@ -38,7 +42,7 @@ awk 'BEGIN { for (i = 0; i < 360; i++) {
 	printf "int %s_%03d = %d;\n", n, i, i } }' >"$w/names.c"
 gcc -c -o "$out/names.o" "$w/names.c"
 gcc -shared -fPIC -o "$out/names.so" "$w/names.c"
-# The evidence (CHSTK_READ_EVIDENCE, CHSTK_READ_CODE): DWARF of gcc and
+# The evidence (CHSTK_READ_EVIDENCE, CHSTK_READ_CODE_SEARCH): DWARF of gcc and
 # clang (DWARF 5's indexed strings), compressed both ways, an assembler's
 # unit, a separate debug file, annobin's notes in both forms, and code
 # with a trampoline and stack probes.

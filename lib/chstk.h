@@ -136,12 +136,53 @@ struct chstk_info {
 struct chstk_annobin_value {
 	int min, max;
 };
+/* The room for an image's dlopen notes (chstk_hardening.dlopen). */
+#define CHSTK_DLOPEN_LEN 16384
+/* The bytes of code read at an entry point or a function (CHSTK_READ_CODE):
+   one ENDBR64 or ENDBR32, one AArch64 instruction. */
+#define CHSTK_CODE_LEN 4
+
+/* What is wrong with a GNU property note, by the rules of those who read
+   it: glibc ignores the note (and so its IBT, SHSTK and BTI bits) on ALIGN,
+   SIZE, ORDER, OVERRUN (elf/dl-load.c, _dl_process_pt_gnu_property); the
+   arm64 kernel refuses to run the program on NOT_FIRST, SIZE, ORDER,
+   OVERRUN (fs/binfmt_elf.c, parse_elf_properties); annocheck fails it on
+   ALIGN, SIZE, OVERRUN, FEATURE, MANY (annobin's hardened.c,
+   property_note_checker). */
+enum chstk_property_fault {
+	CHSTK_PROPERTY_OK = 0,
+	CHSTK_PROPERTY_ALIGN,	/* its segment (section) is not aligned to 8
+				   bytes in a 64-bit file, 4 in a 32-bit one */
+	CHSTK_PROPERTY_NOT_FIRST,	/* another note comes first */
+	CHSTK_PROPERTY_SIZE,	/* its descriptor is under 8 bytes, or not a
+				   multiple of the alignment */
+	CHSTK_PROPERTY_OVERRUN,	/* a property runs past the descriptor */
+	CHSTK_PROPERTY_ORDER,	/* two properties not in ascending order of
+				   type, or of the same type */
+	CHSTK_PROPERTY_FEATURE,	/* an x86 or AArch64 FEATURE_1_AND property
+				   whose data is not 4 bytes */
+	CHSTK_PROPERTY_MANY,	/* more than one property note */
+};
+
+/* The sections PT_GNU_RELRO should cover (chstk_hardening.relro_*). */
+enum {
+	CHSTK_RELRO_DYNAMIC = 1,	/* SHT_DYNAMIC */
+	CHSTK_RELRO_GOT = 2,		/* .got */
+	CHSTK_RELRO_GOT_PLT = 4,	/* .got.plt: only with immediate
+					   binding */
+	CHSTK_RELRO_INIT_ARRAY = 8,	/* SHT_INIT_ARRAY */
+	CHSTK_RELRO_FINI_ARRAY = 16,	/* SHT_FINI_ARRAY */
+	CHSTK_RELRO_PREINIT_ARRAY = 32,	/* SHT_PREINIT_ARRAY */
+	CHSTK_RELRO_DATA_REL_RO = 64,	/* .data.rel.ro */
+};
+#define CHSTK_RELRO_KINDS 7
 
 /*
  * The image's other defences against overflows, and how it links, as its
  * file states them (what they are worth is the caller's to judge). Read
  * with CHSTK_READ_HARDENING: every field; with CHSTK_READ_DYNAMIC alone:
- * the dynamic section's fields and the interpreter, the rest 0. A field
+ * the dynamic section's fields, the interpreter and the dlopen notes, the
+ * rest 0. A field
  * the image cannot have (a dynamic section in an object) is 0.
  */
 struct chstk_hardening {
@@ -180,6 +221,41 @@ struct chstk_hardening {
 	const char *needed;
 	const char *interp;	/* PT_INTERP's path, "" when none; cut to
 				   CHSTK_PATH_LEN - 1 bytes */
+	/* The libraries the image may dlopen, as systemd's ELF dlopen
+	   metadata names them (the .note.dlopen section: notes of owner
+	   "FDO", type 0x407c0c0a, in the PT_NOTE segments): each note's
+	   descriptor, a JSON text, up to its first NUL, each ending in a
+	   NUL, the list ending in an empty one: "[...]\0[...]\0\0"; "" when
+	   none. Valid during the call. */
+	const char *dlopen;
+	bool dlopen_cut;	/* more than fit in CHSTK_DLOPEN_LEN bytes, or
+				   a PT_NOTE segment not read (over 64 KiB,
+				   or past the end of the file): the list
+				   holds the notes read whole */
+	/* What annocheck's tests of the binary alone read besides (elfscan(1),
+	   HARDENING, says what each is worth). */
+	unsigned dynamic_segments;	/* PT_DYNAMIC entries */
+	unsigned dynamic_sections;	/* SHT_DYNAMIC sections */
+	bool aarch64_bti_plt;	/* AArch64: DT_AARCH64_BTI_PLT */
+	bool aarch64_pac_plt;	/* AArch64: DT_AARCH64_PAC_PLT */
+	bool tls_exec;		/* a PT_TLS of some size with PF_X */
+	unsigned property_notes;	/* "GNU" NT_GNU_PROPERTY_TYPE_0 notes in
+					   the property segment (section) */
+	enum chstk_property_fault property_fault;	/* the first met */
+	/* The sections PT_GNU_RELRO should cover, by CHSTK_RELRO_* bit:
+	   those of some size present, and of those, the ones reaching out
+	   of the last PT_GNU_RELRO (all of them when there is none). */
+	unsigned relro_sections, relro_outside;
+	bool writable_relocs;	/* .rel.got, .rela.got, .rel.plt or .rela.plt
+				   has SHF_WRITE */
+	bool go_buildid;	/* a .note.go.buildid section: Go's linker */
+	char go_version[32];	/* the Go version .go.buildinfo states
+				   inline ("go1.19.8"), "" when it does not
+				   (no section, Go before 1.18, cut) */
+	/* With CHSTK_READ_CODE too: the first bytes of code at the entry
+	   point, when e_entry lies in an executable PT_LOAD's file image. */
+	bool has_entry_code;
+	unsigned char entry_code[CHSTK_CODE_LEN];
 	/* The descriptor of its first NT_GNU_BUILD_ID note (in a PT_NOTE
 	   segment), which names its separate debug file
 	   (/usr/lib/debug/.build-id/XX/YYYY.debug); build_id_len 0 when
@@ -187,7 +263,7 @@ struct chstk_hardening {
 	unsigned char build_id[CHSTK_BUILD_ID_MAX];
 	unsigned build_id_len;
 	/* With CHSTK_READ_EVIDENCE, what its debugging information shows of
-	   how it was built, with CHSTK_READ_CODE what its code shows; 0
+	   how it was built, with CHSTK_READ_CODE_SEARCH what its code shows; 0
 	   otherwise (an_notes 0: the an_* values mean nothing). */
 	bool dwarf;		/* has a .debug_info (or .zdebug_info)
 				   section: chstk_scan_opts.unit saw its
@@ -245,6 +321,11 @@ struct chstk_sym {
 	bool undefined;		/* SHN_UNDEF: a reference */
 	unsigned char type;	/* STT_* */
 	unsigned char bind;	/* STB_* */
+	/* With CHSTK_READ_CODE: for a function the image exports (a defined
+	   STT_FUNC of the dynamic table, global or weak, of default or
+	   protected visibility, whose value lies in an executable PT_LOAD's
+	   file image), its first bytes of code; else NULL. */
+	const unsigned char *code;
 };
 
 /*
@@ -280,6 +361,11 @@ enum {
 	CHSTK_READ_HARDENING = 1,	/* fill chstk_info.hardening */
 	CHSTK_READ_DYNAMIC = 2,		/* only its dynamic linking: the
 					   dynamic section and PT_INTERP */
+	CHSTK_READ_CODE = 4,		/* with CHSTK_READ_HARDENING: the
+					   first bytes of code at the entry
+					   point and at each exported function
+					   (chstk_sym.code), a few bytes at
+					   each address */
 	/*
 	 * With CHSTK_READ_HARDENING: also what the image shows of how it
 	 * was built (the fields of struct chstk_hardening after build_id):
@@ -292,14 +378,14 @@ enum {
 	 * apply). Costs little for an image without them: its section
 	 * headers and their names, read again.
 	 */
-	CHSTK_READ_EVIDENCE = 4,
+	CHSTK_READ_EVIDENCE = 8,
 	/*
 	 * With CHSTK_READ_HARDENING: also the x86-64 code of its executable
 	 * segments (sections, in an object) searched for trampolines and
 	 * stack probes, up to CHSTK_CODE_MAX bytes. Every byte of code is
 	 * read: some 1 GB/s of code on this machine's cores.
 	 */
-	CHSTK_READ_CODE = 8,
+	CHSTK_READ_CODE_SEARCH = 16,
 };
 
 /* What the chstk_scan_*_with() functions read beyond the marking. */

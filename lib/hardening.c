@@ -4,9 +4,12 @@
  * the dynamic section (immediate binding, RPATH and RUNPATH, the needed
  * libraries, the SONAME, text relocations) and the interpreter's path;
  * with CHSTK_READ_HARDENING also the GNU property note (x86 IBT and SHSTK,
- * AArch64 BTI and PAC) and the symbol tables, handed to the caller one
- * symbol at a time. What they mean is the caller's to judge (elfscan's
- * hardening.c and its system verdicts).
+ * AArch64 BTI and PAC, and what is wrong with it), what annocheck's tests
+ * of the binary alone read in the program headers and the sections image.c
+ * noted, and the symbol tables, handed to the caller one symbol at a time;
+ * with CHSTK_READ_CODE the first bytes of code at the entry point and at
+ * each exported function. What they mean is the caller's to judge
+ * (elfscan's hardening.c and its system verdicts).
  *
  * Everything is read in bounded pieces, each range-checked against the
  * file before it is read: the dynamic section CHUNK entries at a time, the
@@ -14,8 +17,18 @@
  * read once whole when it is at most NAMES_WHOLE bytes, else through a
  * window on it, a string of the dynamic section up to CHSTK_PATH_LEN
  * bytes, at most NEEDED_MAX needed libraries, the property note up to
- * NOTE_MAX bytes. A count no real file reaches is an error, so that a
- * sparse file claiming billions of entries costs nothing.
+ * NOTE_MAX bytes, a PT_NOTE segment one note header at a time and only when
+ * it holds at most NOTES_MAX bytes, .go.buildinfo's first 66, CHSTK_CODE_LEN
+ * bytes of code at each address, through a window of CODE_WIN. A count no
+ * real file reaches is an error, so that a sparse file claiming billions of
+ * entries costs nothing.
+ *
+ * The dlopen notes are systemd's (docs/ELF_DLOPEN_METADATA.md, systemd
+ * 256 and later, src/basic/dlfcn-util.h): in section .note.dlopen, within
+ * a PT_NOTE segment, one note per library or set of libraries, of owner
+ * "FDO" and type 0x407c0c0a, its descriptor a NUL-terminated JSON text.
+ * The loader never reads them, so a note that does not hold is no error of
+ * the file: the notes after it are not read.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +44,11 @@
 #define SYM_MAX (UINT64_C(1) << 23)
 /* A property note holds a few properties of 4 or 8 bytes each. */
 #define NOTE_MAX 4096
+/* Note segments hold a few notes of tens of bytes (a build ID, an ABI
+   tag, a package's metadata); libsystemd-shared's 20 dlopen notes take
+   3 KiB. */
+#define NOTES_MAX 65536
+#define NT_FDO_DLOPEN 0x407c0c0au
 /* Programs need tens of libraries; more names than this are cut. */
 #define NEEDED_MAX 256
 /* A symbol name longer than this is passed cut (and flagged). */
@@ -44,6 +62,12 @@
 #endif
 #ifndef NT_GNU_PROPERTY_TYPE_0
 #define NT_GNU_PROPERTY_TYPE_0 5
+#endif
+#ifndef DT_AARCH64_BTI_PLT
+#define DT_AARCH64_BTI_PLT 0x70000001
+#endif
+#ifndef DT_AARCH64_PAC_PLT
+#define DT_AARCH64_PAC_PLT 0x70000003
 #endif
 
 static uint64_t
@@ -63,19 +87,20 @@ is_msb(const struct chstk_image *im)
 	return im->ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
 }
 
-/* The file offset of virtual address vaddr, through the PT_LOADs; the
-   bytes up to the end of that segment's file image are left in *room. */
+/* The file offset of virtual address vaddr, through the PT_LOADs that
+   have the p_flags bits flags; the bytes up to the end of that segment's
+   file image are left in *room. */
 static int
-vaddr_to_off(const struct chstk_image *im, uint64_t vaddr, uint64_t *off,
-    uint64_t *room)
+vaddr_to_off(const struct chstk_image *im, uint64_t vaddr, unsigned flags,
+    uint64_t *off, uint64_t *room)
 {
 	size_t i;
 
 	for (i = 0; i < im->phnum; i++) {
 		const GElf_Phdr *ph = &im->phdr[i];
 
-		if (ph->p_type != PT_LOAD || vaddr < ph->p_vaddr ||
-		    vaddr - ph->p_vaddr >= ph->p_filesz)
+		if (ph->p_type != PT_LOAD || (ph->p_flags & flags) != flags ||
+		    vaddr < ph->p_vaddr || vaddr - ph->p_vaddr >= ph->p_filesz)
 			continue;
 		*off = ph->p_offset + (vaddr - ph->p_vaddr);
 		*room = ph->p_filesz - (vaddr - ph->p_vaddr);
@@ -97,7 +122,7 @@ dyn_string(const struct chstk_image *im, uint64_t strtab, uint64_t strsz,
 	char *nul;
 	int r;
 
-	if (str >= strsz || vaddr_to_off(im, strtab, &off, &room) < 0 ||
+	if (str >= strsz || vaddr_to_off(im, strtab, 0, &off, &room) < 0 ||
 	    str >= room || !chstk__in_range(off, room, size))
 		return chstk__error(err, CHSTK_ERR_CORRUPT,
 		    "dynamic string %ju lies outside the string table",
@@ -127,9 +152,14 @@ struct dyn_walk {
 };
 
 static void
-dyn_entry(struct chstk_hardening *h, struct dyn_walk *w, int64_t tag,
-    uint64_t val)
+dyn_entry(const struct chstk_image *im, struct chstk_hardening *h,
+    struct dyn_walk *w, int64_t tag, uint64_t val)
 {
+	/* Tags of the processor's range mean something else elsewhere. */
+	if (im->ehdr.e_machine == EM_AARCH64 && tag == DT_AARCH64_BTI_PLT)
+		h->aarch64_bti_plt = true;
+	if (im->ehdr.e_machine == EM_AARCH64 && tag == DT_AARCH64_PAC_PLT)
+		h->aarch64_pac_plt = true;
 	switch (tag) {
 	case DT_BIND_NOW:
 		h->bind_now = true;
@@ -284,7 +314,7 @@ read_dynamic(const struct chstk_image *im, struct chstk_hardening_buf *b,
 
 			if (tag == DT_NULL)
 				goto strings;
-			dyn_entry(h, &w, tag, is64 ? m.d64[k].d_un.d_val :
+			dyn_entry(im, h, &w, tag, is64 ? m.d64[k].d_un.d_val :
 			    m.d32[k].d_un.d_val);
 		}
 	}
@@ -307,40 +337,155 @@ strings:
 	return r;
 }
 
-/* The properties of one NT_GNU_PROPERTY_TYPE_0 descriptor. */
+/* The descriptor of the dlopen note at off (dsz bytes) after the *used
+   bytes of b->dlopen, up to its first NUL: 0; 1 when it does not fit, and
+   the list is cut there; or an error. */
+static int
+dlopen_note(const struct chstk_image *im, uint64_t off, uint64_t dsz,
+    struct chstk_hardening_buf *b, size_t *used, struct chstk_error *err)
+{
+	/* Room for the text, its NUL and the list's. */
+	size_t room = sizeof(b->dlopen) - *used - 2, take, len;
+	char *p = b->dlopen + *used;
+	int r;
+
+	take = dsz < room ? (size_t)dsz : room;
+	r = chstk__src_read(im->src, off, p, take, "dlopen note", err);
+	if (r < 0)
+		return r;
+	len = strnlen(p, take);
+	if (len == take && take < dsz) {
+		b->h.dlopen_cut = true;
+		return 1;
+	}
+	p[len] = '\0';
+	if (len > 0)
+		*used += len + 1;
+	return 0;
+}
+
+/* The dlopen notes of one PT_NOTE segment, after the *used bytes of
+   b->dlopen. */
+static int
+dlopen_notes(const struct chstk_image *im, const GElf_Phdr *ph,
+    struct chstk_hardening_buf *b, size_t *used, struct chstk_error *err)
+{
+	uint64_t size = ph->p_filesz, pos = 0, nsz, dsz, dpos;
+	uint64_t align = ph->p_align == 8 ? 8 : 4;
+	unsigned char head[16];
+	int msb = is_msb(im), r;
+	size_t n;
+
+	if (size > NOTES_MAX || !chstk__in_range(ph->p_offset, size,
+	    chstk__src_size(im->src))) {
+		b->h.dlopen_cut = true;
+		return 0;
+	}
+	while (pos < size && size - pos >= 12) {
+		n = size - pos >= 16 ? 16 : 12;
+		r = chstk__src_read(im->src, ph->p_offset + pos, head, n,
+		    "note header", err);
+		if (r < 0)
+			return r;
+		nsz = get(head, 4, msb);
+		dsz = get(head + 4, 4, msb);
+		dpos = pos + 12 + (nsz + align - 1) / align * align;
+		if (dpos > size || dsz > size - dpos)
+			return 0;
+		if (n == 16 && nsz == 4 && memcmp(head + 12, "FDO", 4) == 0 &&
+		    get(head + 8, 4, msb) == NT_FDO_DLOPEN && dsz > 0) {
+			r = dlopen_note(im, ph->p_offset + dpos, dsz, b, used,
+			    err);
+			if (r != 0)
+				return r < 0 ? r : 0;
+		}
+		pos = dpos + (dsz + align - 1) / align * align;
+	}
+	return 0;
+}
+
+/* Every PT_NOTE segment's dlopen notes. */
+static int
+read_dlopen(const struct chstk_image *im, struct chstk_hardening_buf *b,
+    struct chstk_error *err)
+{
+	size_t i, used = 0;
+	int r = 0;
+
+	for (i = 0; i < im->phnum && r == 0 && !b->h.dlopen_cut; i++)
+		if (im->phdr[i].p_type == PT_NOTE)
+			r = dlopen_notes(im, &im->phdr[i], b, &used, err);
+	b->dlopen[used] = '\0';
+	return r;
+}
+
+/* The first fault of the property note stays. */
+static void
+fault(struct chstk_hardening *h, enum chstk_property_fault f)
+{
+	if (h->property_fault == CHSTK_PROPERTY_OK)
+		h->property_fault = f;
+}
+
+/* The properties of one NT_GNU_PROPERTY_TYPE_0 descriptor, and what is
+   wrong with them (chstk.h, enum chstk_property_fault). */
 static void
 properties(const struct chstk_image *im, const unsigned char *p, size_t len,
     struct chstk_hardening *h)
 {
 	size_t align = im->ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
+	bool x86 = im->ehdr.e_machine == EM_X86_64 ||
+	    im->ehdr.e_machine == EM_386;
+	bool arm = im->ehdr.e_machine == EM_AARCH64;
 	int msb = is_msb(im);
+	uint32_t last = 0;
+	bool first = true;
 
+	if (len < 8 || len % align != 0)
+		fault(h, CHSTK_PROPERTY_SIZE);
 	while (len >= 8) {
 		uint32_t type = (uint32_t)get(p, 4, msb);
 		uint32_t size = (uint32_t)get(p + 4, 4, msb);
 		size_t step;
 
-		if (size > len - 8)
+		if (!first && type <= last)
+			fault(h, CHSTK_PROPERTY_ORDER);
+		first = false;
+		last = type;
+		if (size > len - 8) {
+			fault(h, CHSTK_PROPERTY_OVERRUN);
 			return;
+		}
+		if ((x86 && type == GNU_PROPERTY_X86_FEATURE_1_AND) ||
+		    (arm && type == GNU_PROPERTY_AARCH64_FEATURE_1_AND))
+			if (size != 4)
+				fault(h, CHSTK_PROPERTY_FEATURE);
 		if (size == 4 && type == GNU_PROPERTY_X86_FEATURE_1_AND)
 			h->x86_feature_1 = (uint32_t)get(p + 8, 4, msb);
 		if (size == 4 && type == GNU_PROPERTY_AARCH64_FEATURE_1_AND)
 			h->aarch64_feature_1 = (uint32_t)get(p + 8, 4, msb);
 		step = 8 + (size + align - 1) / align * align;
-		if (step > len)
+		if (step > len) {
+			fault(h, CHSTK_PROPERTY_OVERRUN);
 			return;
+		}
 		p += step;
 		len -= step;
 	}
 }
 
-/* The note at [off, off + size): a segment or a section of notes. */
+/*
+ * The notes at [off, off + size), a segment or a section aligned to
+ * align: the first "GNU" NT_GNU_PROPERTY_TYPE_0 note's properties, and
+ * what is wrong with the notes (chstk.h, enum chstk_property_fault).
+ */
 static int
 read_property(const struct chstk_image *im, uint64_t off, uint64_t size,
-    struct chstk_hardening *h, struct chstk_error *err)
+    uint64_t align, struct chstk_hardening *h, struct chstk_error *err)
 {
 	unsigned char buf[NOTE_MAX];
-	size_t pos = 0, nsz, dsz, dpos;
+	size_t want = im->ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
+	size_t pos = 0, nsz, dsz, dpos, step = align == 8 ? 8 : 4;
 	int msb = is_msb(im), r;
 
 	if (!chstk__in_range(off, size, chstk__src_size(im->src)))
@@ -354,6 +499,8 @@ read_property(const struct chstk_image *im, uint64_t off, uint64_t size,
 	    err);
 	if (r < 0)
 		return r;
+	if (align != want)
+		fault(h, CHSTK_PROPERTY_ALIGN);
 	while (size - pos >= 12) {
 		nsz = (size_t)get(buf + pos, 4, msb);
 		dsz = (size_t)get(buf + pos + 4, 4, msb);
@@ -363,13 +510,20 @@ read_property(const struct chstk_image *im, uint64_t off, uint64_t size,
 		if (nsz > size || dpos > size || dsz > size - dpos)
 			return chstk__error(err, CHSTK_ERR_CORRUPT,
 			    "property note entry runs past its note");
-		if (get(buf + pos + 8, 4, msb) == NT_GNU_PROPERTY_TYPE_0 &&
-		    nsz == 4 && memcmp(buf + pos + 12, "GNU", 4) == 0) {
+		if (get(buf + pos + 8, 4, msb) != NT_GNU_PROPERTY_TYPE_0 ||
+		    nsz != 4 || memcmp(buf + pos + 12, "GNU", 4) != 0) {
+			/* The arm64 kernel reads the first note only. */
+			if (pos == 0)
+				fault(h, CHSTK_PROPERTY_NOT_FIRST);
+		} else if (h->property_notes++ > 0) {
+			fault(h, CHSTK_PROPERTY_MANY);
+		} else {
 			h->property = true;
 			properties(im, buf + dpos, dsz, h);
-			return 0;
 		}
-		pos = dpos + (dsz + 3) / 4 * 4;
+		pos = dpos + (dsz + step - 1) / step * step;
+		if (pos > size)
+			break;
 	}
 	return 0;
 }
@@ -389,15 +543,36 @@ read_property(const struct chstk_image *im, uint64_t off, uint64_t size,
 #define BLOCK 65536
 #define NAMES_WHOLE (16u << 20)
 #define NAMES_WIN 65536
+/*
+ * The code of a table's exported functions is read before its symbols are
+ * handed over, all of them in the order of their offsets, each read
+ * running on to the functions that start within CODE_GAP bytes of its end
+ * (a read costs about what copying a few KiB does), up to CODE_WIN bytes:
+ * node, which exports 67,000 functions, costs a read per stretch of its
+ * code, not one per function or per block of symbols. A table may export
+ * at most FUNCS_MAX functions (node's is the most in Debian's /usr/bin).
+ */
+#define CODE_WIN 65536
+#define CODE_GAP 4096
+#define FUNCS_MAX (UINT64_C(1) << 20)
 
 struct chstk__symread_sizes chstk__symread_sizes = {
-	NAMES_WHOLE, NAMES_WIN, BLOCK
+	NAMES_WHOLE, NAMES_WIN, BLOCK, CODE_WIN
 };
 
 /* A named symbol of the block: its name's offset, its index. */
 struct pending {
-	uint64_t name;
+	uint64_t key;
 	size_t k;
+};
+
+/* An exported function of the table: where its code lies in the file, its
+   index in the table, how many of its first bytes the file holds, those
+   bytes (zeros after). */
+struct func {
+	uint64_t off, index;
+	unsigned char len;
+	unsigned char code[CHSTK_CODE_LEN];
 };
 
 /* A symbol table and its string table being read. */
@@ -411,6 +586,16 @@ struct symread {
 	unsigned char block[BLOCK];
 	struct pending pend[BLOCK / sizeof(Elf32_Sym)];
 	char cutname[NAME_MAX_LEN + 1];
+	/* CHSTK_READ_CODE, in the dynamic table: the table's exported
+	   functions, by index once their code is read; the next of them to
+	   hand over; the code of the block's symbols (has[k]: whether the
+	   file holds any of symbol k's). */
+	bool code;
+	struct func *funcs;
+	size_t nfuncs, cur;
+	unsigned char has[BLOCK / sizeof(Elf32_Sym)];
+	const unsigned char *fcode[BLOCK / sizeof(Elf32_Sym)];
+	unsigned char cbuf[CODE_WIN];
 };
 
 /*
@@ -447,11 +632,11 @@ name_at(const struct chstk_image *im, struct symread *w, uint64_t name,
 }
 
 /* Hand symbol raw (an Elf32_Sym or Elf64_Sym in the file's byte order)
-   to fn; 0 to go on. */
+   to fn, with its code or NULL; 0 to go on. */
 static int
 one_symbol(const struct chstk_image *im, struct symread *w,
-    const unsigned char *raw, bool dynamic, chstk_sym_fn fn, void *arg,
-    struct chstk_error *err)
+    const unsigned char *raw, const unsigned char *code, bool dynamic,
+    chstk_sym_fn fn, void *arg, struct chstk_error *err)
 {
 	bool is64 = im->ehdr.e_ident[EI_CLASS] == ELFCLASS64;
 	int msb = is_msb(im), r = 0;
@@ -474,50 +659,234 @@ one_symbol(const struct chstk_image *im, struct symread *w,
 	sym.undefined = shndx == SHN_UNDEF;
 	sym.type = GELF_ST_TYPE(info);
 	sym.bind = GELF_ST_BIND(info);
+	sym.code = code;
 	/* Any other value than 0 stops the scan. */
 	return fn(arg, &sym);
 }
 
 static int
-by_name(const void *a, const void *b)
+by_key(const void *a, const void *b)
 {
 	const struct pending *x = a, *y = b;
 
-	return x->name < y->name ? -1 : x->name > y->name;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* Where the code of the exported function raw lies in the file, and how
+   many of its first CHSTK_CODE_LEN bytes the file holds: 0, or -1 when it
+   is no exported function or its code is not in the file. */
+static int
+code_off(const struct chstk_image *im, const unsigned char *raw,
+    uint64_t *off, size_t *n)
+{
+	bool is64 = im->ehdr.e_ident[EI_CLASS] == ELFCLASS64;
+	int msb = is_msb(im);
+	unsigned info = raw[is64 ? 4 : 12], other = raw[is64 ? 5 : 13];
+	unsigned shndx = (unsigned)get(raw + (is64 ? 6 : 14), 2, msb);
+	uint64_t value = get(raw + (is64 ? 8 : 4), is64 ? 8 : 4, msb), room;
+
+	if (shndx == SHN_UNDEF || shndx >= SHN_LORESERVE ||
+	    GELF_ST_TYPE(info) != STT_FUNC ||
+	    (GELF_ST_BIND(info) != STB_GLOBAL &&
+	    GELF_ST_BIND(info) != STB_WEAK) ||
+	    GELF_ST_VISIBILITY(other) == STV_HIDDEN ||
+	    GELF_ST_VISIBILITY(other) == STV_INTERNAL)
+		return -1;
+	if (vaddr_to_off(im, value, PF_X, off, &room) < 0)
+		return -1;
+	*n = room < CHSTK_CODE_LEN ? (size_t)room : CHSTK_CODE_LEN;
+	return 0;
+}
+
+/* A function of the table by the offset of its code: its place in
+   w->funcs. */
+struct by_off {
+	uint64_t off;
+	size_t at;
+};
+
+/*
+ * Sort the n entries of v by offset, tmp as large: a radix sort, a byte
+ * at a time from the lowest, the bytes all functions share passed over.
+ * Tens of thousands of functions (node's) sort in a few passes, without
+ * a call per comparison.
+ */
+static void
+sort_by_off(struct by_off *v, struct by_off *tmp, size_t n)
+{
+	size_t count[256], i, sum, t;
+	unsigned shift, b;
+
+	for (shift = 0; shift < 64; shift += 8) {
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[v[i].off >> shift & 0xff]++;
+		if (n == 0 || count[v[0].off >> shift & 0xff] == n)
+			continue;
+		for (b = 0, sum = 0; b < 256; b++) {
+			t = count[b];
+			count[b] = sum;
+			sum += t;
+		}
+		for (i = 0; i < n; i++)
+			tmp[count[v[i].off >> shift & 0xff]++] = v[i];
+		memcpy(v, tmp, n * sizeof(*v));
+	}
+}
+
+/* Note the exported functions of the block of c symbols from index base. */
+static int
+block_funcs(const struct chstk_image *im, struct symread *w, uint64_t base,
+    size_t c, size_t *cap, struct chstk_error *err)
+{
+	size_t es = chstk__fsize(im, ELF_T_SYM), k, have;
+	struct func *f;
+	uint64_t off;
+
+	for (k = 0; k < c; k++) {
+		if (code_off(im, w->block + k * es, &off, &have) < 0)
+			continue;
+		/* No file reaches there; spans are summed below. */
+		if (off > UINT64_MAX - CODE_WIN - CODE_GAP)
+			return chstk__error(err, CHSTK_ERR_TRUNCATED,
+			    "exported function runs past the end of the file");
+		if (w->nfuncs == *cap) {
+			if (*cap >= FUNCS_MAX)
+				return chstk__error(err, CHSTK_ERR_CORRUPT,
+				    "more than %ju exported functions, more than this library reads",
+				    (uintmax_t)FUNCS_MAX);
+			*cap = *cap ? 2 * *cap : 64;
+			if ((f = realloc(w->funcs, *cap * sizeof(*f))) == NULL)
+				return chstk__syserror(err,
+				    "cannot read exported functions");
+			w->funcs = f;
+		}
+		f = &w->funcs[w->nfuncs++];
+		memset(f, 0, sizeof(*f));
+		f->off = off;
+		f->index = base + k;
+		f->len = (unsigned char)have;
+	}
+	return 0;
+}
+
+/* The first bytes of each exported function, the functions in the order of
+   their offsets, a read for each stretch of them (CODE_GAP). */
+static int
+funcs_code(const struct chstk_image *im, struct symread *w,
+    struct chstk_error *err)
+{
+	struct func *f = w->funcs;
+	struct by_off *v;
+	size_t i, j, k, win = chstk__symread_sizes.code_win;
+	uint64_t end;
+	int r = 0;
+
+	if (w->nfuncs == 0)
+		return 0;
+	win = win < CHSTK_CODE_LEN ? CHSTK_CODE_LEN : win < CODE_WIN ? win :
+	    CODE_WIN;
+	if ((v = malloc(2 * w->nfuncs * sizeof(*v))) == NULL)
+		return chstk__syserror(err, "cannot read exported functions");
+	for (i = 0; i < w->nfuncs; i++) {
+		v[i].off = f[i].off;
+		v[i].at = i;
+	}
+	sort_by_off(v, v + w->nfuncs, w->nfuncs);
+	for (i = 0; r == 0 && i < w->nfuncs; i = j) {
+		end = v[i].off + f[v[i].at].len;
+		for (j = i + 1; j < w->nfuncs && v[j].off <= end + CODE_GAP &&
+		    v[j].off + f[v[j].at].len - v[i].off <= win; j++)
+			if (v[j].off + f[v[j].at].len > end)
+				end = v[j].off + f[v[j].at].len;
+		r = chstk__src_read(im->src, v[i].off, w->cbuf,
+		    (size_t)(end - v[i].off), "exported function", err);
+		for (k = i; r == 0 && k < j; k++)
+			memcpy(f[v[k].at].code, w->cbuf + (v[k].off - v[i].off),
+			    f[v[k].at].len);
+	}
+	free(v);
+	return r;
+}
+
+/* The table's exported functions and their code, before its symbols are
+   handed over: a first reading of the table, per symbols at a time. */
+static int
+table_code(const struct chstk_image *im, const GElf_Shdr *tab, uint64_t n,
+    size_t per, struct symread *w, struct chstk_error *err)
+{
+	size_t es = chstk__fsize(im, ELF_T_SYM), c, cap = 0;
+	uint64_t i;
+	int r = 0;
+
+	for (i = 1; r == 0 && i < n; i += c) {
+		c = n - i < per ? (size_t)(n - i) : per;
+		r = chstk__src_read(im->src, tab->sh_offset + i * es, w->block,
+		    c * es, "symbol table", err);
+		if (r == 0)
+			r = block_funcs(im, w, i, c, &cap, err);
+	}
+	return r == 0 ? funcs_code(im, w, err) : r;
+}
+
+/* The code of the block of c symbols from index base, in w->has and
+   w->fcode. */
+static void
+block_code(struct symread *w, uint64_t base, size_t c)
+{
+	size_t k;
+
+	memset(w->has, 0, c);
+	for (; w->cur < w->nfuncs && w->funcs[w->cur].index < base + c;
+	    w->cur++) {
+		k = (size_t)(w->funcs[w->cur].index - base);
+		w->has[k] = w->funcs[w->cur].len != 0;
+		w->fcode[k] = w->funcs[w->cur].code;
+	}
+}
+
+/* The code of symbol k of the block, or NULL. */
+static const unsigned char *
+code_of(const struct symread *w, size_t k)
+{
+	return w->code && w->has[k] ? w->fcode[k] : NULL;
 }
 
 /* Hand the c symbols of the block to fn: in the table's order when the
    string table is read whole, else in the order of their names. */
 static int
-symbol_block(const struct chstk_image *im, struct symread *w, size_t c,
-    bool dynamic, chstk_sym_fn fn, void *arg, struct chstk_error *err)
+symbol_block(const struct chstk_image *im, struct symread *w, uint64_t base,
+    size_t c, bool dynamic, chstk_sym_fn fn, void *arg,
+    struct chstk_error *err)
 {
 	size_t es = chstk__fsize(im, ELF_T_SYM), k, n = 0;
 	int msb = is_msb(im), r = 0;
 
+	if (w->code)
+		block_code(w, base, c);
 	if (w->whole) {
 		for (k = 0; r == 0 && k < c; k++)
-			r = one_symbol(im, w, w->block + k * es, dynamic, fn,
-			    arg, err);
+			r = one_symbol(im, w, w->block + k * es, code_of(w, k),
+			    dynamic, fn, arg, err);
 		return r;
 	}
 	for (k = 0; k < c; k++) {
-		w->pend[n].name = get(w->block + k * es, 4, msb);
+		w->pend[n].key = get(w->block + k * es, 4, msb);
 		w->pend[n].k = k;
-		n += w->pend[n].name != 0;
+		n += w->pend[n].key != 0;
 	}
-	qsort(w->pend, n, sizeof(w->pend[0]), by_name);
+	qsort(w->pend, n, sizeof(w->pend[0]), by_key);
 	for (k = 0; r == 0 && k < n; k++)
-		r = one_symbol(im, w, w->block + w->pend[k].k * es, dynamic,
-		    fn, arg, err);
+		r = one_symbol(im, w, w->block + w->pend[k].k * es,
+		    code_of(w, w->pend[k].k), dynamic, fn, arg, err);
 	return r;
 }
 
 /* Hand each symbol of one table to fn, a block at a time. */
 static int
 read_symbols(const struct chstk_image *im, const GElf_Shdr *tab,
-    const GElf_Shdr *str, bool dynamic, chstk_sym_fn fn, void *arg,
-    struct chstk_error *err)
+    const GElf_Shdr *str, bool dynamic, bool code, chstk_sym_fn fn,
+    void *arg, struct chstk_error *err)
 {
 	const struct chstk__symread_sizes *sz = &chstk__symread_sizes;
 	size_t es = chstk__fsize(im, ELF_T_SYM), c;
@@ -548,6 +917,7 @@ read_symbols(const struct chstk_image *im, const GElf_Shdr *tab,
 		return chstk__syserror(err, "cannot read symbols");
 	w->off = str->sh_offset;
 	w->size = str->sh_size;
+	w->code = dynamic && code;
 	w->whole = w->size <= sz->names_whole;
 	w->winsz = sz->names_win > NAME_MAX_LEN ? sz->names_win : NAME_MAX_LEN;
 	if ((w->names = malloc(w->whole && w->size > 0 ? (size_t)w->size :
@@ -555,14 +925,17 @@ read_symbols(const struct chstk_image *im, const GElf_Shdr *tab,
 		free(w);
 		return chstk__syserror(err, "cannot read symbols");
 	}
+	if (w->code)
+		r = table_code(im, tab, n, per, w, err);
 	/* Entry 0 is the undefined symbol, nameless. */
 	for (i = 1; r == 0 && i < n; i += c) {
 		c = n - i < per ? (size_t)(n - i) : per;
 		r = chstk__src_read(im->src, tab->sh_offset + i * es, w->block,
 		    c * es, "symbol table", err);
 		if (r == 0)
-			r = symbol_block(im, w, c, dynamic, fn, arg, err);
+			r = symbol_block(im, w, i, c, dynamic, fn, arg, err);
 	}
+	free(w->funcs);
 	free(w->names);
 	free(w);
 	return r;
@@ -578,12 +951,116 @@ property_of(const struct chstk_image *im, struct chstk_hardening *h,
 
 	if (im->ehdr.e_type == ET_REL)
 		return im->property.sh_type == SHT_NOTE ? read_property(im,
-		    im->property.sh_offset, im->property.sh_size, h, err) : 0;
+		    im->property.sh_offset, im->property.sh_size,
+		    im->property.sh_addralign, h, err) : 0;
 	for (i = 0; i < im->phnum; i++)
 		if (im->phdr[i].p_type == PT_GNU_PROPERTY)
 			return read_property(im, im->phdr[i].p_offset,
-			    im->phdr[i].p_filesz, h, err);
+			    im->phdr[i].p_filesz, im->phdr[i].p_align, h, err);
 	return 0;
+}
+
+/* The first bytes at the entry point of a program (or of a shared object
+   that has one), when it lies in an executable segment's file image. */
+static int
+read_entry(const struct chstk_image *im, struct chstk_hardening *h,
+    struct chstk_error *err)
+{
+	uint64_t off, room;
+	int r;
+
+	if ((im->ehdr.e_type != ET_EXEC && im->ehdr.e_type != ET_DYN) ||
+	    vaddr_to_off(im, im->ehdr.e_entry, PF_X, &off, &room) < 0 ||
+	    room < CHSTK_CODE_LEN)
+		return 0;
+	r = chstk__src_read(im->src, off, h->entry_code, CHSTK_CODE_LEN,
+	    "entry point", err);
+	h->has_entry_code = r == 0;
+	return r;
+}
+
+/*
+ * The Go version that Go 1.18 and later write inline in .go.buildinfo
+ * (src/debug/buildinfo/buildinfo.go): the 14 bytes "\xff Go buildinf:",
+ * the pointer size, flags (2: strings inline), padding to 32 bytes, then
+ * the version as a length (an unsigned LEB128) and its bytes. Earlier
+ * versions point at it instead: left unsaid.
+ */
+static int
+read_go_version(const struct chstk_image *im, struct chstk_hardening *h,
+    struct chstk_error *err)
+{
+	const GElf_Shdr *sh = &im->go_buildinfo;
+	unsigned char buf[32 + 2 + sizeof(h->go_version)];
+	size_t n, len, at;
+	int r;
+
+	if (sh->sh_type != SHT_PROGBITS)
+		return 0;
+	n = sh->sh_size < sizeof(buf) ? (size_t)sh->sh_size : sizeof(buf);
+	if (!chstk__in_range(sh->sh_offset, n, chstk__src_size(im->src)))
+		return chstk__error(err, CHSTK_ERR_TRUNCATED,
+		    "Go build information runs past the end of the file");
+	if (n < 33)
+		return 0;
+	if ((r = chstk__src_read(im->src, sh->sh_offset, buf, n,
+	    "Go build information", err)) < 0)
+		return r;
+	if (memcmp(buf, "\xff Go buildinf:", 14) != 0 || !(buf[15] & 2))
+		return 0;
+	len = buf[32] & 0x7f;
+	at = 33;
+	if (buf[32] & 0x80) {
+		if (n < 34 || buf[33] & 0x80)
+			return 0;
+		len |= (size_t)buf[33] << 7;
+		at = 34;
+	}
+	if (len >= sizeof(h->go_version) || len > n - at)
+		return 0;
+	for (n = 0; n < len; n++)
+		if (buf[at + n] < 0x20 || buf[at + n] > 0x7e)
+			return 0;
+	memcpy(h->go_version, buf + at, len);
+	h->go_version[len] = '\0';
+	return 0;
+}
+
+/* What the program headers and the sections say to annocheck's tests:
+   the dynamic segments, an executable PT_TLS, the sections reaching out
+   of the last PT_GNU_RELRO (as glibc, which keeps the last). */
+static void
+layout(const struct chstk_image *im, struct chstk_hardening *h)
+{
+	const GElf_Phdr *relro = NULL;
+	uint64_t end = 0;
+	unsigned i;
+
+	for (i = 0; i < im->phnum; i++) {
+		const GElf_Phdr *ph = &im->phdr[i];
+
+		if (ph->p_type == PT_GNU_RELRO) {
+			h->gnu_relro = true;
+			relro = ph;
+		}
+		if (ph->p_type == PT_DYNAMIC)
+			h->dynamic_segments++;
+		if (ph->p_type == PT_TLS && ph->p_flags & PF_X &&
+		    ph->p_memsz > 0)
+			h->tls_exec = true;
+	}
+	if (relro != NULL)
+		end = relro->p_memsz > UINT64_MAX - relro->p_vaddr ?
+		    UINT64_MAX : relro->p_vaddr + relro->p_memsz;
+	h->relro_sections = im->relro_sections;
+	for (i = 0; i < CHSTK_RELRO_KINDS; i++)
+		if (im->relro_sections & 1u << i && (relro == NULL ||
+		    im->relro_span[i].lo < relro->p_vaddr ||
+		    im->relro_span[i].hi > end))
+			h->relro_outside |= 1u << i;
+	h->dynamic_sections = im->dynamic_sections;
+	h->writable_relocs = im->writable_relocs;
+	h->go_buildid = im->go_buildid;
 }
 
 int
@@ -592,36 +1069,41 @@ chstk__hardening_read(const struct chstk_image *im,
     struct chstk_error *err)
 {
 	struct chstk_hardening *h = &b->h;
-	size_t i;
+	bool code = o->read & CHSTK_READ_CODE;
 	int r;
 
 	memset(h, 0, sizeof(*h));
 	b->rpath[0] = b->runpath[0] = b->soname[0] = '\0';
-	b->needed[0] = b->interp[0] = '\0';
+	b->needed[0] = b->interp[0] = b->dlopen[0] = '\0';
 	h->rpath = b->rpath;
 	h->runpath = b->runpath;
 	h->soname = b->soname;
 	h->needed = b->needed;
 	h->interp = b->interp;
+	h->dlopen = b->dlopen;
 	r = read_dynamic(im, b, err);
 	if (r == 0)
 		r = read_interp(im, b, err);
+	if (r == 0)
+		r = read_dlopen(im, b, err);
 	if (r != 0 || !(o->read & CHSTK_READ_HARDENING))
 		return r;
-	for (i = 0; i < im->phnum; i++)
-		if (im->phdr[i].p_type == PT_GNU_RELRO)
-			h->gnu_relro = true;
+	layout(im, h);
 	h->sections = im->shnum > 0;
 	h->symtab = im->symtab.sh_type == SHT_SYMTAB;
 	h->dynsym = im->dynsym.sh_type == SHT_DYNSYM;
 	r = property_of(im, h, err);
+	if (r == 0)
+		r = read_go_version(im, h, err);
+	if (r == 0 && code)
+		r = read_entry(im, h, err);
 	if (r != 0 || o->symbol == NULL)
 		return r;
 	if (h->dynsym)
-		r = read_symbols(im, &im->dynsym, &im->dynsym_str, true,
+		r = read_symbols(im, &im->dynsym, &im->dynsym_str, true, code,
 		    o->symbol, arg, err);
 	if (r == 0 && h->symtab)
 		r = read_symbols(im, &im->symtab, &im->symtab_str, false,
-		    o->symbol, arg, err);
+		    false, o->symbol, arg, err);
 	return r;
 }

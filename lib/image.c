@@ -276,6 +276,99 @@ chstk__name_is(struct chstk_image *im, uint64_t name, const char *want,
 	return memcmp(w->buf + (name - w->off), want, len) == 0;
 }
 
+/* The span of a section of relro kind bit, joined to those before. */
+static void
+relro_span(struct chstk_image *im, unsigned bit, const GElf_Shdr *sh)
+{
+	unsigned i = (unsigned)__builtin_ctz(bit);
+	uint64_t hi = sh->sh_size > UINT64_MAX - sh->sh_addr ? UINT64_MAX :
+	    sh->sh_addr + sh->sh_size;
+
+	if (sh->sh_size == 0)
+		return;
+	if (!(im->relro_sections & bit) || sh->sh_addr < im->relro_span[i].lo)
+		im->relro_span[i].lo = sh->sh_addr;
+	if (!(im->relro_sections & bit) || hi > im->relro_span[i].hi)
+		im->relro_span[i].hi = hi;
+	im->relro_sections |= bit;
+}
+
+/* Which of the n names of want the name at name is, in *which (-1 for
+   none). 0 or an error. */
+static int
+name_among(struct chstk_image *im, uint64_t name, const char *const *want,
+    int n, int *which, struct chstk_error *err)
+{
+	int r;
+
+	for (*which = 0; *which < n; (*which)++)
+		if ((r = chstk__name_is(im, name, want[*which], err)) != 0)
+			return r < 0 ? r : 0;
+	*which = -1;
+	return 0;
+}
+
+/*
+ * What hardening.c asks of one section (CHSTK_IMAGE_SYMBOLS): its kind
+ * by type, and by name for the few types that need one, so that a file's
+ * names cost a read or two of its name table.
+ */
+static int
+hardening_section(struct chstk_image *im, const GElf_Shdr *sh,
+    struct chstk_error *err)
+{
+	static const char *const data[] = { ".got", ".got.plt",
+	    ".data.rel.ro", ".go.buildinfo" };
+	static const char *const relocs[] = { ".rel.got", ".rela.got",
+	    ".rel.plt", ".rela.plt" };
+	static const unsigned data_kind[] = { CHSTK_RELRO_GOT,
+	    CHSTK_RELRO_GOT_PLT, CHSTK_RELRO_DATA_REL_RO, 0 };
+	bool alloc = sh->sh_flags & SHF_ALLOC;
+	int r, k;
+
+	switch (sh->sh_type) {
+	case SHT_DYNAMIC:
+		im->dynamic_sections++;
+		if (alloc)
+			relro_span(im, CHSTK_RELRO_DYNAMIC, sh);
+		return 0;
+	case SHT_INIT_ARRAY:
+	case SHT_FINI_ARRAY:
+	case SHT_PREINIT_ARRAY:
+		if (alloc)
+			relro_span(im, sh->sh_type == SHT_INIT_ARRAY ?
+			    CHSTK_RELRO_INIT_ARRAY : sh->sh_type ==
+			    SHT_FINI_ARRAY ? CHSTK_RELRO_FINI_ARRAY :
+			    CHSTK_RELRO_PREINIT_ARRAY, sh);
+		return 0;
+	case SHT_PROGBITS:
+		if (!alloc)
+			return 0;
+		if ((r = name_among(im, sh->sh_name, data, 4, &k, err)) < 0)
+			return r;
+		if (k >= 0 && data_kind[k] != 0)
+			relro_span(im, data_kind[k], sh);
+		else if (k == 3 && im->go_buildinfo.sh_type == SHT_NULL)
+			im->go_buildinfo = *sh;
+		return 0;
+	case SHT_REL:
+	case SHT_RELA:
+		if (!(sh->sh_flags & SHF_WRITE))
+			return 0;
+		if ((r = name_among(im, sh->sh_name, relocs, 4, &k, err)) < 0)
+			return r;
+		im->writable_relocs |= k >= 0;
+		return 0;
+	case SHT_NOTE:
+		r = chstk__name_is(im, sh->sh_name, ".note.go.buildid", err);
+		if (r > 0)
+			im->go_buildid = true;
+		return r < 0 ? r : 0;
+	default:
+		return 0;
+	}
+}
+
 /*
  * Look at one section header: W^X sections, and the note's state. The
  * assemblers write .note.GNU-stack empty, so only empty sections have
@@ -283,9 +376,13 @@ chstk__name_is(struct chstk_image *im, uint64_t name, const char *want,
  */
 static int
 note_section(struct chstk_image *im, size_t i, const GElf_Shdr *sh,
-    struct chstk_error *err)
+    unsigned how, struct chstk_error *err)
 {
 	int r;
+
+	if (how & CHSTK_IMAGE_SYMBOLS &&
+	    (r = hardening_section(im, sh, err)) < 0)
+		return r;
 
 	if ((sh->sh_flags & (SHF_ALLOC | SHF_WRITE | SHF_EXECINSTR)) ==
 	    (SHF_ALLOC | SHF_WRITE | SHF_EXECINSTR))
@@ -376,7 +473,7 @@ read_shdrs(struct chstk_image *im, unsigned how, struct chstk_error *err)
 			if (keep != NULL)
 				keep[i + k] = sh;
 			if (i + k > 0)
-				r = note_section(im, i + k, &sh, err);
+				r = note_section(im, i + k, &sh, how, err);
 		}
 	}
 	if (r == 0)

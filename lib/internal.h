@@ -241,6 +241,16 @@ struct chstk_image {
 	   SHT_SYMTAB and SHT_DYNSYM and their string tables, and an
 	   object's .note.gnu.property; sh_type SHT_NULL when absent. */
 	GElf_Shdr symtab, symtab_str, dynsym, dynsym_str, property;
+	/* With CHSTK_IMAGE_SYMBOLS, what the sections say for hardening.c:
+	   the span of the sections of each CHSTK_RELRO_* kind (by bit
+	   index; relro_sections says which were met), the SHT_DYNAMIC
+	   sections, writable GOT or PLT relocation sections, Go's notes. */
+	struct { uint64_t lo, hi; } relro_span[CHSTK_RELRO_KINDS];
+	unsigned relro_sections;
+	unsigned dynamic_sections;
+	bool writable_relocs;
+	bool go_buildid;
+	GElf_Shdr go_buildinfo;	/* sh_type SHT_NULL when absent */
 };
 
 enum {
@@ -293,6 +303,7 @@ struct chstk_hardening_buf {
 	char interp[CHSTK_PATH_LEN];
 	char evidence_error[256];
 	char unit_name[CHSTK_PATH_LEN], unit_producer[CHSTK_PATH_LEN];
+	char dlopen[CHSTK_DLOPEN_LEN];
 };
 int chstk__hardening_read(const struct chstk_image *im,
     const struct chstk_scan_opts *o, void *arg, struct chstk_hardening_buf *b,
@@ -306,6 +317,9 @@ struct chstk__symread_sizes {
 	size_t names_win;	/* else a window of this (at least 1024) */
 	size_t block;		/* symbols read this many bytes at a time
 				   (at most 65536, at least one symbol) */
+	size_t code_win;	/* exported functions' code read through a
+				   window of this (at least CHSTK_CODE_LEN,
+				   at most 65536) */
 };
 extern struct chstk__symread_sizes chstk__symread_sizes;
 

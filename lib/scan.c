@@ -14,7 +14,7 @@
 #include "internal.h"
 
 /* With CHSTK_READ_EVIDENCE: the DWARF and annobin's notes; with
-   CHSTK_READ_CODE: the code. */
+   CHSTK_READ_CODE_SEARCH: the code. */
 static int
 read_evidence(const struct chstk_image *im, const struct chstk_scan_opts *o,
     void *arg, struct chstk_hardening_buf *h, struct chstk_error *err)
@@ -33,7 +33,7 @@ read_evidence(const struct chstk_image *im, const struct chstk_scan_opts *o,
 		h->h.an_lto = h->h.an_auto_var_init = none;
 		r = chstk__dwarf_read(im, o, arg, h, err);
 	}
-	if (r == 0 && o->read & CHSTK_READ_CODE)
+	if (r == 0 && o->read & CHSTK_READ_CODE_SEARCH)
 		r = chstk__code_scan(im, h, err);
 	return r;
 }

@@ -48,6 +48,7 @@ elfscan_shell_tests = \
 	tests/elfscan/lazy.sh \
 	tests/elfscan/reads.sh \
 	tests/elfscan/hardening.sh \
+	tests/elfscan/annotests.sh \
 	tests/elfscan/hardening-names.sh \
 	tests/elfscan/evidence.sh \
 	tests/elfscan/proc.sh \
@@ -91,10 +92,12 @@ reliability_tests = \
 # Linux 6.12 (kernel/mdwe.sh) and runs its fixtures with and without
 # PR_SET_MDWE (the first run builds that kernel, later ones take it from
 # the kernel cache); with both, and systemd's own parser, the verdicts of
-# MemoryDenyWriteExecute= per service.
+# MemoryDenyWriteExecute= per service. Container images built from those
+# roots are judged as roots, against their unpacked trees and the same glibc.
 system_tests = tests/system/glibc-roots.sh tests/system/mdwe-setup.sh \
 	tests/system/causes.sh \
-	tests/system/closures.sh tests/system/units.sh
+	tests/system/closures.sh tests/system/units.sh \
+	tests/system/image-roots.sh tests/system/plugins.sh
 
 # The house rules as tests: the manual pages render, no build product is
 # in git, the library's layers point one way, and no message is split
@@ -117,7 +120,13 @@ EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/fixtures/evidence/tramplib.c \
 	tests/fixtures/evidence/annobin-notes.s \
 	tests/fixtures/evidence/annobin-strings.s \
-	tests/fixtures/hardening.c \
+	tests/elfscan/check_annotests.py tests/fixtures/hardening.c \
+	tests/fixtures/annocheck/exports.c tests/fixtures/annocheck/noendbr.S \
+	tests/fixtures/annocheck/start.c tests/fixtures/annocheck/textrel.c \
+	tests/fixtures/annocheck/dynamic2.S tests/fixtures/annocheck/twodyn.ld \
+	tests/fixtures/annocheck/segments.ld tests/fixtures/annocheck/tls.c \
+	tests/fixtures/annocheck/names.c tests/fixtures/annocheck/hello.go \
+	tests/fixtures/annocheck/hello.rs \
 	tests/armor/common.sh tests/armor/fixture.c tests/armor/fixture-cxx.cc \
 	tests/armor/selfmaps.c tests/armor/selfmaps.h \
 	tests/packaging/common.sh tests/packaging/hello-spec.sh \
@@ -128,7 +137,9 @@ EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/system/roots.sh tests/fixtures/system/asm-answer.S \
 	tests/fixtures/system/pymod.c tests/fixtures/system/pam_stacktest.c \
 	tests/fixtures/system/pamhost.c tests/fixtures/system/nss_stacktest.c \
-	tests/fixtures/system/nsshost.c \
+	tests/fixtures/system/nsshost.c tests/fixtures/system/dlnote.c \
+	tests/fixtures/system/dlnotehost.c tests/fixtures/system/gconv_stacktest.c \
+	tests/fixtures/system/iconvhost.c tests/fixtures/system/nodeaddon.c \
 	tests/fixtures/tiny64.asm tests/fixtures/tiny32.asm \
 	tests/system/mdwe.sh tests/fixtures/system/mdwe-prog.c \
 	tests/fixtures/system/mdwe-lib.c tests/fixtures/system/mdwe-xstack.S \

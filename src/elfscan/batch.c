@@ -73,6 +73,7 @@ batch_image(struct batch *b, const char *member,
 	h->interp = xstrdup(h->interp);
 	h->needed = xlistdup(h->needed);
 	h->evidence_error = NULL;
+	h->dlopen = xlistdup(h->dlopen);
 	f->info.hardening = h;
 }
 
@@ -100,6 +101,7 @@ free_hardening(const struct chstk_info *info)
 	free((char *)h->soname);
 	free((char *)h->interp);
 	free((char *)h->needed);
+	free((char *)h->dlopen);
 	free(h);
 }
 

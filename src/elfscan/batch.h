@@ -34,9 +34,11 @@ struct batch {
 	   each found's member completes it. All lent; at.member unused. */
 	struct where at;
 	/* Read out of a package, a tarball or an image: no file of a root,
-	   whose rules do not apply to it. */
+	   whose rules do not apply to it (but an image judged as a root's,
+	   oci.c). */
 	bool packed;
-	/* With the system verdicts, the file's identity; 0 when packed. */
+	/* With the system verdicts, the identity of the file in its root
+	   (an image's: tree.h); 0 when it is no file of a root. */
 	dev_t dev;
 	ino_t ino;
 	/* The library was asked for the evidence (CHSTK_READ_EVIDENCE). */

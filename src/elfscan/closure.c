@@ -7,21 +7,25 @@
  * directories: ldso.c), a file of another class or machine passed over as
  * ld.so's open_verify passes it over (elf/dl-load.c). A name found nowhere
  * is reported, never guessed.
+ *
+ * Then what the process dlopens, loaded the same way on top of what it
+ * holds: the object searched for as its caller would search (or opened by
+ * its path), and its DT_NEEDED, whose RPATH chain starts afresh at the
+ * dlopened object, the main program's RPATH still searched after it
+ * (_dl_map_object drops the caller as the loader, __RTLD_CALLMAP;
+ * "NB: we do this for lookups in any namespace").
  */
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "system.h"
 #include "xalloc.h"
 
-/* A search in progress: what a candidate must be, and what was found. */
+/* A search in progress: what was found. A candidate must be of the
+   class and machine of the closure's ld.so. */
 struct candidate {
 	struct closure *c;
-	const struct obj *want;	/* the program: its class and machine */
 	const struct obj *found;
 	char *path;		/* as opened: its $ORIGIN */
 	const char *other;	/* a file of another class or machine */
@@ -31,22 +35,18 @@ static bool
 accept(void *arg, const char *path)
 {
 	struct candidate *k = arg;
-	const struct obj *o;
-	struct stat st;
-	int fd;
+	const struct obj *o = objects_at(k->c->objs, k->c->fs, path);
 
-	fd = rootfs_openat(k->c->fs, path, O_RDONLY | O_NONBLOCK);
-	if (fd == -1)
+	if (o == NULL)
 		return false;
-	o = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ?
-	    objects_read(k->c->objs, fd, path) : NULL;
-	close(fd);
-	if (o != NULL && o->error != NULL && o->elf)
-		k->other = o->error;
-	if (o == NULL || o->error != NULL)
+	/* ld.so would take it; what it would do is not guessed. */
+	if (o->error != NULL) {
+		if (o->elf)
+			k->other = o->error;
 		return false;
-	if (o->info.elf_class != k->want->info.elf_class ||
-	    o->info.machine != k->want->info.machine ||
+	}
+	if (o->info.elf_class != k->c->l->elf_class ||
+	    o->info.machine != k->c->l->machine ||
 	    o->info.kind != CHSTK_KIND_SHARED) {
 		k->other = "a file of another class or machine";
 		return false;
@@ -116,8 +116,20 @@ loaded_file(const struct closure *c, const struct obj *o)
 	return false;
 }
 
+/* The RPATH of node k, when it has one and no RUNPATH. */
+static void
+rpath_of(const struct closure *c, size_t k, struct search *s,
+    struct pathlist *rp, size_t cap)
+{
+	const struct cnode *m = &c->v[k];
+
+	if (m->o->runpath == NULL && m->o->rpath != NULL && s->nrpath < cap)
+		rp[s->nrpath++] = (struct pathlist){ m->o->rpath, m->origin };
+}
+
 /* The search for a name needed by node i: the RPATHs of i and of those
-   that loaded it while none has a RUNPATH, then the program's. */
+   that loaded it while none has a RUNPATH, up to the program or the
+   dlopened object that started the chain; then the program's. */
 static void
 search_of(const struct closure *c, size_t i, struct search *s,
     struct pathlist *rp, size_t cap)
@@ -127,18 +139,16 @@ search_of(const struct closure *c, size_t i, struct search *s,
 
 	memset(s, 0, sizeof(*s));
 	s->rpath = rp;
-	if (n->o->runpath == NULL)
+	if (n->o->runpath == NULL) {
 		for (;;) {
-			const struct cnode *m = &c->v[k];
-
-			if (m->o->runpath == NULL && m->o->rpath != NULL &&
-			    s->nrpath < cap)
-				rp[s->nrpath++] = (struct pathlist){
-				    m->o->rpath, m->origin };
-			if (k == 0)
+			rpath_of(c, k, s, rp, cap);
+			if (c->v[k].parent == k)
 				break;
-			k = m->parent;
+			k = c->v[k].parent;
 		}
+		if (k != 0 && c->main)
+			rpath_of(c, 0, s, rp, cap);
+	}
 	s->library_path = c->library_path;
 	if (n->o->runpath != NULL)
 		s->runpath = (struct pathlist){ n->o->runpath, n->origin };
@@ -269,7 +279,7 @@ needs(struct closure *c, size_t i)
 	search_of(c, i, &s, rp, sizeof(rp) / sizeof(rp[0]));
 	for (name = c->v[i].o->needed; *name != '\0';
 	    name += strlen(name) + 1) {
-		struct candidate k = { .c = c, .want = c->v[0].o };
+		struct candidate k = { .c = c };
 
 		if (loaded(c, name) != NULL)
 			continue;
@@ -286,19 +296,25 @@ needs(struct closure *c, size_t i)
 }
 
 void
-closure_of(struct closure *c, const struct obj *program, const char *origin,
-    const struct ldso *l, const struct rootfs *fs, struct objects *objs,
-    struct memo *memo, struct pathlist library_path)
+closure_init(struct closure *c, const struct ldso *l, const struct rootfs *fs,
+    struct objects *objs, struct memo *memo, struct pathlist library_path)
 {
-	size_t i;
-
 	memset(c, 0, sizeof(*c));
 	c->l = l;
 	c->fs = fs;
 	c->objs = objs;
 	c->memo = memo;
 	c->library_path = library_path;
-	add_node(c, program, 0, xstrdup(program->path), "");
+}
+
+void
+closure_start(struct closure *c, const struct obj *o, const char *origin,
+    bool main)
+{
+	size_t i;
+
+	c->main = main;
+	add_node(c, o, 0, xstrdup(o->path), "");
 	free(c->v[0].origin);
 	c->v[0].origin = xstrdup(origin);
 	for (i = 0; i < c->n; i++)
@@ -306,17 +322,90 @@ closure_of(struct closure *c, const struct obj *program, const char *origin,
 }
 
 void
-closure_free(struct closure *c)
+closure_of(struct closure *c, const struct obj *program, const char *origin,
+    const struct ldso *l, const struct rootfs *fs, struct objects *objs,
+    struct memo *memo, struct pathlist library_path)
+{
+	closure_init(c, l, fs, objs, memo, library_path);
+	closure_start(c, program, origin, true);
+}
+
+size_t
+closure_dlopen(struct closure *c, const char *name, size_t caller)
+{
+	struct pathlist rp[64];
+	struct search s;
+	struct candidate k = { .c = c };
+	const struct cnode *had;
+	size_t i, at;
+
+	if ((had = loaded(c, name)) != NULL)
+		return (size_t)(had - c->v);
+	if (caller < c->n)
+		search_of(c, caller, &s, rp, sizeof(rp) / sizeof(rp[0]));
+	else
+		s = (struct search){ .library_path = c->library_path };
+	if (!find(c, name, &s, &k))
+		return SIZE_MAX;
+	for (i = 0; i < c->n; i++)
+		if (c->v[i].o == k.found) {
+			free(k.path);
+			return i;
+		}
+	/* Its own parent: an RPATH chain starts at it. */
+	at = add_node(c, k.found, c->n, k.path, name);
+	for (i = at; i < c->n; i++)
+		needs(c, i);
+	return at;
+}
+
+void
+closure_truncate(struct closure *c, size_t n, size_t nmiss)
 {
 	size_t i;
 
-	for (i = 0; i < c->n; i++) {
+	for (i = n; i < c->n; i++) {
 		free(c->v[i].path);
 		free(c->v[i].origin);
 		free(c->v[i].name);
 	}
-	for (i = 0; i < c->nmiss; i++)
+	for (i = nmiss; i < c->nmiss; i++)
 		free(c->miss[i].name);
+	if (n < c->n)
+		c->n = n;
+	if (nmiss < c->nmiss)
+		c->nmiss = nmiss;
+}
+
+char *
+closure_via(const struct closure *c, size_t i, bool self)
+{
+	size_t at[64], n = 0, len = 0, k;
+	char *s;
+
+	if (self)
+		at[n++] = i;
+	for (k = c->v[i].parent; c->v[k].parent != k && n < 64;
+	    k = c->v[k].parent)
+		at[n++] = k;
+	if (c->v[i].parent == i)
+		n = 0;
+	for (k = 0; k < n; k++)
+		len += strlen(c->v[at[k]].name) + 1;
+	s = xmalloc(len + 1);
+	s[0] = '\0';
+	while (n > 0) {
+		strcat(s, c->v[at[--n]].name);
+		if (n > 0)
+			strcat(s, " ");
+	}
+	return s;
+}
+
+void
+closure_free(struct closure *c)
+{
+	closure_truncate(c, 0, 0);
 	free(c->v);
 	free(c->miss);
 	memset(c, 0, sizeof(*c));

@@ -349,9 +349,14 @@ scan_member(struct level *l, struct entry *e, const unsigned char *head,
     size_t n, bool ended, enum chstk_format format)
 {
 	struct member_stream m = { e, head, n, 0, ended };
-	struct chstk_scan_opts so = { .read = CHSTK_READ_HARDENING |
-	    CHSTK_READ_EVIDENCE | (l->s->out->code ? CHSTK_READ_CODE : 0),
-	    .symbol = collect_symbol, .unit = collect_unit };
+	struct chstk_scan_opts so = {
+		.read = (l->s->out->hardening ? CHSTK_READ_HARDENING |
+		    CHSTK_READ_CODE | CHSTK_READ_EVIDENCE |
+		    (l->s->out->code ? CHSTK_READ_CODE_SEARCH : 0) : 0) |
+		    (l->s->out->dynamic ? CHSTK_READ_DYNAMIC : 0),
+		.symbol = collect_symbol,
+		.unit = collect_unit,
+	};
 	struct chstk_error err;
 	int r;
 
@@ -360,7 +365,7 @@ scan_member(struct level *l, struct entry *e, const unsigned char *head,
 	   there: the batch says so, for the SARIF regions. */
 	l->s->b.at.streamed = l->at == UINT64_MAX;
 	r = chstk_scan_stream_with(member_read, &m, e->size,
-	    l->s->out->hardening ? &so : NULL, collect, l, &err);
+	    so.read != 0 ? &so : NULL, collect, l, &err);
 	if (e->failed != 0)
 		return -1;
 	if (r == CHSTK_ERR_NOMEM || r == CHSTK_ERR_SYS)
@@ -499,14 +504,42 @@ in_file(const struct level *l, struct archive_entry *ae)
 	return at < 0 ? UINT64_MAX : (uint64_t)at;
 }
 
+/* The member's bytes, at most max of them, handed to out->kept (none
+   when it holds more). Returns -1 when the stream failed, else 0. */
+static int
+keep(struct level *l, struct entry *e, size_t max)
+{
+	size_t n = 0, cap = e->size != UINT64_MAX && e->size < max ?
+	    (size_t)e->size + 1 : max < 65536 ? max + 1 : 65536;
+	unsigned char *buf;
+	ssize_t k = 1;
+
+	if (e->size != UINT64_MAX && e->size > max) {
+		l->s->out->kept(l->s->out->arg, l->name, NULL, 0);
+		return 0;
+	}
+	buf = xmalloc(cap);
+	while (n <= max && (k = entry_read(e, buf + n, cap - n)) > 0)
+		if ((n += (size_t)k) == cap && cap <= max) {
+			cap = cap <= max / 2 ? 2 * cap : max + 1;
+			buf = xrealloc(buf, cap);
+		}
+	if (k >= 0)
+		l->s->out->kept(l->s->out->arg, l->name, n <= max ? buf : NULL,
+		    n <= max ? n : 0);
+	free(buf);
+	return k < 0 ? -1 : 0;
+}
+
 /* One entry of an archive: 0 to go on to the next, -1 to stop. */
 static int
 entry(struct level *l, struct archive_entry *ae)
 {
 	struct entry e = { .l = l, .size = UINT64_MAX };
 	mode_t type = libarchive.archive_entry_filetype(ae);
+	enum entry_do what = ENTRY_SKIP;
 	unsigned char head[HEAD];
-	size_t n = 0;
+	size_t n = 0, max = 0;
 	ssize_t k = 1;
 	bool scan;
 
@@ -521,13 +554,18 @@ entry(struct level *l, struct archive_entry *ae)
 		e.size = (uint64_t)libarchive.archive_entry_size(ae);
 	l->at = in_file(l, ae);
 	/* An image layer's entries, of every type, go by its reader first,
-	   which says which to scan (oci.c). ar members have no type: 0. */
-	if (l->from == NULL && l->s->out->entry != NULL)
-		scan = !root_dir(ae) && set_name(l, ae) == 0 &&
-		    l->s->out->entry(l->s->out->arg, l->name, ae) &&
-		    type == AE_IFREG;
-	else
+	   which says which to scan or keep (oci.c). ar members have no
+	   type: 0. */
+	if (l->from == NULL && l->s->out->entry != NULL) {
+		if (!root_dir(ae) && set_name(l, ae) == 0)
+			what = l->s->out->entry(l->s->out->arg, l->name, ae,
+			    &max);
+		scan = what == ENTRY_SCAN && type == AE_IFREG;
+		if (what == ENTRY_KEEP && type == AE_IFREG)
+			k = keep(l, &e, max);
+	} else {
 		scan = (type == AE_IFREG || type == 0) && set_name(l, ae) == 0;
+	}
 	/* Of a .deb, only the data.tar. */
 	if (scan && l->deb && (scan = strncmp(l->name + l->plen, "data.tar",
 	    8) == 0))

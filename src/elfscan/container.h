@@ -17,6 +17,7 @@
 #include "batch.h"
 
 struct archive_entry;
+struct tree;
 
 enum container {
 	CONTAINER_NONE, CONTAINER_DEB, CONTAINER_RPM, CONTAINER_ZIP,
@@ -24,6 +25,8 @@ enum container {
 };
 /* What a file's first n bytes (up to 512) say it is. */
 enum container container_kind(const unsigned char *head, size_t n);
+/* What to do with an entry of an image's layer (container_out). */
+enum entry_do { ENTRY_SKIP, ENTRY_SCAN, ENTRY_KEEP };
 /* Where a container's images and errors go: a batch after each member
    (path the container, member names as inside), which found may keep
    only during the call. */
@@ -32,12 +35,29 @@ struct container_out {
 	void *arg;
 	/* NULL, or for container_scan_stream: each entry of the archive
 	   (not of archives inside), named, before it is read; returns
-	   whether to scan it (a regular file). */
-	bool (*entry)(void *arg, const char *name,
-	    struct archive_entry *ae);
+	   ENTRY_SCAN to scan it (a regular file), ENTRY_KEEP to hand its
+	   bytes to kept(), at most *max of them, or ENTRY_SKIP. */
+	enum entry_do (*entry)(void *arg, const char *name,
+	    struct archive_entry *ae, size_t *max);
+	/* The bytes of an entry to keep: len of them, or (data NULL) none,
+	   the entry holding more than *max. */
+	void (*kept)(void *arg, const char *name, const void *data,
+	    size_t len);
 	bool hardening;		/* read the hardening too, and the
 				   evidence of DWARF and notes */
-	bool code;		/* and the code's (CHSTK_READ_CODE) */
+	bool code;		/* and the code's (CHSTK_READ_CODE_SEARCH) */
+	bool dynamic;		/* read how each image links (the files of
+				   a root: system.h) */
+	/* oci_scan: NULL, or each image is a root (elfscan --system
+	   IMAGE): its layers are read twice, first for its file system
+	   alone (tree.h), with the bytes of the files keep() names (at most
+	   the size it returns); then root(arg, image, t) is called (image:
+	   of several, its name; else NULL), the image's files are handed to
+	   found(), its members named by in-root paths and identified by t,
+	   and root_done(arg). t is lent until then. */
+	size_t (*keep)(const char *path);
+	void (*root)(void *arg, const char *image, const struct tree *t);
+	void (*root_done)(void *arg);
 };
 void container_scan(int fd, const char *path, enum container kind,
     const struct container_out *out);

@@ -246,8 +246,7 @@ root_debug_file(const struct rootfs *fs, const unsigned char *id,
 		return;
 	hex(id, len, digits);
 	snprintf(path, sizeof(path), TREE "%.2s/%s.debug", digits, digits + 2);
-	fd = rootfs_openat(fs, path, O_RDONLY | O_NOCTTY | O_NONBLOCK |
-	    O_CLOEXEC);
+	fd = rootfs_open(fs, path);
 	if (fd == -1)
 		return;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
@@ -314,11 +313,10 @@ debug_evidence_at(const struct rootfs *fs, const char *path,
 	struct first f;
 	int fd;
 
-	fd = rootfs_openat(fs, path, O_RDONLY | O_NOCTTY | O_NONBLOCK |
-	    O_CLOEXEC);
+	fd = rootfs_open(fs, path);
 	if (fd == -1)
 		return false;
-	read_first(fd, CHSTK_READ_EVIDENCE | CHSTK_READ_CODE, &f);
+	read_first(fd, CHSTK_READ_EVIDENCE | CHSTK_READ_CODE_SEARCH, &f);
 	close(fd);
 	if (!f.got)
 		return false;

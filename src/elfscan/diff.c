@@ -250,7 +250,7 @@ compare(struct diff *d, const struct drec *o, const struct drec *n)
 		stat_add(d->r->st, c.worse ? C_REGRESSIONS : C_IMPROVEMENTS);
 		if (c.worse)
 			stat_add(d->r->st, C_KIND +
-			    (unsigned)__builtin_ctz(F_REGRESSION));
+			    (unsigned)__builtin_ctzll(F_REGRESSION));
 	}
 }
 

@@ -74,6 +74,7 @@ enum counter {
 	C_FORTIFY = C_CANARY + T_YES + 1,	/* four, by enum tri */
 	C_UNSAFE_PATHS = C_FORTIFY + T_YES + 1,
 	C_X86, C_IBT_SHSTK, C_ARM, C_BTI_PAC, C_STRIPPED,
+	C_TEXTREL, C_X86_PROGRAMS, C_ENTRY_ENDBR, C_GO, C_RUST,
 	/* The verdicts of roots (system.h): programs judged, verdicts, and
 	   the programs each kind breaks, by finding from F_FIRST_SYSTEM. */
 	C_SYS_PROGRAMS, C_VERDICTS,
@@ -114,6 +115,9 @@ struct judge {
 	/* The root the files on disk are judged in: the one --system
 	   judges, or this machine's "/". NULL: none could be read. */
 	struct system *sys;
+	/* The path named is a container image judged as a root (--system
+	   IMAGE): sys is NULL, each image its own root (read.c). */
+	bool image_root;
 	/* --diff: where the images go instead of the report, and which
 	   side they are of. */
 	struct diff *diff;

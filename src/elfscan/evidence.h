@@ -76,7 +76,7 @@ void ev_clear(struct evidence *e);
 /* One compilation unit of the image (or of its debug file). */
 void ev_unit(struct evidence *e, const struct chstk_unit *u);
 /* The rest of what the library read of the image with
-   CHSTK_READ_EVIDENCE (and CHSTK_READ_CODE: h->code). */
+   CHSTK_READ_EVIDENCE (and CHSTK_READ_CODE_SEARCH: h->code). */
 void ev_image(struct evidence *e, const struct chstk_hardening *h);
 /* The units and notes of the image's separate debug file, d, found at
    where, used in place of the image's own (which it has none of). */

@@ -271,6 +271,90 @@ static const struct finding_kind kinds[] = {
 	  "'-z separate-code'; a JIT should map its code writable or "
 	  "executable, never both. systemd's MemoryDenyWriteExecute=yes "
 	  "refuses such memory to a service.", "process" },
+	/* What --require asks of annocheck's tests of the binary alone
+	   (hardening.c; elfscan(1), HARDENING). */
+	{ "text-relocations", "TextRelocations", "warning", "5.0",
+	  "The image has text relocations.",
+	  "The dynamic linker must write into the image's code to relocate "
+	  "it (DT_TEXTREL or DF_TEXTREL): its code pages are made writable "
+	  "for a while and stop being shared between processes, and "
+	  "SELinux (execmod) and MemoryDenyWriteExecute= refuse to load it.",
+	  "Compile every object with '-fPIC' (a library) or '-fPIE' (a "
+	  "program); in assembly, address data relative to the program "
+	  "counter or through the GOT. Linking with '-Wl,-z,text' names the "
+	  "objects at fault.", "image" },
+	{ "multiple-dynamic", "MultipleDynamicSegments", "warning", "5.0",
+	  "The image has more than one dynamic segment or section.",
+	  "glibc's loader takes the last dynamic segment, readers such as "
+	  "readelf, annocheck and this scanner the first: what a review sees "
+	  "is not what is loaded. No linker writes two unless a linker "
+	  "script asks.",
+	  "Relink with the linker's default script, or list the dynamic "
+	  "segment once in the script's PHDRS.", "image" },
+	{ "bad-property-note", "MalformedPropertyNote", "warning", "4.0",
+	  "The GNU property note is malformed.",
+	  "glibc ignores a property note that is misaligned, sized wrongly or "
+	  "whose properties are out of order, and with it the IBT, SHSTK or "
+	  "BTI it asks for; the arm64 kernel refuses to run a program whose "
+	  "property segment does not start with a well-formed one.",
+	  "Relink with a current linker and do not edit the note by hand; "
+	  "'readelf -n FILE' shows it.", "image" },
+	{ "no-endbr", "NoLandingPad", "note", "3.0",
+	  "Code reached by an indirect branch lacks a landing pad.",
+	  "The program's entry point, or a function the image exports, does "
+	  "not start with ENDBR64 or ENDBR32 (x86) or a BTI landing pad "
+	  "(AArch64): where indirect branch tracking is enforced, a call "
+	  "through a pointer to it faults. Its object was compiled or "
+	  "assembled without control-flow protection.",
+	  "Compile with '-fcf-protection=full' (x86) or "
+	  "'-mbranch-protection=standard' (AArch64); start each global "
+	  "function of an assembly source with _CET_ENDBR (<cet.h>) or "
+	  "'bti c'.", "image" },
+	{ "no-bti-plt", "NoBtiPlt", "note", "3.0",
+	  "The AArch64 image lacks DT_AARCH64_BTI_PLT.",
+	  "The linker adds the tag when its PLT entries start with a BTI "
+	  "landing pad, which it does only when every input object is "
+	  "marked for BTI: without it, calls through the PLT are not "
+	  "protected by branch target identification.",
+	  "Compile every object with '-mbranch-protection=standard', or "
+	  "link with '-z force-bti' once they all are.", "image" },
+	{ "odd-segment", "OddSegmentFlags", "warning", "4.0",
+	  "A segment has flags that make no sense for its type.",
+	  "An executable TLS segment (its template is data, copied for each "
+	  "thread: nothing in it should run), or a GNU_STACK segment without "
+	  "read and write: no linker writes these unless a linker script or "
+	  "an edit of the file asks.",
+	  "Correct the FLAGS of the linker script's PHDRS, or relink with "
+	  "the linker's default script.", "image" },
+	{ "relro-gap", "RelroGap", "warning", "5.0",
+	  "GNU_RELRO does not cover all the data it should.",
+	  "The dynamic section, the GOT (and with immediate binding "
+	  ".got.plt), the init, fini or preinit arrays or .data.rel.ro lie "
+	  "partly outside the GNU_RELRO segment: they stay writable "
+	  "after relocation, and an overwrite there redirects a call.",
+	  "Link with '-Wl,-z,relro' and the linker's default script; a "
+	  "script of one's own must place these sections before "
+	  "DATA_SEGMENT_RELRO_END.", "image" },
+	{ "run-path-outside", "RunPathOutsideSystem", "warning", "4.0",
+	  "A library search path leads outside the system's directories.",
+	  "An RPATH or RUNPATH entry neither under /usr nor relative to "
+	  "$ORIGIN, or one that climbs with '..', makes the loader look for "
+	  "libraries where the distribution installs none (/opt, /home, a "
+	  "build directory): whoever controls that directory supplies them. "
+	  "This is annocheck's run-path test, after rpm's check-rpaths.",
+	  "Install the libraries under /usr/lib and link without '-rpath', "
+	  "or with a $ORIGIN-relative path without '..'; 'patchelf "
+	  "--remove-rpath FILE' removes it from a built file.", "image" },
+	{ "suspicious-symbol", "SuspiciousSymbolName", "warning", "5.0",
+	  "A symbol name holds characters that can hide what it says.",
+	  "A control character, bytes that are no UTF-8, or a zero-width or "
+	  "bidirectional format character (Trojan Source, CVE-2021-42574) "
+	  "in a symbol's name: a name can look like another in a listing "
+	  "or a review, and the reader sees other code than the linker "
+	  "binds.",
+	  "Rename the symbol in the source; 'readelf --wide --syms FILE' "
+	  "lists the names, elfscan's JSON output shows the first escaped.",
+	  "image" },
 	/* What --require found missing of the compiler's defences, by the
 	   evidence (evidence.c; elfscan(1), HARDENING). */
 	{ "no-stack-clash", "NoStackClashProtection", "warning", "5.0",

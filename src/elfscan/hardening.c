@@ -56,6 +56,26 @@ static const char *const canary_names[] = {
 	"__guard_local", "__stack_smash_handler", "__intel_security_cookie",
 };
 
+/*
+ * Symbols only Rust's standard library defines: its panic handler and
+ * personality routine, and the allocator shims rustc emits. They are in
+ * the static table: a stripped Rust program leaves no trace there.
+ */
+static const char *const rust_names[] = {
+	"__rust_alloc", "__rust_dealloc", "__rust_realloc", "rust_begin_unwind",
+	"rust_eh_personality", "rust_panic",
+};
+
+/* The landing pads an indirect branch may land on: x86's ENDBR64 and
+   ENDBR32 (Intel SDM, CET), AArch64's BTI c, BTI jc, PACIASP and PACIBSP
+   (Arm ARM, BTYPE), whose instructions are little-endian in any file. */
+static const unsigned char endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+static const unsigned char endbr32[] = { 0xf3, 0x0f, 0x1e, 0xfb };
+static const unsigned char bti_pads[][4] = {
+	{ 0x5f, 0x24, 0x03, 0xd5 }, { 0xdf, 0x24, 0x03, 0xd5 },
+	{ 0x3f, 0x23, 0x03, 0xd5 }, { 0x7f, 0x23, 0x03, 0xd5 },
+};
+
 static int
 cmp_name(const void *key, const void *elem)
 {
@@ -85,6 +105,104 @@ fort_index(const char *name, bool *chk)
 	return hit == NULL ? -1 : (int)(hit - fortifiable);
 }
 
+/* What a name's characters may hide: nothing, only spaces, or worse. */
+enum { NAME_OK, NAME_SPACE, NAME_BAD };
+
+/*
+ * annocheck's unicode test (contains_suspicious_characters() in annobin's
+ * hardened.c): a control character or DEL, bytes that are no UTF-8, or a
+ * character of Trojan Source (CVE-2021-42574): zero-width U+200B-U+200D,
+ * bidirectional U+202A-U+202E and U+2066-U+2069; a space only in Go. Unlike
+ * annocheck, the whole name is read (it stops at the first two- or
+ * four-byte character) and a sequence must be UTF-8 to its last byte; a
+ * sequence the 1024 bytes handed over cut is not held against the name.
+ */
+static int
+name_flaw(const unsigned char *p, size_t len, bool cut)
+{
+	static const uint32_t least[] = { 0, 0x80, 0x800, 0x10000 };
+	int flaw = NAME_OK;
+	size_t i, n, k;
+	uint32_t c;
+
+	for (i = 0; i < len; i += n + 1) {
+		n = 0;
+		if (p[i] == ' ') {
+			flaw = NAME_SPACE;
+			continue;
+		}
+		if (p[i] < 0x20 || p[i] == 0x7f)
+			return NAME_BAD;
+		if (p[i] < 0x80)
+			continue;
+		n = p[i] >= 0xf0 ? 3 : p[i] >= 0xe0 ? 2 : p[i] >= 0xc0 ? 1 : 0;
+		if (n == 0 || p[i] > 0xf4)
+			return NAME_BAD;
+		if (len - i - 1 < n)
+			return cut ? flaw : NAME_BAD;
+		c = p[i] & (0x3fu >> n);
+		for (k = 1; k <= n; k++) {
+			if ((p[i + k] & 0xc0) != 0x80)
+				return NAME_BAD;
+			c = c << 6 | (p[i + k] & 0x3f);
+		}
+		if (c < least[n] || c > 0x10ffff ||
+		    (c >= 0xd800 && c <= 0xdfff) ||
+		    (c >= 0x200b && c <= 0x200d) ||
+		    (c >= 0x202a && c <= 0x202e) ||
+		    (c >= 0x2066 && c <= 0x2069))
+			return NAME_BAD;
+	}
+	return flaw;
+}
+
+/* The name, its bytes outside printable ASCII as \xNN, cut to fit. */
+static void
+escape_name(char *out, size_t len, const char *name)
+{
+	const unsigned char *p = (const unsigned char *)name;
+	size_t have = 0;
+
+	for (; *p != '\0' && have + 5 < len; p++)
+		if (*p < 0x20 || *p >= 0x7f)
+			have += (size_t)snprintf(out + have, len - have,
+			    "\\x%02x", *p);
+		else
+			out[have++] = (char)*p;
+	out[have] = '\0';
+}
+
+/* What a symbol's name and code say of the image (struct hard_syms). */
+static void
+name_and_code(struct hard_syms *s, const struct chstk_sym *sym)
+{
+	size_t i;
+
+	switch (name_flaw((const unsigned char *)sym->name,
+	    strlen(sym->name), sym->cut)) {
+	case NAME_BAD:
+		if (s->suspicious++ == 0)
+			escape_name(s->first_suspicious,
+			    sizeof(s->first_suspicious), sym->name);
+		break;
+	case NAME_SPACE:
+		if (s->spaced++ == 0)
+			escape_name(s->first_spaced, sizeof(s->first_spaced),
+			    sym->name);
+		break;
+	}
+	for (i = 0; i < sizeof(rust_names) / sizeof(rust_names[0]); i++)
+		if (!sym->dynamic && strcmp(sym->name, rust_names[i]) == 0)
+			s->rust = true;
+	if (sym->code == NULL)
+		return;
+	s->functions++;
+	s->endbr64 += memcmp(sym->code, endbr64, 4) == 0;
+	s->endbr32 += memcmp(sym->code, endbr32, 4) == 0;
+	for (i = 0; i < sizeof(bti_pads) / sizeof(bti_pads[0]); i++)
+		s->bti += memcmp(sym->code, bti_pads[i], 4) == 0;
+}
+
 void
 hard_syms_clear(struct hard_syms *s)
 {
@@ -101,6 +219,7 @@ hard_syms_add(struct hard_syms *s, const struct chstk_sym *sym)
 	bool chk;
 	int f;
 
+	name_and_code(s, sym);
 	if (sym->cut)
 		return;
 	len = strcspn(sym->name, "@");
@@ -212,17 +331,184 @@ judge_symbols(const struct chstk_info *info, const struct chstk_hardening *h,
 	    T_NO : T_NA;
 }
 
+/* The protections the property note asks for; none when glibc's loader
+   ignores the note (elf/dl-load.c, _dl_process_pt_gnu_property: its
+   alignment, its size, a property running past it, properties out of
+   order). */
 static void
 judge_cfi(const struct chstk_info *info, const struct chstk_hardening *h,
     struct hard *out)
 {
 	bool x86 = info->machine == EM_X86_64 || info->machine == EM_386;
 	bool arm = info->machine == EM_AARCH64;
+	enum chstk_property_fault f = h->property_fault;
+	bool ignored = f == CHSTK_PROPERTY_ALIGN || f == CHSTK_PROPERTY_SIZE ||
+	    f == CHSTK_PROPERTY_OVERRUN || f == CHSTK_PROPERTY_ORDER;
+	uint32_t x = ignored ? 0 : h->x86_feature_1;
+	uint32_t a = ignored ? 0 : h->aarch64_feature_1;
 
-	out->ibt = tri(x86, h->x86_feature_1 & 1);
-	out->shstk = tri(x86, h->x86_feature_1 & 2);
-	out->bti = tri(arm, h->aarch64_feature_1 & 1);
-	out->pac = tri(arm, h->aarch64_feature_1 & 2);
+	out->ibt = tri(x86, x & 1);
+	out->shstk = tri(x86, x & 2);
+	out->bti = tri(arm, a & 1);
+	out->pac = tri(arm, a & 2);
+}
+
+/* What is wrong with a property note, by enum chstk_property_fault. */
+static const char *const property_faults[] = {
+	[CHSTK_PROPERTY_ALIGN] = "misaligned",
+	[CHSTK_PROPERTY_NOT_FIRST] = "not the first note of its segment",
+	[CHSTK_PROPERTY_SIZE] = "descriptor size not a multiple of the alignment",
+	[CHSTK_PROPERTY_OVERRUN] = "a property runs past the note",
+	[CHSTK_PROPERTY_ORDER] = "properties out of order",
+	[CHSTK_PROPERTY_FEATURE] = "a feature property not of 4 bytes",
+	[CHSTK_PROPERTY_MANY] = "more than one property note",
+};
+
+/* The sections of the CHSTK_RELRO_* bits, by bit index. */
+static const char *const relro_sections[CHSTK_RELRO_KINDS] = {
+	".dynamic", ".got", ".got.plt", ".init_array", ".fini_array",
+	".preinit_array", ".data.rel.ro",
+};
+
+const char *
+relro_names(unsigned bits, char *buf, size_t len)
+{
+	size_t have = 0;
+	unsigned i;
+
+	buf[0] = '\0';
+	for (i = 0; i < CHSTK_RELRO_KINDS && have < len; i++)
+		if (bits & 1u << i)
+			have += (size_t)snprintf(buf + have, len - have, "%s%s",
+			    have ? ":" : "", relro_sections[i]);
+	return buf;
+}
+
+/*
+ * annocheck's run-path rule (check_runtime_search_paths() in annobin's
+ * hardened.c): each entry starts with /usr or $ORIGIN and has no "..".
+ * Read by entries: "/usr" or "/usr/..." ("/usrx" is elsewhere), "$ORIGIN"
+ * or "${ORIGIN}" alone or before a '/', no ".." entry of the path
+ * ("a..b" is a name). Empty entries are the unsafe ones' (unsafe_entry).
+ */
+static bool
+outside_entry(const char *p, size_t len)
+{
+	size_t i, n;
+
+	if (!(len >= 4 && strncmp(p, "/usr", 4) == 0 &&
+	    (len == 4 || p[4] == '/')) &&
+	    !(len >= 7 && strncmp(p, "$ORIGIN", 7) == 0 &&
+	    (len == 7 || p[7] == '/')) &&
+	    !(len >= 9 && strncmp(p, "${ORIGIN}", 9) == 0 &&
+	    (len == 9 || p[9] == '/')))
+		return len > 0;
+	for (i = 0; i < len; i += n + 1) {
+		n = strcspn(p + i, "/:");
+		if (n > len - i)
+			n = len - i;
+		if (n == 2 && p[i] == '.' && p[i + 1] == '.')
+			return true;
+	}
+	return false;
+}
+
+/* The entries of path outside the system's directories, to h->outside. */
+static void
+outside_entries(const char *path, struct hard *h)
+{
+	const char *p = path, *end;
+	size_t len, have;
+
+	for (;; p = end + 1) {
+		end = strchr(p, ':');
+		len = end != NULL ? (size_t)(end - p) : strlen(p);
+		if (outside_entry(p, len)) {
+			have = strlen(h->outside);
+			if (h->noutside++ > 0 && have + 1 < sizeof(h->outside))
+				h->outside[have++] = ':';
+			if (have + len < sizeof(h->outside)) {
+				memcpy(h->outside + have, p, len);
+				h->outside[have + len] = '\0';
+			}
+		}
+		if (end == NULL)
+			break;
+	}
+}
+
+/* The landing pads of the image's exported functions, by its machine. */
+static void
+judge_pads(const struct chstk_info *info, const struct chstk_hardening *h,
+    const struct hard_syms *s, struct hard *out)
+{
+	out->entry_endbr = T_NA;
+	if (info->machine == EM_X86_64 || info->machine == EM_386) {
+		out->functions = s->functions;
+		out->endbr = info->machine == EM_X86_64 ? s->endbr64 :
+		    s->endbr32;
+	} else if (info->machine == EM_AARCH64) {
+		out->functions = s->functions;
+		out->endbr = s->bti;
+	}
+	/* annocheck skips shared libraries: their entry, if any, is not
+	   where a program starts. */
+	if (info->kind != CHSTK_KIND_PROGRAM ||
+	    (info->machine != EM_X86_64 && info->machine != EM_386))
+		return;
+	out->entry_endbr = !h->has_entry_code ? T_UNKNOWN :
+	    memcmp(h->entry_code, info->machine == EM_X86_64 ? endbr64 :
+	    endbr32, 4) == 0 ? T_YES : T_NO;
+}
+
+/* annocheck's tests of the binary alone: elfscan(1), HARDENING. */
+static void
+judge_annocheck(const struct chstk_info *info,
+    const struct chstk_hardening *h, const struct hard_syms *s,
+    struct hard *out)
+{
+	bool linked = info->kind == CHSTK_KIND_PROGRAM ||
+	    info->kind == CHSTK_KIND_SHARED;
+	bool go = h->go_buildid || h->go_version[0] != '\0';
+
+	out->lang = go ? LANG_GO : s->rust ? LANG_RUST : LANG_UNKNOWN;
+	out->textrel = tri(linked, h->textrel);
+	out->one_dynamic = tri(linked, h->dynamic_segments <= 1 &&
+	    h->dynamic_sections <= 1);
+	out->property = h->property_notes == 0 &&
+	    h->property_fault == CHSTK_PROPERTY_OK ? T_NA :
+	    h->property_fault == CHSTK_PROPERTY_OK ? T_YES : T_NO;
+	out->property_fault = h->property_fault == CHSTK_PROPERTY_OK ? NULL :
+	    property_faults[h->property_fault];
+	judge_pads(info, h, s, out);
+	out->bti_plt = out->pac_plt = T_NA;
+	if (linked && info->machine == EM_AARCH64 && h->dynamic) {
+		out->bti_plt = h->aarch64_bti_plt ? T_YES : T_NO;
+		out->pac_plt = h->aarch64_pac_plt ? T_YES : T_NO;
+	}
+	if (h->tls_exec)
+		out->odd |= ODD_TLS_EXEC;
+	if (linked && info->state != CHSTK_DEFAULT &&
+	    (info->stack_flags & (PF_R | PF_W)) != (PF_R | PF_W))
+		out->odd |= ODD_STACK_NOT_RW;
+	/* .got.plt is written by lazy binding: RELRO covers it only with
+	   immediate binding. */
+	out->relro_gaps = h->relro_outside & (h->bind_now ? ~0u :
+	    ~(unsigned)CHSTK_RELRO_GOT_PLT);
+	out->relro_covers = !linked || !h->gnu_relro ? T_NA :
+	    !h->sections ? T_UNKNOWN : out->relro_gaps ? T_NO : T_YES;
+	if (h->has_rpath)
+		outside_entries(h->rpath, out);
+	if (h->has_runpath)
+		outside_entries(h->runpath, out);
+	out->system_paths = !h->has_rpath && !h->has_runpath ? T_NA :
+	    out->noutside > 0 ? T_NO : h->rpath_cut || h->runpath_cut ?
+	    T_UNKNOWN : T_YES;
+	out->nsuspicious = s->suspicious + (go ? 0 : s->spaced);
+	memcpy(out->suspicious, s->suspicious > 0 ? s->first_suspicious :
+	    s->first_spaced, sizeof(out->suspicious));
+	out->names = !h->symtab && !h->dynsym ? T_UNKNOWN :
+	    out->nsuspicious > 0 ? T_NO : T_YES;
 }
 
 void
@@ -252,6 +538,7 @@ hardening_judge(const struct chstk_info *info, const struct hard_syms *s,
 	    T_UNKNOWN;
 	out->auto_var_init = ev != NULL && ev->looked ?
 	    ev_auto_var_init(ev) : T_UNKNOWN;
+	judge_annocheck(info, h, s, out);
 }
 
 const char *
@@ -263,14 +550,22 @@ fortify_name(unsigned i)
 /* The properties --require names, each with the finding it gives. */
 static const struct {
 	const char *name;
-	unsigned finding;
+	uint64_t finding;
 } props[] = {
 	{ "pie", F_NO_PIE }, { "relro", F_NO_FULL_RELRO },
 	{ "canary", F_NO_CANARY }, { "fortify", F_NO_FORTIFY },
 	{ "rpath", F_UNSAFE_RPATH }, { "ibt", F_NO_IBT },
 	{ "shstk", F_NO_SHSTK }, { "bti", F_NO_BTI }, { "pac", F_NO_PAC },
-	{ "stripped", F_NOT_STRIPPED }, { "stack-clash", F_NO_STACK_CLASH },
-	{ "optimized", F_NOT_OPTIMIZED },
+	{ "stripped", F_NOT_STRIPPED },
+	/* annocheck's tests of the binary alone, by its names where one
+	   word says it. */
+	{ "textrel", F_TEXTREL }, { "one-dynamic", F_MULTI_DYNAMIC },
+	{ "property-note", F_BAD_PROPERTY }, { "endbr", F_NO_ENDBR },
+	{ "bti-plt", F_NO_BTI_PLT }, { "segments", F_ODD_SEGMENT },
+	{ "relro-coverage", F_RELRO_GAP }, { "run-path", F_RUN_PATH_OUTSIDE },
+	{ "unicode", F_SUSPICIOUS_NAME },
+	/* The compiler's defences, by the evidence. */
+	{ "stack-clash", F_NO_STACK_CLASH }, { "optimized", F_NOT_OPTIMIZED },
 	{ "auto-var-init", F_NO_AUTO_VAR_INIT },
 };
 
@@ -312,13 +607,40 @@ require_parse(struct require *r, const char *arg, const char **bad)
 	}
 }
 
+/* The findings of annocheck's tests the image fails. */
+static uint64_t
+annocheck_got(const struct hard *h)
+{
+	uint64_t got = 0;
+
+	if (h->textrel == T_YES)
+		got |= F_TEXTREL;
+	if (h->one_dynamic == T_NO)
+		got |= F_MULTI_DYNAMIC;
+	if (h->property == T_NO)
+		got |= F_BAD_PROPERTY;
+	if (h->entry_endbr == T_NO || h->endbr < h->functions)
+		got |= F_NO_ENDBR;
+	if (h->bti_plt == T_NO)
+		got |= F_NO_BTI_PLT;
+	if (h->odd != 0)
+		got |= F_ODD_SEGMENT;
+	if (h->relro_covers == T_NO)
+		got |= F_RELRO_GAP;
+	if (h->system_paths == T_NO)
+		got |= F_RUN_PATH_OUTSIDE;
+	if (h->names == T_NO)
+		got |= F_SUSPICIOUS_NAME;
+	return got;
+}
+
 /* The findings a missing required property gives; a property that is
    unknown, or means nothing for this image, is not held against it. */
-unsigned
+uint64_t
 require_check(const struct require *req, size_t n, const struct where *w,
     const struct hard *h)
 {
-	unsigned want = 0, got = 0;
+	uint64_t want = 0, got = 0;
 	size_t i;
 
 	if (!h->known)
@@ -352,7 +674,7 @@ require_check(const struct require *req, size_t n, const struct where *w,
 		got |= F_NOT_OPTIMIZED;
 	if (h->auto_var_init == T_NO)
 		got |= F_NO_AUTO_VAR_INIT;
-	return want & got;
+	return want & (got | annocheck_got(h));
 }
 
 void
@@ -379,8 +701,46 @@ name_list(char *buf, size_t len, const unsigned char *idx, unsigned n)
 		snprintf(buf + have, len - have, " and %u more", n - 4);
 }
 
+/* hard_why() for annocheck's tests. */
+static const char *
+annocheck_why(uint64_t bit, const struct hard *h, char *buf, size_t len)
+{
+	char names[128];
+
+	if (bit == F_TEXTREL)
+		return "its dynamic section has DT_TEXTREL or DF_TEXTREL";
+	if (bit == F_MULTI_DYNAMIC)
+		return "it has more than one dynamic segment or dynamic section";
+	if (bit == F_BAD_PROPERTY)
+		snprintf(buf, len, "its GNU property note: %s",
+		    h->property_fault != NULL ? h->property_fault : "?");
+	else if (bit == F_NO_ENDBR && h->entry_endbr == T_NO)
+		snprintf(buf, len, "its entry point lacks ENDBR; %u of %u exported functions start with a landing pad",
+		    h->endbr, h->functions);
+	else if (bit == F_NO_ENDBR)
+		snprintf(buf, len, "%u of %u exported functions start with a landing pad",
+		    h->endbr, h->functions);
+	else if (bit == F_NO_BTI_PLT)
+		return "its dynamic section lacks DT_AARCH64_BTI_PLT";
+	else if (bit == F_ODD_SEGMENT)
+		return h->odd & ODD_TLS_EXEC ? "its TLS segment is executable" :
+		    "its GNU_STACK segment lacks read or write";
+	else if (bit == F_RELRO_GAP)
+		snprintf(buf, len, "its GNU_RELRO segment does not cover %s",
+		    relro_names(h->relro_gaps, names, sizeof(names)));
+	else if (bit == F_RUN_PATH_OUTSIDE)
+		snprintf(buf, len, "its search path holds %s", h->outside);
+	else if (h->nsuspicious == 1)
+		snprintf(buf, len, "a suspicious symbol name: %s",
+		    h->suspicious);
+	else
+		snprintf(buf, len, "%u suspicious symbol names, the first %s",
+		    h->nsuspicious, h->suspicious);
+	return buf;
+}
+
 const char *
-hard_why(unsigned bit, const struct hard *h, char *buf, size_t len)
+hard_why(uint64_t bit, const struct hard *h, char *buf, size_t len)
 {
 	switch (bit) {
 	case F_NO_PIE:
@@ -414,7 +774,9 @@ hard_why(unsigned bit, const struct hard *h, char *buf, size_t len)
 		return "its notes or compilation units say it was built below -O2";
 	case F_NO_AUTO_VAR_INIT:
 		return "its notes or compilation units say it was built without -ftrivial-auto-var-init";
-	default:
+	case F_NOT_STRIPPED:
 		return "a .symtab section is left";
+	default:
+		return annocheck_why(bit, h, buf, len);
 	}
 }

@@ -45,6 +45,17 @@ count_hardening(struct stats *st, const struct hard *h)
 	}
 	if (h->symbols == T_NO)
 		stat_add(st, C_STRIPPED);
+	if (h->textrel == T_YES)
+		stat_add(st, C_TEXTREL);
+	if (h->entry_endbr != T_NA) {
+		stat_add(st, C_X86_PROGRAMS);
+		if (h->entry_endbr == T_YES)
+			stat_add(st, C_ENTRY_ENDBR);
+	}
+	if (h->lang == LANG_GO)
+		stat_add(st, C_GO);
+	if (h->lang == LANG_RUST)
+		stat_add(st, C_RUST);
 }
 
 /* What the record is about: the batch's file, the found's member. */
@@ -58,9 +69,9 @@ where_of(const struct batch *b, const struct found *f)
 }
 
 /* Does the glibc that would dlopen the image refuse it when it asks for
-   an executable stack? On disk, the root's (system.h) says; in a package,
-   a tarball or an image, which holds no rules of its own, glibc's since
-   2.41. */
+   an executable stack? In a root, on disk or an image judged as one, the
+   root's (system.h) says; in a package or a tarball, which holds no glibc
+   of its own, or an image scanned as a container, glibc's since 2.41. */
 static unsigned
 refusing(const struct judge *j, const struct batch *b,
     const struct chstk_info *info)
@@ -113,8 +124,10 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 	    (by = allow_which(&j->o->allow, &w)) != NULL)
 		verdict_of(&f->info, how | VERDICT_ALLOWED, &v);
 	v.allowed_by = by;
-	if (j->sys != NULL && b->ino != 0 && f->member == NULL)
-		system_add(j->sys, b->at.path, b->dev, b->ino, &f->info);
+	/* A file of the root: on disk, or an image's member. */
+	if (j->sys != NULL && b->ino != 0)
+		system_add(j->sys, f->member != NULL ? f->member :
+		    b->at.path, b->dev, b->ino, &f->info);
 	hardening_judge(&f->info, &f->syms, &ev, &h);
 	if (j->o->nrequire > 0)
 		v.findings |= require_check(j->o->require, j->o->nrequire, &w,
@@ -134,10 +147,20 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 	if (v.findings)
 		stat_add(st, C_FINDINGS);
 	for (i = 0; i < F_COUNT; i++)
-		if (v.findings & 1u << i)
+		if (v.findings & F_BIT(i))
 			stat_add(st, C_KIND + i);
 	report_image(j->r, &w, &f->info, &v, &h, &ev);
 	return v.findings != 0;
+}
+
+/* A file of the root the library could not read: a search that finds it
+   says so. */
+static void
+unread(struct judge *j, const struct batch *b, const struct found *f)
+{
+	if (j->sys != NULL && b->ino != 0)
+		system_unread(j->sys, f->member != NULL ? f->member :
+		    b->at.path, b->dev, b->ino, f->msg);
 }
 
 bool
@@ -162,11 +185,13 @@ judge_batch(struct judge *j, const struct batch *b)
 			}
 			stat_add(j->st, C_FINDINGS);
 			stat_add(j->st, C_KIND +
-			    (unsigned)__builtin_ctz(F_MALFORMED));
+			    (unsigned)__builtin_ctzll(F_MALFORMED));
+			unread(j, b, f);
 			report_error(j->r, &w, true, f->msg);
 			findings = true;
 			break;
 		case FOUND_ERROR:
+			unread(j, b, f);
 			report_error(j->r, &w, false, f->msg);
 			break;
 		}

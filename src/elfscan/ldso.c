@@ -28,10 +28,6 @@
 #include "system.h"
 #include "xalloc.h"
 
-/* ld.so itself is some 250 KiB; more is no ld.so. */
-#define LDSO_MAX (16u << 20)
-#define CACHE_MAX (64u << 20)
-
 /*
  * Per machine: the interpreter its glibc programs name, the ld.so.cache
  * flags of its libraries (sysdeps/generic/ldconfig.h FLAG_*; accepted by
@@ -173,7 +169,7 @@ cache_read(const struct rootfs *fs, const char **why)
 	c->data = rootfs_read(fs, "/etc/ld.so.cache", CACHE_MAX, &size);
 	if (c->data == NULL) {
 		if (errno != ENOENT)
-			*why = strerror(errno);
+			*why = rootfs_strerror(errno);
 	} else if (cache_parse(c, size) < 0) {
 		*why = "not a glibc-ld.so.cache1.1 file, or damaged";
 	} else {
@@ -245,13 +241,19 @@ default_dirs(struct ldso *l, const char *d, size_t n)
 	}
 }
 
-/* What the file d[0, n) (NULL: absent) says of the dynamic linker. */
+/* What the file d[0, n) says of the dynamic linker; d NULL: it could not
+   be read, for the reason err. */
 static void
-ldso_take(struct ldso *l, const char *d, size_t n)
+ldso_take(struct ldso *l, const char *d, size_t n, int err)
 {
 	size_t len;
 
-	l->present = d != NULL;
+	/* A link that leads nowhere, or in a loop, the kernel cannot load
+	   either. */
+	l->present = d != NULL || (err != ENOENT && err != ENOTDIR &&
+	    err != ELOOP);
+	if (d == NULL && l->present)
+		l->why = rootfs_strerror(err);
 	if (d != NULL) {
 		banner(l, d, n);
 		l->refuses = memmem(d, n, "glibc.rtld.execstack", 20) != NULL;
@@ -292,7 +294,7 @@ ldso_read(struct ldso *l, const struct rootfs *fs, const char *interp,
 
 	ldso_init(l, interp, machine, elf_class, cache);
 	d = rootfs_read(fs, interp, LDSO_MAX, &n);
-	ldso_take(l, d, n);
+	ldso_take(l, d, n, errno);
 	free(d);
 }
 
@@ -305,7 +307,7 @@ ldso_read_fd(struct ldso *l, int fd, const char *interp, unsigned machine,
 
 	ldso_init(l, interp, machine, elf_class, NULL);
 	d = rootfs_read_fd(fd, LDSO_MAX, &n);
-	ldso_take(l, d, n);
+	ldso_take(l, d, n, errno);
 	free(d);
 }
 

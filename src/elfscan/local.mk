@@ -12,6 +12,7 @@ elfscan_layers = \
 	src/elfscan/judge.c \
 	src/elfscan/diff.c \
 	src/elfscan/system.c \
+	src/elfscan/plugins.c \
 	src/elfscan/units.c \
 	src/elfscan/mdwe.c \
 	src/elfscan/proc.c \
@@ -21,6 +22,7 @@ elfscan_layers = \
 	src/elfscan/objects.c \
 	src/elfscan/debug.c \
 	src/elfscan/rootfs.c \
+	src/elfscan/tree.c \
 	src/elfscan/progress.c \
 	src/elfscan/report.c \
 	src/elfscan/sarif.c \
@@ -37,7 +39,8 @@ elfscan_headers = \
 	src/elfscan/report.h src/elfscan/sarif.h src/elfscan/buf.h \
 	src/elfscan/verdict.h src/elfscan/where.h src/elfscan/lazy.h \
 	src/elfscan/xalloc.h src/elfscan/system.h src/elfscan/diff.h \
-	src/elfscan/proc.h src/elfscan/evidence.h src/elfscan/debug.h
+	src/elfscan/proc.h src/elfscan/tree.h src/elfscan/evidence.h \
+	src/elfscan/debug.h
 elfscan_cflags = $(AM_CFLAGS) $(PTHREAD_CFLAGS) $(LIBARCHIVE_CFLAGS) \
 	$(JSON_C_CFLAGS)
 # What links libelfscan.a links these too. libarchive is not among them:

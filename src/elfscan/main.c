@@ -54,6 +54,7 @@ usage(FILE *f)
 "                         one such pattern\n"
 "      --hardening        also report RELRO, PIE, canary, FORTIFY_SOURCE,\n"
 "                         RPATH/RUNPATH, IBT/SHSTK, BTI/PAC, symbols, and\n"
+"                         annocheck's tests of the binary alone, and\n"
 "                         what DWARF (in the file, its debug file, or a\n"
 "                         debug package named too) and annobin's notes\n"
 "                         tell of the compiler's options\n"
@@ -63,13 +64,16 @@ usage(FILE *f)
 "      --require [GLOB=]PROPS\n"
 "                         a finding where one of PROPS (pie, relro, canary,\n"
 "                         fortify, rpath, ibt, shstk, bti, pac, stripped,\n"
-"                         stack-clash, optimized, auto-var-init) is\n"
-"                         missing, in paths matching GLOB (default: all);\n"
-"                         implies --hardening (stack-clash: --code)\n"
+"                         textrel, one-dynamic, property-note, endbr,\n"
+"                         bti-plt, segments, relro-coverage, run-path,\n"
+"                         unicode, stack-clash, optimized, auto-var-init)\n"
+"                         is missing, in paths matching GLOB (default:\n"
+"                         all); implies --hardening (stack-clash: --code)\n"
 "      --system           each PATH is the root of a system (\"/\", a\n"
-"                         sysroot, a chroot): judge what will break there,\n"
-"                         by its own glibc and libraries; \"/\" is judged so\n"
-"                         when no PATH, --files-from or --proc is given\n"
+"                         sysroot, a chroot, a container image, each of its\n"
+"                         images): judge what will break there, by its own\n"
+"                         glibc and libraries; \"/\" is judged so when no\n"
+"                         PATH, --files-from or --proc is given\n"
 "      --diff OLD NEW     what got worse (exit status 1) and better from OLD\n"
 "                         to NEW: two packages, images, trees or files,\n"
 "                         their images paired by path (not with --system,\n"
@@ -561,16 +565,56 @@ free_list(struct pathset *l)
 }
 
 /* A root judged, or "/" whose rules judge the paths named (system.h),
-   and the paths walked there. */
+   and the paths walked there; or an image file, whose images are each a
+   root (sys NULL). */
 struct session {
 	struct system *sys;
+	bool image;
 	struct pathset paths;
 };
 
+/* Is what is named as a root (a path, or an image reference: ref.c) a
+   container image? -1 with *why when it is neither a directory nor an
+   image. */
+static int
+is_image(const char *arg, const char **why)
+{
+	unsigned char head[512];
+	char *path, *ref = NULL;
+	struct stat st;
+	bool named = image_ref(arg, &path, &ref);
+	ssize_t n = 0;
+	int fd, r = -1;
+
+	fd = open(named ? path : arg, O_RDONLY | O_CLOEXEC | O_NONBLOCK |
+	    O_NOCTTY);
+	if (named) {
+		free(path);
+		free(ref);
+	}
+	if (fd == -1 || fstat(fd, &st) == -1) {
+		*why = strerror(errno);
+		if (fd != -1)
+			close(fd);
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode) && (oci_is_layout(fd) || !named))
+		r = oci_is_layout(fd);
+	else if (S_ISREG(st.st_mode) && (n = pread(fd, head, sizeof(head),
+	    0)) > 0 && container_kind(head, (size_t)n) == CONTAINER_TAR &&
+	    oci_is_archive(fd))
+		r = 1;
+	else
+		*why = "neither a directory nor a container image: a package or a tarball holds no system of its own";
+	close(fd);
+	return r;
+}
+
 /* The sessions: none for --proc alone; this machine's root and its
    programs when no path is named (nor listed); with --system, each path a
-   root; else the paths, on this machine's root. Returns the count, or -1
-   when a root cannot be opened (said). */
+   root (a directory, or an image file whose images are each one); else
+   the paths, on this machine's root. Returns the count, or -1 when a root
+   cannot be opened (said). */
 static int
 sessions(struct opts *o, char **arg, int n, bool listed, struct report *r,
     struct session **out)
@@ -578,7 +622,7 @@ sessions(struct opts *o, char **arg, int n, bool listed, struct report *r,
 	struct session *s = xcalloc(n > 0 ? (size_t)n : 1, sizeof(*s));
 	const char *why;
 	char *real;
-	int i;
+	int i, image;
 
 	*out = s;
 	if (n == 0 && !listed && o->proc && !o->system)
@@ -595,6 +639,14 @@ sessions(struct opts *o, char **arg, int n, bool listed, struct report *r,
 		return 1;
 	}
 	for (i = 0; i < n; i++) {
+		if ((image = is_image(arg[i], &why)) < 0) {
+			warnx("%s: cannot open the root: %s", arg[i], why);
+			return -1;
+		}
+		if ((s[i].image = image == 1)) {
+			add(&s[i].paths, arg[i]);
+			continue;
+		}
 		if ((real = realpath(arg[i], NULL)) == NULL ||
 		    (s[i].sys = system_open(real, o, r, &why)) == NULL) {
 			warnx("%s: cannot open the root: %s", arg[i],
@@ -797,6 +849,7 @@ main(int argc, char **argv)
 		failed = walk_diff(&j, &sess[0]) < 0;
 	for (i = 0; i < nsess && !o.diff; i++) {
 		j.sys = sess[i].sys;
+		j.image_root = sess[i].image;
 		failed |= walk(&j, sess[i].paths.v, sess[i].paths.n,
 		    listed.v, listed.n) < 0;
 		if (o.system && j.sys != NULL)

@@ -104,7 +104,7 @@ static const struct mdwe_rule {
 };
 
 static bool
-asks(const struct obj *o, unsigned *findings)
+asks(const struct obj *o, uint64_t *findings)
 {
 	struct verdict v;
 
@@ -118,7 +118,7 @@ asks(const struct obj *o, unsigned *findings)
 static bool
 holds(enum what w, const struct obj *o, bool lib, bool main_x, int t)
 {
-	unsigned findings;
+	uint64_t findings;
 	bool x = asks(o, &findings);
 
 	switch (w) {

@@ -12,8 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "system.h"
+#include "verdict.h"
 #include "xalloc.h"
 
 void
@@ -35,6 +37,7 @@ obj_free(struct obj *o)
 	free(o->rpath);
 	free(o->runpath);
 	free(o->interp);
+	free(o->dlopen);
 	free(o);
 }
 
@@ -119,6 +122,7 @@ fill(struct obj *o, const struct chstk_info *info)
 	o->nodeflib = (h->flags_1 & DF_1_NODEFLIB) != 0;
 	o->rpath = h->has_rpath ? xstrdup(h->rpath) : NULL;
 	o->runpath = h->has_runpath ? xstrdup(h->runpath) : NULL;
+	o->dlopen = h->dlopen[0] != '\0' ? xlistdup(h->dlopen) : NULL;
 }
 
 struct obj *
@@ -130,13 +134,15 @@ objects_put(struct objects *t, dev_t dev, ino_t ino, const char *path,
 
 	pthread_mutex_lock(&t->lock);
 	if ((o = find(t, dev, ino)) != NULL) {
+		if (o->path == NULL && path != NULL)
+			o->path = xstrdup(path);
 		o->program |= program;
 		goto out;
 	}
 	o = xcalloc(1, sizeof(*o));
 	o->dev = dev;
 	o->ino = ino;
-	o->path = xstrdup(path);
+	o->path = path != NULL ? xstrdup(path) : NULL;
 	if (info != NULL)
 		fill(o, info);
 	else
@@ -181,12 +187,14 @@ take(void *arg, const char *member, const struct chstk_info *info,
 	one->h.runpath = xstrdup(info->hardening->runpath);
 	one->h.soname = xstrdup(info->hardening->soname);
 	one->h.interp = xstrdup(info->hardening->interp);
+	one->h.dlopen = xlistdup(info->hardening->dlopen);
 	one->info.hardening = &one->h;
 	one->image = true;
 	return 0;
 }
 
-struct obj *
+/* Read the file open on fd (at the in-root path) and record it. */
+static struct obj *
 objects_read(struct objects *t, int fd, const char *path)
 {
 	struct stat st;
@@ -219,7 +227,38 @@ objects_read_as(struct objects *t, int fd, const char *path, dev_t dev,
 	free((char *)one.h.runpath);
 	free((char *)one.h.soname);
 	free((char *)one.h.interp);
+	free((char *)one.h.dlopen);
 	return o;
+}
+
+struct obj *
+objects_at(struct objects *t, const struct rootfs *fs, const char *path)
+{
+	struct rootfs_stat st;
+	struct obj *o;
+	int fd;
+
+	if (rootfs_stat(fs, path, &st, NULL, 0) < 0 || st.type != S_IFREG)
+		return NULL;
+	if ((o = objects_get(t, st.dev, st.ino)) != NULL) {
+		if (o->path == NULL)
+			o->path = xstrdup(path);
+		return o;
+	}
+	if ((fd = rootfs_open(fs, path)) == -1)
+		return NULL;
+	o = objects_read(t, fd, path);
+	close(fd);
+	return o;
+}
+
+bool
+obj_asks(const struct obj *o)
+{
+	struct verdict v;
+
+	verdict_of(&o->info, 0, &v);
+	return v.effective == EFF_EXEC;
 }
 
 void

@@ -15,15 +15,18 @@
  *
  * The layers are read once each, top layer first, as streams
  * (container_scan_stream). Reading downwards, the first version of a path
- * met is the one the container sees; a path table records, for each path
- * met, the highest layer that holds it (top) and the highest layer where
- * it hides what lies below it (barrier: a file, a link, a whiteout, or an
- * opaque directory). An entry of layer L is visible when no higher layer
- * holds its path and no ancestor has a barrier above L. So a file deleted
- * by an upper layer's whiteout, or replaced, is never reported, and each
- * file once, as its last version; memory grows with the number of paths,
- * not with the size of the image. A hard link in a layer names a file of
- * the same layer, read before it: the link gets that file's results.
+ * met is the one the container sees; the image's file system as a table
+ * of its paths (tree.h) says whether each entry is, as it is built. So a
+ * file deleted by an upper layer's whiteout, or replaced, is never
+ * reported, and each file once, as its last version; memory grows with
+ * the number of paths, not with the size of the image. A hard link in a
+ * layer names a file of the same layer, read before it: the link gets
+ * that file's results.
+ *
+ * An image judged as a root (out->root) is read twice: first for its file
+ * system alone, with the few files its rules come from kept, and no ELF
+ * file read; then as above, its rules known, each file handed over as a
+ * file of the root, by its identity in the table.
  *
  * Blob names come from the JSON documents only after a check: a digest is
  * ALG:HEX, a docker layer path is relative and free of "..". Documents are
@@ -39,6 +42,7 @@
 
 #include "container.h"
 #include "lazy.h"
+#include "tree.h"
 #include "xalloc.h"
 
 #define JSON_MAX (4u << 20)	/* bytes of an index or manifest */
@@ -671,117 +675,21 @@ docker_manifest(struct src *src, struct images *im, json_object *list)
 
 /* ---- the file system: layers top down ---- */
 
-struct path {
-	char *key;
-	int top, barrier;
-};
-
-/* Paths met so far: an open-addressing table. */
-struct table {
-	struct path *slot;
-	size_t cap, n;
-};
-
-static uint64_t
-hash(const char *s, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
-	return h;
-}
-
-static struct path *
-lookup(const struct table *t, const char *key, size_t len)
-{
-	size_t h;
-
-	if (t->cap == 0)
-		return NULL;
-	for (h = hash(key, len) & (t->cap - 1); t->slot[h].key != NULL;
-	    h = (h + 1) & (t->cap - 1))
-		if (strncmp(t->slot[h].key, key, len) == 0 &&
-		    t->slot[h].key[len] == '\0')
-			return &t->slot[h];
-	return NULL;
-}
-
-static struct path *
-insert(struct table *t, const char *key)
-{
-	size_t len = strlen(key), h, i;
-	struct path *p = lookup(t, key, len);
-
-	if (p != NULL)
-		return p;
-	if (2 * (t->n + 1) > t->cap) {
-		struct table big = { NULL, t->cap ? 2 * t->cap : 1024, t->n };
-
-		big.slot = xcalloc(big.cap, sizeof(*big.slot));
-		for (i = 0; i < t->cap; i++) {
-			if (t->slot[i].key == NULL)
-				continue;
-			h = hash(t->slot[i].key, strlen(t->slot[i].key)) &
-			    (big.cap - 1);
-			while (big.slot[h].key != NULL)
-				h = (h + 1) & (big.cap - 1);
-			big.slot[h] = t->slot[i];
-		}
-		free(t->slot);
-		*t = big;
-	}
-	for (h = hash(key, len) & (t->cap - 1); t->slot[h].key != NULL;)
-		h = (h + 1) & (t->cap - 1);
-	t->slot[h].key = xstrdup(key);
-	t->slot[h].top = -1;
-	t->slot[h].barrier = -1;
-	t->n++;
-	return &t->slot[h];
-}
-
-static void
-table_free(struct table *t)
-{
-	size_t i;
-
-	for (i = 0; i < t->cap; i++)
-		free(t->slot[i].key);
-	free(t->slot);
-}
-
 struct layer {
 	struct src *src;
 	const struct image *image;
 	bool named;		/* several images: name each */
-	struct table *paths;
+	struct tree *tree;
+	bool root;		/* the image is a root (out->root) */
+	bool keeping;		/* the first pass of a root: its file system
+				   and the bytes it keeps, nothing scanned */
 	int index;
 	const char *digest;
 	struct batch kept;	/* what the layer's files held, for links */
 };
 
-/* Is path, met in layer L, hidden by a higher layer? */
-static bool
-hidden(const struct layer *l, const char *path)
-{
-	const struct path *p = lookup(l->paths, path, strlen(path));
-	const char *slash;
-
-	if (p != NULL && p->top > l->index)
-		return true;
-	/* An opaque root hides every path of the layers below it. */
-	if ((p = lookup(l->paths, "/", 1)) != NULL && p->barrier > l->index)
-		return true;
-	for (slash = strchr(path + 1, '/'); slash != NULL;
-	    slash = strchr(slash + 1, '/'))
-		if ((p = lookup(l->paths, path, (size_t)(slash - path))) !=
-		    NULL && p->barrier > l->index)
-			return true;
-	return false;
-}
-
-/* A batch of the layer, to the judge, with the image and the layer. */
+/* A batch of the layer, to the judge, with the image and the layer; of a
+   root, as its files, by their identity. */
 static void
 forward(struct layer *l, const struct batch *b)
 {
@@ -791,6 +699,13 @@ forward(struct layer *l, const struct batch *b)
 	out.at.layer = l->digest;
 	out.at.file = l->src->index;
 	out.at.streamed = true;
+	/* An archive's members are no files of the root. */
+	if (l->root && b->n > 0 && b->v[0].member != NULL) {
+		out.packed = false;
+		out.dev = 0;
+		out.ino = strchr(b->v[0].member, '!') == NULL ?
+		    tree_id(l->tree, b->v[0].member) : 0;
+	}
 	l->src->out->found(l->src->out->arg, &out);
 }
 
@@ -801,6 +716,8 @@ on_layer_found(void *arg, const struct batch *b)
 	struct layer *l = arg;
 	size_t i;
 
+	if (l->keeping)
+		return;
 	for (i = 0; i < b->n; i++)
 		if (b->v[i].kind == FOUND_IMAGE)
 			batch_copy(&l->kept, b->v[i].member, &b->v[i]);
@@ -836,57 +753,67 @@ link_to(struct layer *l, const char *name, const char *target)
 	batch_clear(&b);
 }
 
-/* Each entry of the layer: recorded, and scanned when visible. */
-static bool
-on_entry(void *arg, const char *name, struct archive_entry *ae)
+static enum tree_kind
+type_of(struct archive_entry *ae)
+{
+	switch (libarchive.archive_entry_filetype(ae)) {
+	case AE_IFDIR:
+		return TREE_DIR;
+	case AE_IFREG:
+		return TREE_FILE;
+	case AE_IFLNK:
+		return TREE_LINK;
+	default:
+		return libarchive.archive_entry_hardlink(ae) != NULL ?
+		    TREE_FILE : TREE_OTHER;
+	}
+}
+
+/* Each entry of the layer: applied to the file system, and scanned or
+   kept when the container sees it. */
+static enum entry_do
+on_entry(void *arg, const char *name, struct archive_entry *ae, size_t *max)
 {
 	struct layer *l = arg;
-	char path[4200], *base;
+	char path[4200], target[4200];
 	const char *link = libarchive.archive_entry_hardlink(ae);
+	struct tree_entry e = { .path = path, .type = type_of(ae),
+	    .symlink = libarchive.archive_entry_symlink(ae) };
 	size_t len = strlen(name);
-	struct path *p;
 
 	while (len > 1 && name[len - 1] == '/')
 		len--;
 	if (len <= 1 || len >= sizeof(path) - 1)
-		return false;
+		return ENTRY_SKIP;
 	memcpy(path, name, len);
 	path[len] = '\0';
-	base = strrchr(path, '/') + 1;
-	if (strncmp(base, ".wh.", 4) == 0) {
-		if (strcmp(base, ".wh..wh..opq") == 0) {
-			base[-1] = '\0';	/* the directory */
-			p = insert(l->paths, path[0] != '\0' ? path : "/");
-		} else {
-			memmove(base, base + 4, strlen(base + 4) + 1);
-			if (hidden(l, path))
-				return false;
-			p = insert(l->paths, path);
-			if (p->top < l->index)
-				p->top = l->index;
-		}
-		if (p->barrier < l->index)
-			p->barrier = l->index;
-		return false;
-	}
-	if (hidden(l, path))
-		return false;
-	p = insert(l->paths, path);
-	if (p->top < l->index)
-		p->top = l->index;
-	if (libarchive.archive_entry_filetype(ae) != AE_IFDIR &&
-	    p->barrier < l->index)
-		p->barrier = l->index;
+	if (e.type == TREE_LINK && e.symlink == NULL)
+		e.symlink = "";
 	if (link != NULL) {
-		char target[4200];
-
 		while (link[0] == '.' && link[1] == '/')
 			link += 2;
 		snprintf(target, sizeof(target), "/%s", link);
-		link_to(l, path, target);
-		return false;
+		e.hardlink = target;
 	}
-	return libarchive.archive_entry_filetype(ae) == AE_IFREG;
+	if (!tree_add(l->tree, l->index, &e) || e.type != TREE_FILE)
+		return ENTRY_SKIP;
+	if (l->keeping)
+		return (*max = l->src->out->keep(path)) > 0 ? ENTRY_KEEP :
+		    ENTRY_SKIP;
+	if (link != NULL) {
+		link_to(l, path, target);
+		return ENTRY_SKIP;
+	}
+	return ENTRY_SCAN;
+}
+
+/* The bytes of a file the first pass of a root keeps. */
+static void
+on_kept(void *arg, const char *name, const void *data, size_t len)
+{
+	struct layer *l = arg;
+
+	tree_keep(l->tree, name, data, len);
 }
 
 static int
@@ -894,31 +821,54 @@ read_layer(void *arg, const struct source *s)
 {
 	struct layer *l = arg;
 	struct container_out out = { .found = on_layer_found, .arg = l,
-	    .entry = on_entry, .hardening = l->src->out->hardening,
-	    .code = l->src->out->code };
+	    .entry = on_entry, .kept = on_kept,
+	    .hardening = l->src->out->hardening && !l->keeping,
+	    .code = l->src->out->code && !l->keeping,
+	    .dynamic = l->root && !l->keeping };
 
 	container_scan_stream(s->read, s->arg, s->size, l->src->path, "/",
 	    &out);
 	return 0;
 }
 
+/* Each layer, top first. What cannot be read is said by the pass that
+   scans. */
 static void
-scan_image(struct src *src, const struct image *i, bool named)
+each_layer(struct src *src, const struct image *i, struct layer *l)
 {
-	struct table paths = { NULL, 0, 0 };
-	struct layer l = { .src = src, .image = i, .named = named,
-	    .paths = &paths, .kept = { .at.path = src->path } };
 	const char *why;
 	size_t k;
 
 	for (k = i->n; k-- > 0;) {
-		l.index = (int)k;
-		l.digest = i->digest[k];
-		if (with_blob(src, i->blob[k], read_layer, &l, &why) < 0)
+		l->index = (int)k;
+		l->digest = i->digest[k];
+		if (with_blob(src, i->blob[k], read_layer, l, &why) < 0 &&
+		    !l->keeping)
 			fail(src, i->digest[k], i->blob[k], why);
-		batch_clear(&l.kept);
+		batch_clear(&l->kept);
 	}
-	table_free(&paths);
+}
+
+/* An image: its layers, scanned; a root's read first for its file
+   system, which the second pass, giving the same entries again, only
+   reads. */
+static void
+scan_image(struct src *src, const struct image *i, bool named)
+{
+	struct layer l = { .src = src, .image = i, .named = named,
+	    .tree = tree_new(), .root = src->out->root != NULL,
+	    .kept = { .at.path = src->path } };
+
+	if (l.root) {
+		l.keeping = true;
+		each_layer(src, i, &l);
+		l.keeping = false;
+		src->out->root(src->out->arg, named ? i->name : NULL, l.tree);
+	}
+	each_layer(src, i, &l);
+	if (l.root)
+		src->out->root_done(src->out->arg);
+	tree_free(l.tree);
 }
 
 bool

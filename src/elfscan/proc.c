@@ -242,7 +242,7 @@ read_root(struct task *t)
 	t->root[n] = '\0';
 	t->rootlen = strcmp(t->root, "/") == 0 ? 0 : (size_t)n;
 	snprintf(path, sizeof(path), "/proc/%d/root", t->pid);
-	if (rootfs_open(&t->fs, path) < 0)
+	if (rootfs_open_dir(&t->fs, path) < 0)
 		return -1;
 	n = readlinkat(t->dfd, "exe", t->exe, sizeof(t->exe) - 1);
 	t->exe[n > 0 ? n : 0] = '\0';
@@ -341,9 +341,9 @@ open_mapped(struct task *t, const struct map *m, char *why, size_t len)
 		    t->pid, name, strerror(errno));
 		return -1;
 	}
-	/* A path anyone may have replaced: a FIFO there must not block. */
-	if ((fd = rootfs_openat(&t->fs, m->name, O_RDONLY | O_NONBLOCK)) ==
-	    -1) {
+	/* A path anyone may have replaced: a FIFO there must not block
+	   (rootfs_open opens with O_NONBLOCK). */
+	if ((fd = rootfs_open(&t->fs, m->name)) == -1) {
 		snprintf(why, len, "%s", strerror(errno));
 		return -1;
 	}
@@ -697,7 +697,7 @@ areas_of(const struct task *t, struct judgement *j)
 }
 
 /* The main stack: executable as the causes make it, or not. */
-static unsigned
+static uint64_t
 stack_verdict(const struct task *t, struct judgement *j, bool stack_x)
 {
 	if (stack_x && !j->main_x && t->nunread > 0)
@@ -727,7 +727,7 @@ say(struct proc *s, struct proc_verdict *v)
 	if (v->findings != 0)
 		stat_add(s->r->st, C_P_FINDINGS);
 	for (i = 0; i < F_COUNT; i++)
-		if (v->findings & 1u << i)
+		if (v->findings & F_BIT(i))
 			stat_add(s->r->st, C_KIND + i);
 	if (v->findings & F_PROC_EXEC_STACK)
 		stat_add(s->r->st, C_P_EXEC);

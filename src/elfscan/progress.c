@@ -43,8 +43,8 @@ draw(void *arg)
 
 	pthread_mutex_lock(&p->lock);
 	while (!p->stop) {
-		unsigned long files = atomic_load(&p->st->c[C_FILES]);
-		double s = since(&p->start);
+		unsigned long files, images;
+		double s;
 		size_t len;
 
 		clock_gettime(CLOCK_REALTIME, &until);
@@ -56,11 +56,15 @@ draw(void *arg)
 		if (pthread_cond_timedwait(&p->cond, &p->lock, &until) == 0 ||
 		    p->stop)
 			break;
+		/* Counted when drawn, the images first: a file is counted
+		   before its images, so no line shows more ELF than files. */
+		images = atomic_load(&p->st->c[C_IMAGES]);
+		files = atomic_load(&p->st->c[C_FILES]);
+		s = since(&p->start);
 		len = strlen(p->dir);
 		pthread_mutex_lock(&p->r->err_lock);
 		fprintf(stderr, "\r\033[K%lu %s, %lu ELF, %.0f files/s  %s%s",
-		    files, files == 1 ? "file" : "files",
-		    atomic_load(&p->st->c[C_IMAGES]),
+		    files, files == 1 ? "file" : "files", images,
 		    s > 0 ? (double)files / s : 0.0, len > 40 ? "..." : "",
 		    p->dir + (len > 40 ? len - 40 : 0));
 		fflush(stderr);

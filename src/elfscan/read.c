@@ -6,11 +6,13 @@
  * goes to container.c, and a container image to oci.c, when it was named
  * on the command line or listed, or with -A; anything else is passed over
  * after that one read, or an error when it was named (elfscan.h, enum
- * named). A file named as an image (oci-archive:FILE...) must be one.
- * With --hardening the library reads each image's other defences too, and
- * hands over its symbols and DWARF units (batch.c); an image that gets an
- * executable stack is read again for why (its DWARF, its code), unless
- * that was read.
+ * named). A file named as an image (oci-archive:FILE...) must be one. An
+ * image named as a root (--system IMAGE) is read as one: each image it
+ * holds gets a root of its own (system.h), whose verdicts follow its
+ * files. With --hardening the library reads each image's other defences
+ * too, and hands over its symbols and DWARF units (batch.c); an image
+ * that gets an executable stack is read again for why (its DWARF, its
+ * code), unless that was read.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +23,7 @@
 #include "batch.h"
 #include "container.h"
 #include "elfscan.h"
+#include "system.h"
 
 /* The library's callback only collects: judging is the next stage's. */
 static int
@@ -58,7 +61,7 @@ static void
 read_causes(struct batch *b, int fd)
 {
 	struct chstk_scan_opts so = { .read = CHSTK_READ_HARDENING |
-	    CHSTK_READ_EVIDENCE | CHSTK_READ_CODE, .unit = batch_unit,
+	    CHSTK_READ_EVIDENCE | CHSTK_READ_CODE_SEARCH, .unit = batch_unit,
 	    .regular = true };
 	struct batch again = { .at = b->at, .evidence = true };
 	struct chstk_error err;
@@ -86,8 +89,9 @@ read_library(struct batch *b, int fd, const unsigned char *head, size_t n,
 {
 	struct chstk_scan_opts so = {
 		.read = (o->hardening ? CHSTK_READ_HARDENING |
-		    CHSTK_READ_EVIDENCE : 0) | (o->hardening && o->code ?
-		    CHSTK_READ_CODE : 0) | (o->system ? CHSTK_READ_DYNAMIC : 0),
+		    CHSTK_READ_CODE | CHSTK_READ_EVIDENCE : 0) |
+		    (o->hardening && o->code ? CHSTK_READ_CODE_SEARCH : 0) |
+		    (o->system ? CHSTK_READ_DYNAMIC : 0),
 		.symbol = batch_symbol, .unit = batch_unit, .head = head,
 		.head_len = n, .regular = true,
 	};
@@ -107,10 +111,14 @@ read_library(struct batch *b, int fd, const unsigned char *head, size_t n,
 		batch_add(b, FOUND_MALFORMED, NULL, "%s", err.msg);
 }
 
-/* A container's members are judged one by one, as they are read. */
+/* A container's members are judged one by one, as they are read; an
+   image's judged as a root's files, in the root of its own (system.h). */
 struct container_ctx {
 	struct judge *j;
-	size_t root;
+	const char *path;	/* the container, as the walk names it */
+	size_t root;		/* of path, as struct where's */
+	struct judge image;	/* j, in the root of the image being read
+				   as one; sys NULL: none */
 	bool findings;
 };
 
@@ -122,7 +130,48 @@ judge_member(void *arg, const struct batch *b)
 	struct batch in = *b;
 
 	in.at.root = c->root;
-	c->findings |= judge_batch(c->j, &in);
+	c->findings |= judge_batch(c->image.sys != NULL ? &c->image : c->j,
+	    &in);
+}
+
+static void
+root_begin(void *arg, const char *image, const struct tree *t)
+{
+	struct container_ctx *c = arg;
+
+	c->image = *c->j;
+	c->image.sys = system_open_image(c->path, image, t, c->j->o, c->j->r);
+}
+
+static void
+root_done(void *arg)
+{
+	struct container_ctx *c = arg;
+
+	system_judge(c->image.sys);
+	system_close(c->image.sys);
+	c->image.sys = NULL;
+}
+
+/* Where a container's members go: each image of it a root when it was
+   named as one. */
+static void
+container_to(struct container_ctx *c, struct container_out *out,
+    struct judge *j, const struct met *m)
+{
+	memset(c, 0, sizeof(*c));
+	c->j = j;
+	c->path = m->path;
+	c->root = m->root;
+	memset(out, 0, sizeof(*out));
+	out->found = judge_member;
+	out->arg = c;
+	out->hardening = j->o->hardening;
+	if (m->named == NAMED_ARG && j->image_root) {
+		out->keep = system_keeps;
+		out->root = root_begin;
+		out->root_done = root_done;
+	}
 }
 
 void
@@ -130,9 +179,8 @@ read_file(struct judge *j, int dirfd, const char *name, const struct met *m)
 {
 	const char *path = m->path;
 	struct batch b = { .at.path = path, .at.root = m->root };
-	struct container_ctx c = { .j = j, .root = m->root };
-	struct container_out out = { .found = judge_member, .arg = &c,
-	    .hardening = j->o->hardening };
+	struct container_ctx c;
+	struct container_out out;
 	struct oci_select sel = { m->ref, j->o->platform };
 	/* Enough for the ELF header and program headers of nearly every
 	   ELF file (all of /usr's here), which the library then does not
@@ -147,6 +195,7 @@ read_file(struct judge *j, int dirfd, const char *name, const struct met *m)
 	ssize_t n;
 	int fd;
 
+	container_to(&c, &out, j, m);
 	fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
 	    (m->follow ? 0 : O_NOFOLLOW));
 	if (fd == -1) {
@@ -191,11 +240,11 @@ read_file(struct judge *j, int dirfd, const char *name, const struct met *m)
 void
 read_layout(struct judge *j, int fd, const struct met *m)
 {
-	struct container_ctx c = { .j = j, .root = m->root };
-	struct container_out out = { .found = judge_member, .arg = &c,
-	    .hardening = j->o->hardening };
+	struct container_ctx c;
+	struct container_out out;
 	struct oci_select sel = { m->ref, j->o->platform };
 
+	container_to(&c, &out, j, m);
 	oci_scan(fd, true, m->path, &sel, &out);
 	judge_file(j, m->path, c.findings);
 }

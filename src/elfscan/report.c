@@ -76,13 +76,13 @@ armor_word(const struct chstk_info *info)
 }
 
 static void
-findings_list(struct buf *b, unsigned f, bool json)
+findings_list(struct buf *b, uint64_t f, bool json)
 {
 	unsigned i;
 	bool first = true;
 
 	for (i = 0; i < F_COUNT; i++) {
-		if (!(f & (1u << i)))
+		if (!(f & F_BIT(i)))
 			continue;
 		if (json)
 			buf_addf(b, "%s\"%s\"", first ? "" : ",",
@@ -195,6 +195,25 @@ cfi_text(struct buf *b, const struct hard *h)
 	buf_add(b, " ", 1);
 }
 
+/* ENDBR: at the entry point of an x86 program, then the exported
+   functions with a landing pad of all: "yes", "no,2/3", "3/3", "-". */
+static void
+endbr_text(struct buf *b, const struct hard *h)
+{
+	size_t start = b->len;
+
+	if (h->entry_endbr != T_NA)
+		buf_puts(b, tri_word(h->entry_endbr));
+	if (h->functions > 0)
+		buf_addf(b, "%s%u/%u", b->len > start ? "," : "", h->endbr,
+		    h->functions);
+	if (b->len == start)
+		buf_add(b, "-", 1);
+	while (b->len - start < 9)
+		buf_add(b, " ", 1);
+	buf_add(b, " ", 1);
+}
+
 /* The --hardening columns; CLASH is the stack allocations of a page or
    more probed, of those the code shows, or what other evidence says. */
 static void
@@ -203,8 +222,8 @@ hard_text(struct buf *b, const struct hard *h, const struct evidence *ev)
 	char fort[16], clash[24];
 
 	if (!h->known) {
-		buf_addf(b, "%-7s %-6s %-6s %-7s %-6s %-9s %-4s %-5s ", "-", "-",
-		    "-", "-", "-", "-", "-", "-");
+		buf_addf(b, "%-7s %-6s %-6s %-7s %-6s %-9s %-4s %-7s %-9s %-5s ",
+		    "-", "-", "-", "-", "-", "-", "-", "-", "-", "-");
 		return;
 	}
 	if (h->fortify == T_UNKNOWN || h->fortify == T_NA)
@@ -217,7 +236,9 @@ hard_text(struct buf *b, const struct hard *h, const struct evidence *ev)
 	    h->paths == T_NA ? "-" : h->paths == T_YES ? "ok" :
 	    h->paths == T_NO ? "unsafe" : "?");
 	cfi_text(b, h);
-	buf_addf(b, "%-4s ", tri_word(h->symbols));
+	buf_addf(b, "%-4s %-7s ", tri_word(h->symbols),
+	    tri_word(h->textrel));
+	endbr_text(b, h);
 	if (ev->code && ev->probed + ev->unprobed > 0)
 		snprintf(clash, sizeof(clash), "%u/%u", ev->probed,
 		    ev->probed + ev->unprobed);
@@ -251,6 +272,58 @@ json_string_or_null(struct buf *b, const char *key, bool has, const char *s)
 		buf_json(b, s);
 	else
 		buf_add(b, "null", 4);
+}
+
+/* A JSON count, null where it means nothing. */
+static void
+json_count(struct buf *b, const char *key, bool known, unsigned n)
+{
+	if (known)
+		buf_addf(b, ",\"%s\":%u", key, n);
+	else
+		buf_addf(b, ",\"%s\":null", key);
+}
+
+/* The members of annocheck's tests of the binary alone (elfscan(1),
+   HARDENING), after the others of --hardening. */
+static void
+annocheck_json(struct buf *b, const struct chstk_info *info,
+    const struct hard *h)
+{
+	const struct chstk_hardening *hd = info->hardening;
+	bool pads = info->kind != CHSTK_KIND_OBJECT &&
+	    (info->machine == EM_X86_64 || info->machine == EM_386 ||
+	    info->machine == EM_AARCH64);
+	char names[128];
+
+	buf_addf(b, ",\"textrel\":%s,\"dynamic_segments\":%u,"
+	    "\"dynamic_sections\":%u,\"writable_got\":%s", tri_json(h->textrel),
+	    hd->dynamic_segments, hd->dynamic_sections,
+	    h->textrel == T_NA ? "null" : hd->writable_relocs ? "true" :
+	    "false");
+	json_string_or_null(b, "property_note", h->property != T_NA,
+	    h->property_fault != NULL ? h->property_fault : "ok");
+	buf_addf(b, ",\"entry_endbr\":%s", tri_json(h->entry_endbr));
+	json_count(b, "exported_functions", pads, h->functions);
+	json_count(b, "exported_endbr", pads, h->endbr);
+	buf_addf(b, ",\"bti_plt\":%s,\"pac_plt\":%s,\"odd_segments\":[%s%s%s]",
+	    tri_json(h->bti_plt), tri_json(h->pac_plt),
+	    h->odd & ODD_TLS_EXEC ? "\"tls-exec\"" : "",
+	    h->odd == (ODD_TLS_EXEC | ODD_STACK_NOT_RW) ? "," : "",
+	    h->odd & ODD_STACK_NOT_RW ? "\"stack-not-rw\"" : "");
+	json_string_or_null(b, "relro_gaps", h->relro_covers == T_YES ||
+	    h->relro_covers == T_NO, relro_names(h->relro_gaps, names,
+	    sizeof(names)));
+	json_string_or_null(b, "outside_paths", h->system_paths != T_NA,
+	    h->outside);
+	json_count(b, "suspicious_symbols", h->names != T_UNKNOWN,
+	    h->nsuspicious);
+	json_string_or_null(b, "suspicious_symbol", h->nsuspicious > 0,
+	    h->suspicious);
+	buf_addf(b, ",\"language\":%s", h->lang == LANG_GO ? "\"go\"" :
+	    h->lang == LANG_RUST ? "\"rust\"" : "null");
+	json_string_or_null(b, "go_version", hd->go_version[0] != '\0',
+	    hd->go_version);
 }
 
 /* The --hardening members, after "findings" and "allowed". */
@@ -290,6 +363,7 @@ hard_json(struct buf *b, const struct chstk_info *info, const struct hard *h)
 	} else {
 		buf_puts(b, ",\"build_id\":null");
 	}
+	annocheck_json(b, info, h);
 }
 
 /*
@@ -332,6 +406,10 @@ static const struct counter_name {
 	{ "aarch64", C_ARM, G_HARDENING },
 	{ "bti_pac", C_BTI_PAC, G_HARDENING },
 	{ "stripped", C_STRIPPED, G_HARDENING },
+	{ "textrel", C_TEXTREL, G_HARDENING },
+	{ "x86_programs", C_X86_PROGRAMS, G_HARDENING },
+	{ "entry_endbr", C_ENTRY_ENDBR, G_HARDENING },
+	{ "go", C_GO, G_HARDENING }, { "rust", C_RUST, G_HARDENING },
 	{ "programs_judged", C_SYS_PROGRAMS, G_SYSTEM },
 	{ "verdicts", C_VERDICTS, G_SYSTEM },
 	{ "stack_made_exec", C_V_STACK, G_SYSTEM },
@@ -364,7 +442,7 @@ static const struct counter_name {
 static const char text_counts[] =
     "{files file|files}[ in {directories directory|directories}], {images ELF image|ELF images}: {exec} exec, {noexec} noexec, {absent} absent; {effective_exec} with an executable stack, {with_findings} with findings, {allowed} allowed, {errors error|errors}; ";
 static const char text_hardening[] =
-    "hardening: {pie} of {programs program|programs} PIE; of {linked program or library|programs and libraries}, {relro_full} full RELRO, {relro_partial} partial, {relro_none} none; canary {canary} yes, {no_canary} no, {canary_unknown} unknown; fortified {fortified} yes, {unfortified} no, {fortify_unknown} unknown; {unsafe_paths unsafe search path|unsafe search paths}; {ibt_shstk} of {x86} x86 IBT+SHSTK, {bti_pac} of {aarch64} aarch64 BTI+PAC; {stripped} stripped\n";
+    "hardening: {pie} of {programs program|programs} PIE; of {linked program or library|programs and libraries}, {relro_full} full RELRO, {relro_partial} partial, {relro_none} none; canary {canary} yes, {no_canary} no, {canary_unknown} unknown; fortified {fortified} yes, {unfortified} no, {fortify_unknown} unknown; {unsafe_paths unsafe search path|unsafe search paths}; {ibt_shstk} of {x86} x86 IBT+SHSTK, {bti_pac} of {aarch64} aarch64 BTI+PAC; {stripped} stripped; {textrel} with text relocations; ENDBR at {entry_endbr} of {x86_programs} x86 entry points; {go} Go, {rust} Rust\n";
 static const char text_diff[] =
     "diff: {regressions regression|regressions}, {improvements improvement|improvements}; {added image|images} only in the new, {removed} only in the old\n";
 static const char text_system[] =
@@ -408,7 +486,8 @@ struct writer {
 	void (*unused)(struct buf *b, const struct allow_pattern *p);
 	void (*log_unused)(struct report *r, const struct allow_pattern *p);
 	/* A root's rules, and its verdicts. */
-	void (*root)(struct buf *b, const char *root, const char *rules);
+	void (*root)(struct buf *b, const char *root, const char *image,
+	    const char *rules);
 	void (*verdict)(struct buf *b, const struct sys_verdict *v);
 	void (*log_verdict)(struct report *r, const struct sys_verdict *v);
 	/* --diff: a defence that changed. */
@@ -538,8 +617,9 @@ text_header(struct buf *b, const struct opts *o)
 	buf_addf(b, "%-7s %-7s %-6s %-2s %-9s %-5s ", "STACK", "EFFECT",
 	    "TYPE", "BI", "MACHINE", "ARMOR");
 	if (o->hardening)
-		buf_addf(b, "%-7s %-6s %-6s %-7s %-6s %-9s %-4s %-5s ", "RELRO",
-		    "PIE", "CANARY", "FORTIFY", "RPATH", "CFI", "SYMS", "CLASH");
+		buf_addf(b, "%-7s %-6s %-6s %-7s %-6s %-9s %-4s %-7s %-9s %-5s ",
+		    "RELRO", "PIE", "CANARY", "FORTIFY", "RPATH", "CFI", "SYMS",
+		    "TEXTREL", "ENDBR", "CLASH");
 	buf_addf(b, "%-30s %s\n", "FINDINGS", "FILE");
 }
 
@@ -946,7 +1026,8 @@ sarif_image(struct report *r, const struct where *w,
 	struct region mark = { info->mark_offset, info->mark_size };
 	struct region wx_region = { info->wx_offset, info->wx_size };
 	char just[512], wx[64], lack[600], why[1536];
-	unsigned i, waived = 0;
+	uint64_t waived = 0;
+	unsigned i;
 
 	if (v->findings == 0 && !v->allowed)
 		return;
@@ -958,19 +1039,19 @@ sarif_image(struct report *r, const struct where *w,
 	snprintf(wx, sizeof(wx), "%u writable and executable segment%s",
 	    info->wx, info->wx == 1 ? "" : "s");
 	for (i = 0; i < F_COUNT; i++) {
-		if (!((v->findings | waived) & 1u << i))
+		if (!((v->findings | waived) & F_BIT(i)))
 			continue;
 		/* What --require found missing is no byte range's. */
-		if (1u << i & F_HARDENING)
+		if (F_BIT(i) & F_HARDENING)
 			sarif_result(r->sarif, i, w, NULL,
-			    hard_why(1u << i, h, lack, sizeof(lack)), NULL);
-		else if (1u << i == F_WX_SEGMENT)
+			    hard_why(F_BIT(i), h, lack, sizeof(lack)), NULL);
+		else if (F_BIT(i) == F_WX_SEGMENT)
 			sarif_result(r->sarif, i, w, &wx_region, wx,
-			    waived & 1u << i ? just : NULL);
+			    waived & F_BIT(i) ? just : NULL);
 		else
 			sarif_result(r->sarif, i, w, &mark,
 			    why_of(info, v, ev, why, sizeof(why)),
-			    waived & 1u << i ? just : NULL);
+			    waived & F_BIT(i) ? just : NULL);
 	}
 }
 
@@ -981,7 +1062,7 @@ sarif_error(struct report *r, const struct where *w, bool malformed,
     const char *msg)
 {
 	if (malformed)
-		sarif_result(r->sarif, (unsigned)__builtin_ctz(F_MALFORMED), w,
+		sarif_result(r->sarif, (unsigned)__builtin_ctzll(F_MALFORMED), w,
 		    NULL, msg, NULL);
 	else
 		sarif_notification(r->sarif, w, msg);
@@ -1034,10 +1115,15 @@ hosts_text(struct buf *b, const struct sys_verdict *v)
 }
 
 static void
-text_root(struct buf *b, const char *root, const char *rules)
+text_root(struct buf *b, const char *root, const char *image,
+    const char *rules)
 {
 	buf_puts(b, "root ");
 	buf_text(b, root);
+	if (image != NULL) {
+		buf_puts(b, "!");
+		buf_text(b, image);
+	}
 	buf_puts(b, ": ");
 	buf_text(b, rules);
 	buf_puts(b, "\n");
@@ -1072,10 +1158,15 @@ text_verdict(struct buf *b, const struct sys_verdict *v)
 }
 
 static void
-json_root(struct buf *b, const char *root, const char *rules)
+json_root(struct buf *b, const char *root, const char *image,
+    const char *rules)
 {
 	buf_puts(b, "{\"root\":");
 	buf_json(b, root);
+	if (image != NULL) {
+		buf_puts(b, ",\"image\":");
+		buf_json(b, image);
+	}
 	buf_puts(b, ",\"rules\":");
 	buf_json(b, rules);
 	buf_puts(b, "}\n");
@@ -1089,6 +1180,10 @@ json_verdict(struct buf *b, const struct sys_verdict *v)
 	buf_addf(b, "{\"verdict\":\"%s\",\"root\":",
 	    finding_kind(v->finding)->id);
 	buf_json(b, v->root);
+	if (v->image != NULL) {
+		buf_puts(b, ",\"image\":");
+		buf_json(b, v->image);
+	}
 	buf_puts(b, ",\"subject\":");
 	buf_json(b, v->subject);
 	buf_puts(b, ",\"why\":");
@@ -1121,15 +1216,20 @@ sarif_verdict(struct report *r, const struct sys_verdict *v)
 	const char *in;
 	struct buf b;
 
-	in = v->finding == __builtin_ctz(F_UNRESOLVED) && v->nhosts > 0 ?
+	in = v->finding == __builtin_ctzll(F_UNRESOLVED) && v->nhosts > 0 ?
 	    v->hosts[0].path : v->subject;
-	if (asprintf(&path, "%s%s", strcmp(v->root, "/") == 0 ? "" : v->root,
-	    in) < 0)
+	if (v->in_image) {
+		w.image = v->image;
+		w.member = in;
+		path = xstrdup(v->root);
+	} else if (asprintf(&path, "%s%s", strcmp(v->root, "/") == 0 ? "" :
+	    v->root, in) < 0) {
 		oom();
+	}
 	w.path = path;
 	BUF_INIT(b, space);
 	buf_puts(&b, v->why);
-	if (v->finding == __builtin_ctz(F_UNRESOLVED)) {
+	if (v->finding == __builtin_ctzll(F_UNRESOLVED)) {
 		buf_puts(&b, ": ");
 		buf_puts(&b, v->subject);
 	}
@@ -1208,7 +1308,7 @@ sarif_change(struct report *r, const struct diff_change *c)
 		return;
 	snprintf(why, sizeof(why), "%s (%s: was %s, now %s)", c->why, c->key,
 	    c->old != NULL ? c->was : "absent", c->now);
-	sarif_result(r->sarif, (unsigned)__builtin_ctz(F_REGRESSION), &w,
+	sarif_result(r->sarif, (unsigned)__builtin_ctzll(F_REGRESSION), &w,
 	    NULL, why, NULL);
 }
 
@@ -1438,7 +1538,7 @@ sarif_process(struct report *r, const struct proc_verdict *v)
 		w.path = path;
 		process_text(&b, v);
 		for (i = 0; i < F_COUNT; i++)
-			if (v->findings & 1u << i)
+			if (v->findings & F_BIT(i))
 				sarif_result(r->sarif, i, &w, v->exe_size ?
 				    &whole : NULL, b.p, NULL);
 	}
@@ -1736,7 +1836,8 @@ report_note(struct report *r, const char *path, const char *msg)
 }
 
 void
-report_root(struct report *r, const char *root, const char *rules)
+report_root(struct report *r, const char *root, const char *image,
+    const char *rules)
 {
 	char space[1024];
 	struct buf b;
@@ -1744,7 +1845,7 @@ report_root(struct report *r, const char *root, const char *rules)
 	if (writer(r)->root == NULL || r->o->quiet)
 		return;
 	BUF_INIT(b, space);
-	writer(r)->root(&b, root, rules);
+	writer(r)->root(&b, root, image, rules);
 	emit(r, &b);
 }
 

@@ -52,8 +52,11 @@ void report_unused(struct report *r);
    scanned (a unit file): a message on the standard error, not counted as
    an error, as the program that reads the file goes on too. */
 void report_note(struct report *r, const char *path, const char *msg);
-/* The rules of a root whose verdicts follow, in a line for people. */
-void report_root(struct report *r, const char *root, const char *rules);
+/* The rules of a root whose verdicts follow, in a line for people: root
+   a directory, or an image file (image: of one holding several, the
+   one's name; else NULL). */
+void report_root(struct report *r, const char *root, const char *image,
+    const char *rules);
 /* A verdict of a root (system.h): what is at fault, and what it breaks. */
 struct sys_host {
 	const char *path;	/* a program, in the root */
@@ -61,7 +64,11 @@ struct sys_host {
 };
 struct sys_verdict {
 	unsigned finding;	/* its bit index, from F_FIRST_SYSTEM */
-	const char *root;	/* the root's directory */
+	const char *root;	/* the root's directory, or image file */
+	const char *image;	/* of an image file holding several, the
+				   one's name; else NULL */
+	bool in_image;		/* the root is an image: its files are its
+				   members */
 	const char *subject;	/* in the root: the library, program or
 				   file at fault, or a library's name */
 	const char *why;	/* a sentence, lowercase, no period */
@@ -116,7 +123,7 @@ struct proc_verdict {
 	size_t nunread;
 	const char *differs;	/* NULL: as its files say; else what
 				   differs, in a sentence */
-	unsigned findings;	/* enum finding bits */
+	uint64_t findings;	/* F_* bits */
 };
 void report_process(struct report *r, const struct proc_verdict *v);
 /* --diff: one defence of one image that changed (diff.h). */

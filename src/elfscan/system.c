@@ -12,6 +12,9 @@
  *   a needed library found nowhere                 unresolved-library
  *   the tunable is 2 (where the value exists)      tunable-exec-stack
  *
+ * and what each program and the root's libc dlopen (plugins.c):
+ * plugin-refused, plugin-exec-stack;
+ *
  * and then the root's systemd services (units.c), each command's program
  * loaded the same way in the service's own environment (LD_LIBRARY_PATH,
  * the tunable: a service does not see /etc/environment), judged as
@@ -29,8 +32,7 @@
  * with every program it breaks.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <glob.h>
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -61,6 +63,8 @@ struct system {
 	const struct opts *o;
 	struct report *r;
 	struct rootfs fs;
+	struct pathset dirs;	/* its system directories, in the root, by
+				   their real names: where its programs are */
 	struct objects objs;
 	struct memo memo;	/* the searches by name alone */
 	pthread_mutex_t lock;	/* over ld and the rules */
@@ -72,26 +76,89 @@ struct system {
 	char *tunables;		/* GLIBC_TUNABLES of /etc/environment */
 	struct group *g;
 	size_t ng;
+	struct plugins plugins;	/* what processes dlopen */
 	struct systemd sd;	/* the root's services */
 	unsigned ways;		/* how its MemoryDenyWriteExecute= works:
 				   MDWE_* bits, all that may be */
 };
 
-struct system *
-system_open(const char *dir, const struct opts *o, struct report *r,
-    const char **why)
+static void verdict(struct system *s, unsigned finding, const char *subject,
+    const char *why, const char *host, const char *via);
+
+/* plugins.c's verdicts, and its files that do not parse. */
+static void
+plugin_verdict(void *arg, unsigned finding, const char *subject,
+    const char *why, const char *host, const char *via)
+{
+	verdict(arg, finding, subject, why, host, via);
+}
+
+/* The in-root path as a file is named: DIR/PATH, or FILE[!IMAGE]!PATH;
+   the caller frees it. */
+static char *
+named(const struct system *s, const char *path)
+{
+	char *p;
+	int n;
+
+	if (s->fs.tree != NULL)
+		n = asprintf(&p, "%s%s%s!%s", s->fs.name, s->fs.image != NULL ?
+		    "!" : "", s->fs.image != NULL ? s->fs.image : "", path);
+	else
+		n = asprintf(&p, "%.*s%s", (int)s->fs.len, s->fs.name, path);
+	if (n < 0)
+		oom();
+	return p;
+}
+
+static void
+plugin_malformed(void *arg, const char *path, const char *msg)
+{
+	struct system *s = arg;
+	struct where w = { NULL };
+	char *p = named(s, path);
+
+	w.path = p;
+	report_error(s->r, &w, true, msg);
+	free(p);
+}
+
+static struct system *
+system_new(const struct opts *o, struct report *r)
 {
 	struct system *s = xcalloc(1, sizeof(*s));
 
-	if (rootfs_open(&s->fs, dir) < 0) {
-		*why = strerror(errno);
-		free(s);
-		return NULL;
-	}
 	s->o = o;
 	s->r = r;
 	objects_init(&s->objs);
 	pthread_mutex_init(&s->lock, NULL);
+	plugins_init(&s->plugins, &s->fs, &s->objs, &s->memo,
+	    &(struct plugin_out){ plugin_verdict, plugin_malformed, s });
+	return s;
+}
+
+struct system *
+system_open(const char *dir, const struct opts *o, struct report *r,
+    const char **why)
+{
+	struct system *s = system_new(o, r);
+
+	if (rootfs_open_dir(&s->fs, dir) < 0) {
+		*why = strerror(errno);
+		system_close(s);
+		return NULL;
+	}
+	return s;
+}
+
+struct system *
+system_open_image(const char *file, const char *image, const struct tree *t,
+    const struct opts *o, struct report *r)
+{
+	struct system *s = system_new(o, r);
+
+	rootfs_open_tree(&s->fs, file, image, t);
+	system_paths(s, NULL, NULL);
 	return s;
 }
 
@@ -107,6 +174,46 @@ system_fs(const struct system *s)
 	return &s->fs;
 }
 
+/*
+ * The files a root's rules come from, which an image's layer pass keeps
+ * for them: the tunable's environment, ld.so.conf and the directory its
+ * includes name on Debian, Fedora and Arch (an include elsewhere is not
+ * followed in an image), the cache, and the dynamic linkers where glibc
+ * installs them (its slibdir, multiarch or not: ld-linux*.so.*,
+ * ld64.so.*, ld.so.1, ld-2.31.so). An interpreter elsewhere is said to be
+ * unreadable.
+ */
+static const struct {
+	const char *glob;
+	size_t max;
+} kept[] = {
+	{ "/etc/environment", RULES_FILE_MAX },
+	{ "/etc/ld.so.conf", RULES_FILE_MAX },
+	{ "/etc/ld.so.conf.d/*", RULES_FILE_MAX },
+	{ "/etc/ld.so.cache", CACHE_MAX },
+	/* plugins.c: the NSS modules named, the gconv modules' table. */
+	{ "/etc/nsswitch.conf", RULES_FILE_MAX },
+	{ "/usr/lib*/gconv/gconv-modules", RULES_FILE_MAX },
+	{ "/usr/lib*/gconv/gconv-modules.d/*", RULES_FILE_MAX },
+	{ "/usr/lib*/*/gconv/gconv-modules", RULES_FILE_MAX },
+	{ "/usr/lib*/*/gconv/gconv-modules.d/*", RULES_FILE_MAX },
+	{ "/lib*/ld[-.6]*", LDSO_MAX },
+	{ "/lib*/*/ld[-.6]*", LDSO_MAX },
+	{ "/usr/lib*/ld[-.6]*", LDSO_MAX },
+	{ "/usr/lib*/*/ld[-.6]*", LDSO_MAX },
+};
+
+size_t
+system_keeps(const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(kept) / sizeof(kept[0]); i++)
+		if (fnmatch(kept[i].glob, path, FNM_PATHNAME) == 0)
+			return kept[i].max;
+	return units_keeps(path);
+}
+
 /* The cache and /etc/environment, once; under the lock. */
 static void
 read_rules(struct system *s)
@@ -118,7 +225,7 @@ read_rules(struct system *s)
 		return;
 	s->rules = true;
 	s->cache = cache_read(&s->fs, &s->cache_why);
-	env = rootfs_read(&s->fs, "/etc/environment", 1 << 20, &len);
+	env = rootfs_read(&s->fs, "/etc/environment", RULES_FILE_MAX, &len);
 	if (env != NULL)
 		s->tunables = env_file_value(env, "GLIBC_TUNABLES");
 	free(env);
@@ -181,23 +288,58 @@ system_refuses_dlopen(struct system *s, unsigned machine, unsigned elf_class)
 	return refuses;
 }
 
+/* Is the in-root path in one of the system directories? */
+static bool
+walked(const struct system *s, const char *in)
+{
+	size_t i, len;
+
+	for (i = 0; i < s->dirs.n; i++) {
+		len = strlen(s->dirs.v[i]);
+		if (strcmp(s->dirs.v[i], "/") == 0 || (strncmp(in, s->dirs.v[i],
+		    len) == 0 && in[len] == '/'))
+			return true;
+	}
+	return false;
+}
+
+/* A file outside the system directories (an image's: the walk of a
+   directory meets none) is kept unnamed, as a library a search may find:
+   the first that does names it, as in a directory. */
 void
 system_add(struct system *s, const char *path, dev_t dev, ino_t ino,
     const struct chstk_info *info)
 {
 	const char *in = rootfs_inside(&s->fs, path);
+	struct obj *o;
+	bool met;
 
 	if (in == NULL || (info->kind != CHSTK_KIND_PROGRAM &&
 	    info->kind != CHSTK_KIND_SHARED))
 		return;
+	met = walked(s, in);
 	/* What ld.so could not read either: a library that fails to load. */
-	if (info->hardening == NULL)
-		objects_put(&s->objs, dev, ino, in, NULL,
+	if (info->hardening == NULL) {
+		objects_put(&s->objs, dev, ino, met ? in : NULL, NULL,
 		    "its dynamic section cannot be read", false);
-	else
-		objects_put(&s->objs, dev, ino, in, info, NULL,
-		    info->kind == CHSTK_KIND_PROGRAM &&
-		    info->hardening->interp[0]);
+		return;
+	}
+	o = objects_put(&s->objs, dev, ino, met ? in : NULL, info, NULL,
+	    met && info->kind == CHSTK_KIND_PROGRAM &&
+	    info->hardening->interp[0]);
+	/* A plugin is found by its path, met by the walk or not. */
+	plugins_add(&s->plugins, in, o);
+}
+
+void
+system_unread(struct system *s, const char *path, dev_t dev, ino_t ino,
+    const char *why)
+{
+	const char *in = rootfs_inside(&s->fs, path);
+
+	if (in != NULL)
+		objects_put(&s->objs, dev, ino, walked(s, in) ? in : NULL, NULL,
+		    why, false);
 }
 
 /*
@@ -214,31 +356,49 @@ static const char *const system_dirs[] = {
 	"/usr/libexec", "/usr/local/libexec", "/opt",
 };
 
-/* The directory in (in the root), by its real name in the root, as a path
-   of this machine; once. */
+static void
+pathset_add(struct pathset *p, char *path)
+{
+	p->v = xrealloc(p->v, (p->n + 1) * sizeof(*p->v));
+	p->v[p->n++] = path;
+}
+
+/* The directory in (in the root), by its real name in the root, once;
+   into p as a path of this machine, when the walk finds it there. */
 static void
 add_dir(struct system *s, const char *in, struct pathset *p)
 {
+	struct rootfs_stat st;
 	char real[4096], *host;
 	size_t i;
-	int fd;
 
-	fd = rootfs_openat(&s->fs, in, O_PATH | O_DIRECTORY);
-	if (fd == -1)
+	if (rootfs_stat(&s->fs, in, &st, real, sizeof(real)) < 0 ||
+	    st.type != S_IFDIR)
 		return;
-	if (rootfs_where(&s->fs, fd, real, sizeof(real)) == 0 &&
-	    asprintf(&host, "%s%s", s->fs.dir, strcmp(real, "/") == 0 &&
-	    s->fs.len > 0 ? "" : real) >= 0) {
-		for (i = 0; i < p->n && strcmp(p->v[i], host) != 0; i++)
-			;
-		if (i == p->n) {
-			p->v = xrealloc(p->v, (p->n + 1) * sizeof(*p->v));
-			p->v[p->n++] = host;
-		} else {
-			free(host);
-		}
-	}
-	close(fd);
+	for (i = 0; i < s->dirs.n; i++)
+		if (strcmp(s->dirs.v[i], real) == 0)
+			return;
+	pathset_add(&s->dirs, xstrdup(real));
+	if (p != NULL && (host = rootfs_host(&s->fs, real)) != NULL)
+		pathset_add(p, host);
+}
+
+static void add_conf(struct system *s, const char *file, struct pathset *p,
+    int depth);
+
+/* A file an include names. */
+struct include {
+	struct system *s;
+	struct pathset *p;
+	int depth;
+};
+
+static void
+included(void *arg, const char *path)
+{
+	struct include *in = arg;
+
+	add_conf(in->s, path, in->p, in->depth);
 }
 
 /* The directories of an ld.so.conf in the root and the files it includes
@@ -247,12 +407,12 @@ add_dir(struct system *s, const char *in, struct pathset *p)
 static void
 add_conf(struct system *s, const char *file, struct pathset *p, int depth)
 {
+	struct include inc = { s, p, depth + 1 };
 	char *text, *line, *save = NULL, *q, *pat;
-	size_t len, i;
-	glob_t g;
+	size_t len;
 
-	if (depth > 8 || (text = rootfs_read(&s->fs, file, 1 << 20, &len)) ==
-	    NULL)
+	if (depth > 8 || (text = rootfs_read(&s->fs, file, RULES_FILE_MAX,
+	    &len)) == NULL)
 		return;
 	for (line = strtok_r(text, "\n", &save); line != NULL;
 	    line = strtok_r(NULL, "\n", &save)) {
@@ -271,19 +431,9 @@ add_conf(struct system *s, const char *file, struct pathset *p, int depth)
 		/* A relative pattern: from the including file's directory. */
 		len = line[0] == '/' ? 0 : (size_t)(strrchr(file, '/') - file) +
 		    1;
-		if (asprintf(&pat, "%s%.*s%s", s->fs.dir, (int)len, file,
-		    line) < 0)
+		if (asprintf(&pat, "%.*s%s", (int)len, file, line) < 0)
 			oom();
-		if (glob(pat, 0, NULL, &g) == 0) {
-			for (i = 0; i < g.gl_pathc; i++) {
-				const char *in = rootfs_inside(&s->fs,
-				    g.gl_pathv[i]);
-
-				if (in != NULL)
-					add_conf(s, in, p, depth + 1);
-			}
-			globfree(&g);
-		}
+		rootfs_glob(&s->fs, pat, included, &inc);
 		free(pat);
 	}
 	free(text);
@@ -342,10 +492,7 @@ verdict(struct system *s, unsigned finding, const char *subject,
 static bool
 asks(const struct obj *o)
 {
-	struct verdict v;
-
-	verdict_of(&o->info, 0, &v);
-	return v.effective == EFF_EXEC;
+	return obj_asks(o);
 }
 
 /* The DT_NEEDED names from the program down to node i, "a b c", after
@@ -379,13 +526,10 @@ closure_for(struct system *s, const struct obj *p, const struct ldso *l,
     const char *library_path, struct closure *c)
 {
 	char where[4096], *origin;
-	int fd;
+	struct rootfs_stat st;
 
-	fd = rootfs_openat(&s->fs, p->path, O_PATH);
-	if (fd == -1 || rootfs_where(&s->fs, fd, where, sizeof(where)) < 0)
+	if (rootfs_stat(&s->fs, p->path, &st, where, sizeof(where)) < 0)
 		snprintf(where, sizeof(where), "%s", p->path);
-	if (fd != -1)
-		close(fd);
 	origin = xstrdup(where);
 	*strrchr(origin, '/') = '\0';
 	if (origin[0] == '\0')
@@ -409,7 +553,7 @@ startup(struct system *s, const struct closure *c, int t, const char *host,
 	size_t i;
 
 	if (main_x && t == 0)
-		verdict(s, __builtin_ctz(F_STARTUP_REFUSED), p->path,
+		verdict(s, __builtin_ctzll(F_STARTUP_REFUSED), p->path,
 		    "glibc.rtld.execstack=0: glibc refuses a program that asks for an executable stack",
 		    host, prefix);
 	for (i = 1; i < c->n; i++) {
@@ -417,12 +561,12 @@ startup(struct system *s, const struct closure *c, int t, const char *host,
 			continue;
 		chain = via(c, i, prefix);
 		if (t == 0)
-			verdict(s, __builtin_ctz(F_STARTUP_REFUSED),
+			verdict(s, __builtin_ctzll(F_STARTUP_REFUSED),
 			    c->v[i].o->path,
 			    "glibc.rtld.execstack=0: glibc refuses a library that asks for an executable stack at start-up",
 			    host, chain);
 		else
-			verdict(s, __builtin_ctz(F_STACK_MADE_EXEC),
+			verdict(s, __builtin_ctzll(F_STACK_MADE_EXEC),
 			    c->v[i].o->path,
 			    "it asks for an executable stack: glibc makes the stack of every program that loads it executable",
 			    host, chain);
@@ -430,7 +574,7 @@ startup(struct system *s, const struct closure *c, int t, const char *host,
 	}
 	for (i = 0; i < c->nmiss; i++) {
 		chain = via(c, c->miss[i].from, prefix);
-		verdict(s, __builtin_ctz(F_UNRESOLVED), c->miss[i].name,
+		verdict(s, __builtin_ctzll(F_UNRESOLVED), c->miss[i].name,
 		    c->miss[i].why, host, chain);
 		free(chain);
 	}
@@ -445,6 +589,7 @@ judge_program(struct system *s, const struct obj *p, const struct ldso *l)
 	closure_for(s, p, l, NULL, &c);
 	stat_add(s->r->st, C_SYS_PROGRAMS);
 	startup(s, &c, tunable(s, l), p->path, "");
+	plugins_host(&s->plugins, &c, tunable(s, l));
 	closure_free(&c);
 }
 
@@ -458,7 +603,7 @@ each_program(void *arg, struct obj *o)
 		return;
 	l = ldso_at(s, o->interp, o->info.machine, o->info.elf_class);
 	if (!l->present)
-		verdict(s, __builtin_ctz(F_UNRESOLVED), o->interp,
+		verdict(s, __builtin_ctzll(F_UNRESOLVED), o->interp,
 		    "the program's dynamic linker is not in the root",
 		    o->path, "");
 	else if (l->glibc)
@@ -472,10 +617,8 @@ static void
 say_unit(void *arg, const char *path, const char *msg)
 {
 	struct system *s = arg;
-	char *p;
+	char *p = named(s, path);
 
-	if (asprintf(&p, "%s%s", s->fs.dir, path) < 0)
-		oom();
 	report_note(s->r, p, msg);
 	free(p);
 }
@@ -492,7 +635,8 @@ mdwe_ways(const struct system *s)
 
 	if (s->sd.version != 0 && s->sd.version < 254)
 		return MDWE_SECCOMP;
-	if (s->sd.version == 0 || s->fs.len != 0 || uname(&u) != 0 ||
+	if (s->sd.version == 0 || s->fs.tree != NULL || s->fs.len != 0 ||
+	    uname(&u) != 0 ||
 	    sscanf(u.release, "%u.%u", &major, &minor) != 2)
 		return MDWE_PRCTL | MDWE_SECCOMP;
 	return major > 6 || (major == 6 && minor >= 3) ? MDWE_PRCTL :
@@ -511,16 +655,25 @@ program_at(struct system *s, const char *path, struct buf *prefix)
 	ssize_t n;
 
 	for (depth = 0; depth < 4; depth++) {
-		if ((fd = rootfs_openat(&s->fs, path, O_RDONLY |
-		    O_NONBLOCK)) == -1) {
-			snprintf(msg, sizeof(msg), "cannot be read: %s: the command is not judged", strerror(errno));
+		if ((fd = rootfs_open(&s->fs, path)) == -1) {
+			/* An image's file: its bytes went by with the layer
+			   pass, an ELF file's recorded by its identity. */
+			if (errno == ENODATA && (o = objects_at(&s->objs,
+			    &s->fs, path)) != NULL)
+				return o;
+			if (errno == ENODATA) {
+				say_unit(s, path, "no ELF file of the image, and its bytes went by with the layer pass (a script's interpreter is not known): the command is not judged");
+				return NULL;
+			}
+			snprintf(msg, sizeof(msg), "cannot be read: %s: the command is not judged", rootfs_strerror(errno));
 			say_unit(s, path, msg);
 			return NULL;
 		}
 		n = pread(fd, head, sizeof(head) - 1, 0);
 		if (n < 2 || head[0] != '#' || head[1] != '!') {
-			o = objects_read(&s->objs, fd, path);
 			close(fd);
+			if ((o = objects_at(&s->objs, &s->fs, path)) == NULL)
+				say_unit(s, path, "not a regular file: the command is not judged");
 			return o;
 		}
 		close(fd);
@@ -557,7 +710,7 @@ on_fault(void *arg, const struct mdwe_fault *f)
 	char *chain = via(j->c, f->node == MDWE_TUNABLE ? 0 : f->node,
 	    j->prefix);
 
-	verdict(j->s, __builtin_ctz(F_MDWE_BREAKS), subject, f->why,
+	verdict(j->s, __builtin_ctzll(F_MDWE_BREAKS), subject, f->why,
 	    j->svc->name, chain);
 	free(chain);
 }
@@ -576,7 +729,7 @@ judge_dynamic(struct cmd_judge *j, const struct obj *p, bool mdwe)
 
 	l = ldso_at(j->s, p->interp, p->info.machine, p->info.elf_class);
 	if (!l->present) {
-		verdict(j->s, __builtin_ctz(F_UNRESOLVED), p->interp,
+		verdict(j->s, __builtin_ctzll(F_UNRESOLVED), p->interp,
 		    "the program's dynamic linker is not in the root",
 		    svc->name, j->prefix);
 		return;
@@ -595,7 +748,7 @@ judge_dynamic(struct cmd_judge *j, const struct obj *p, bool mdwe)
 	    svc->env[SVC_LIBRARY_PATH].value != NULL)
 		startup(j->s, &c, t, svc->name, j->prefix);
 	if (t == 2 && !mdwe)
-		verdict(j->s, __builtin_ctz(F_TUNABLE_EXEC_STACK),
+		verdict(j->s, __builtin_ctzll(F_TUNABLE_EXEC_STACK),
 		    svc->env[SVC_TUNABLES].from,
 		    "it sets GLIBC_TUNABLES=glibc.rtld.execstack=2 for the service",
 		    svc->name, j->prefix);
@@ -676,9 +829,11 @@ report_rules(struct system *s)
 	for (i = 0; i < s->nld && n < sizeof(line); i++) {
 		const struct ldso *l = s->ld[i];
 
-		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s: %s%s",
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s: %s%s%s",
 		    n ? "; " : "", l->interp, !l->present ? "absent" :
-		    !l->glibc ? "not glibc's" : l->banner, !l->glibc ? "" :
+		    l->why != NULL ? "cannot read: " : !l->glibc ?
+		    "not glibc's" : l->banner, l->why != NULL ? l->why : "",
+		    !l->glibc ? "" :
 		    l->refuses ? ", dlopen refuses an executable stack" :
 		    ", dlopen makes the stack executable");
 		if (n < sizeof(line) && l->glibc && l->refuses)
@@ -694,7 +849,7 @@ report_rules(struct system *s)
 		    "", s->cache_why ? s->cache_why : "");
 	if (n < sizeof(line) && s->sd.n > 0)
 		report_systemd(s, line + n, sizeof(line) - n, n ? "; " : "");
-	report_root(s->r, s->fs.len ? s->fs.dir : "/", line);
+	report_root(s->r, s->fs.name, s->fs.image, line);
 }
 
 static int
@@ -725,7 +880,7 @@ by_host(const void *a, const void *b)
 static void
 group_cause(struct system *s, struct group *g)
 {
-	unsigned f = 1u << g->finding;
+	uint64_t f = F_BIT(g->finding);
 	struct chstk_info info;
 	struct evidence ev;
 	char cause[1024];
@@ -752,8 +907,9 @@ system_judge(struct system *s)
 	judge_services(s);
 	for (i = 0; i < s->nld; i++) {
 		t = tunable(s, s->ld[i]);
+		plugins_root(&s->plugins, s->ld[i], t);
 		if (t == 2)
-			verdict(s, __builtin_ctz(F_TUNABLE_EXEC_STACK),
+			verdict(s, __builtin_ctzll(F_TUNABLE_EXEC_STACK),
 			    "/etc/environment",
 			    "it sets GLIBC_TUNABLES=glibc.rtld.execstack=2 for every session",
 			    NULL, NULL);
@@ -766,7 +922,8 @@ system_judge(struct system *s)
 		qsort(g->hosts, g->n, sizeof(*g->hosts), by_host);
 		group_cause(s, g);
 		v = (struct sys_verdict){ .finding = g->finding,
-		    .root = s->fs.len ? s->fs.dir : "/", .subject = g->subject,
+		    .root = s->fs.name, .image = s->fs.image,
+		    .in_image = s->fs.tree != NULL, .subject = g->subject,
 		    .why = g->why, .cause = g->cause,
 		    .exec_safe = ev_safe_word(g->safe),
 		    .exec_safe_why = g->safe_why, .hosts = g->hosts,
@@ -797,6 +954,7 @@ system_close(struct system *s)
 		free(s->g[i].cause);
 	}
 	free(s->g);
+	plugins_free(&s->plugins);
 	for (i = 0; i < s->nld; i++) {
 		ldso_free(s->ld[i]);
 		free(s->ld[i]);
@@ -809,5 +967,8 @@ system_close(struct system *s)
 	objects_free(&s->objs);
 	pthread_mutex_destroy(&s->lock);
 	rootfs_close(&s->fs);
+	for (i = 0; i < s->dirs.n; i++)
+		free(s->dirs.v[i]);
+	free(s->dirs.v);
 	free(s);
 }

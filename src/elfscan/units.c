@@ -49,8 +49,8 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -103,8 +103,6 @@ static const char *const var_names[SVC_NVARS] = {
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 #define LONG_LINE_MAX (1u << 20)	/* conf-parser.c */
-#define UNIT_MAX (16u << 20)		/* a unit file, a drop-in */
-#define ENV_MAX (4u << 20)		/* an environment file */
 #define FOLLOW_MAX 64			/* alias hops, unit-file.c */
 
 /* A name of the search path, as its first entry there has it. */
@@ -890,65 +888,85 @@ parse_file(struct build *bd, const char *text, size_t size)
 static int
 read_conf(struct ctx *c, const char *path, char **text, size_t *len)
 {
-	struct stat st;
-	int fd;
+	struct rootfs_stat st;
 
 	*text = NULL;
-	fd = rootfs_openat(c->fs, path, O_RDONLY | O_NONBLOCK);
-	if (fd == -1 || fstat(fd, &st) == -1) {
+	if (rootfs_stat(c->fs, path, &st, NULL, 0) < 0) {
 		say(c, path, 0, "cannot be read: %s", strerror(errno));
-		if (fd != -1)
-			close(fd);
 		return -1;
 	}
-	close(fd);
-	if (S_ISCHR(st.st_mode) || (S_ISREG(st.st_mode) && st.st_size == 0))
+	if (st.type == S_IFCHR)
 		return 0;
 	if ((*text = rootfs_read(c->fs, path, UNIT_MAX, len)) == NULL) {
 		say(c, path, 0, "cannot be read: %s", errno == EFBIG ?
-		    "larger than 16 MiB" : strerror(errno));
+		    "larger than 16 MiB" : rootfs_strerror(errno));
 		return -1;
+	}
+	if (*len == 0) {
+		free(*text);
+		*text = NULL;
+		return 0;
 	}
 	return 1;
 }
 
-/* The entries of a directory of the root: fn(arg, dfd, name, type) for
-   each. A missing directory is none; one that cannot be read is said. */
+/* The names of a directory, as rootfs_list gives them. */
+struct names {
+	char **v;
+	size_t n;
+};
+
+static void
+add_name(void *arg, const char *name)
+{
+	struct names *l = arg;
+
+	if (name[0] == '.')
+		return;
+	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n++] = xstrdup(name);
+}
+
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The entries of a directory of the root, in the order of their names:
+   fn(c, dir, name, type, target, arg) for each, type a DT_ value, target
+   a link's (else ""). A missing directory is none; one that cannot be
+   read is said. */
 static void
 each_entry(struct ctx *c, const char *dir,
-    void (*fn)(struct ctx *c, const char *dir, int dfd, const char *name,
-    unsigned type, void *arg), void *arg)
+    void (*fn)(struct ctx *c, const char *dir, const char *name,
+    unsigned type, const char *target, void *arg), void *arg)
 {
-	struct dirent *de;
-	struct stat st;
+	struct names l = { NULL, 0 };
+	struct rootfs_stat st;
+	char target[4096], *path;
 	unsigned type;
-	DIR *d;
-	int fd;
+	size_t i;
 
-	fd = rootfs_openat(c->fs, dir, O_RDONLY | O_DIRECTORY);
-	if (fd == -1) {
-		if (errno != ENOENT)
-			say(c, dir, 0, "cannot read the directory: %s", strerror(errno));
-		return;
-	}
-	if ((d = fdopendir(fd)) == NULL) {
+	if (rootfs_list(c->fs, dir, add_name, &l) < 0 && errno != ENOENT)
 		say(c, dir, 0, "cannot read the directory: %s", strerror(errno));
-		close(fd);
-		return;
+	if (l.n > 1)
+		qsort(l.v, l.n, sizeof(*l.v), by_name);
+	for (i = 0; i < l.n; i++) {
+		if (asprintf(&path, "%s/%s", dir, l.v[i]) < 0)
+			oom();
+		if (rootfs_lstat(c->fs, path, &st, target, sizeof(target)) < 0) {
+			say(c, path, 0, "cannot be read: %s", strerror(errno));
+		} else {
+			type = st.type == S_IFREG ? DT_REG : st.type ==
+			    S_IFLNK ? DT_LNK : st.type == S_IFDIR ? DT_DIR :
+			    DT_UNKNOWN;
+			fn(c, dir, l.v[i], type, target, arg);
+		}
+		free(path);
+		free(l.v[i]);
 	}
-	while ((errno = 0, de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		type = de->d_type;
-		if (type == DT_UNKNOWN && fstatat(dirfd(d), de->d_name, &st,
-		    AT_SYMLINK_NOFOLLOW) == 0)
-			type = S_ISREG(st.st_mode) ? DT_REG : S_ISLNK(st.st_mode) ?
-			    DT_LNK : S_ISDIR(st.st_mode) ? DT_DIR : DT_UNKNOWN;
-		fn(c, dir, dirfd(d), de->d_name, type, arg);
-	}
-	if (errno != 0)
-		say(c, dir, 0, "cannot read the directory: %s", strerror(errno));
-	closedir(d);
+	free(l.v);
 }
 
 /* A path without "." and "..", as systemd simplifies a link's target
@@ -994,13 +1012,12 @@ entry_of(struct ctx *c, const char *name)
 
 /* An entry of a unit directory: the first of its name is kept. */
 static void
-add_entry(struct ctx *c, const char *dir, int dfd, const char *name,
-    unsigned type, void *arg)
+add_entry(struct ctx *c, const char *dir, const char *name, unsigned type,
+    const char *target, void *arg)
 {
-	char target[4096], *abs, *slash;
+	char *abs, *slash;
 	struct entry *e;
 	size_t i;
-	ssize_t n;
 
 	(void)arg;
 	if ((type != DT_REG && type != DT_LNK) || !service_name(name) ||
@@ -1015,11 +1032,6 @@ add_entry(struct ctx *c, const char *dir, int dfd, const char *name,
 		oom();
 	if (type != DT_LNK)
 		return;
-	if ((n = readlinkat(dfd, name, target, sizeof(target) - 1)) < 0) {
-		say(c, e->path, 0, "cannot read the link: %s", strerror(errno));
-		return;
-	}
-	target[n] = '\0';
 	abs = simplify(dir, target);
 	slash = strrchr(abs, '/');
 	*slash = '\0';
@@ -1064,36 +1076,26 @@ aliased(struct ctx *c, const struct entry *e, bool tell)
 static void
 find_dirs(struct ctx *c)
 {
-	struct stat st;
-	dev_t dev[NELEM(unit_dirs)];
-	ino_t ino[NELEM(unit_dirs)];
+	struct rootfs_stat st;
 	char real[4096];
 	size_t i, k, n = 0;
-	int fd;
 
 	c->dir = xcalloc(NELEM(unit_dirs), sizeof(*c->dir));
 	c->real = xcalloc(NELEM(unit_dirs), sizeof(*c->real));
 	for (i = 0; i < NELEM(unit_dirs); i++) {
-		fd = rootfs_openat(c->fs, unit_dirs[i], O_PATH | O_DIRECTORY);
-		if (fd == -1) {
+		if (rootfs_stat(c->fs, unit_dirs[i], &st, real,
+		    sizeof(real)) < 0 || st.type != S_IFDIR) {
 			if (errno != ENOENT)
 				say(c, unit_dirs[i], 0, "cannot read the directory: %s", strerror(errno));
 			continue;
 		}
-		if (fstat(fd, &st) == 0) {
-			for (k = 0; k < n && (dev[k] != st.st_dev ||
-			    ino[k] != st.st_ino); k++)
-				;
-			if (k == n) {
-				dev[n] = st.st_dev;
-				ino[n] = st.st_ino;
-				c->dir[n] = xstrdup(unit_dirs[i]);
-				c->real[n++] = xstrdup(rootfs_where(c->fs, fd,
-				    real, sizeof(real)) == 0 ? real :
-				    unit_dirs[i]);
-			}
+		/* The same directory by its real name in the root. */
+		for (k = 0; k < n && strcmp(c->real[k], real) != 0; k++)
+			;
+		if (k == n) {
+			c->dir[n] = xstrdup(unit_dirs[i]);
+			c->real[n++] = xstrdup(real);
 		}
-		close(fd);
 	}
 	c->ndir = n;
 }
@@ -1155,14 +1157,14 @@ dropin_dirs(struct dropins *d, const char *dir, const char *name)
 /* A .conf file of a drop-in directory, unless one of its name came from
    an earlier directory (conf_files_list_strv). */
 static void
-add_dropin(struct ctx *c, const char *dir, int dfd, const char *name,
-    unsigned type, void *arg)
+add_dropin(struct ctx *c, const char *dir, const char *name, unsigned type,
+    const char *target, void *arg)
 {
 	struct dropins *d = arg;
 	size_t i, len = strlen(name);
 
 	(void)c;
-	(void)dfd;
+	(void)target;
 	if ((type != DT_REG && type != DT_LNK) || len < 6 ||
 	    strcmp(name + len - 5, ".conf") != 0)
 		return;
@@ -1403,7 +1405,7 @@ env_file_at(struct ctx *c, const char *path, struct svc_var *vars,
 	size_t len;
 	char *text;
 
-	if ((text = rootfs_read(c->fs, path, ENV_MAX, &len)) == NULL) {
+	if ((text = rootfs_read(c->fs, path, ENV_FILE_MAX, &len)) == NULL) {
 		*err = errno;
 		return false;
 	}
@@ -1421,15 +1423,31 @@ env_file_at(struct ctx *c, const char *path, struct svc_var *vars,
  * file missing or unreadable fails the start, unless "-"). false: systemd
  * does not start the service (said).
  */
+/* The files a pattern of EnvironmentFile= matches, read in turn. */
+struct env_glob {
+	struct ctx *c;
+	struct svc_var *vars;
+	int *err;
+	bool any, ok;
+};
+
+static void
+env_matched(void *arg, const char *path)
+{
+	struct env_glob *g = arg;
+
+	g->any = true;
+	if (g->ok)
+		g->ok = env_file_at(g->c, path, g->vars, g->err);
+}
+
 static bool
 env_files(struct ctx *c, const struct build *bd, const char *unit_file,
     struct svc_var *vars)
 {
 	const struct envfile *f;
-	const char *in;
-	char *pat;
-	glob_t g;
-	size_t i, k;
+	struct env_glob g;
+	size_t i;
 	int err = ENOENT;
 	bool ok;
 
@@ -1438,19 +1456,19 @@ env_files(struct ctx *c, const struct build *bd, const char *unit_file,
 		if (!pattern(f->path)) {
 			ok = env_file_at(c, f->path, vars, &err);
 		} else {
-			if (asprintf(&pat, "%s%s", c->fs->dir, f->path) < 0)
-				oom();
-			memset(&g, 0, sizeof(g));
-			ok = glob(pat, 0, NULL, &g) == 0;
-			for (k = 0; ok && k < g.gl_pathc; k++)
-				ok = (in = rootfs_inside(c->fs,
-				    g.gl_pathv[k])) != NULL &&
-				    env_file_at(c, in, vars, &err);
-			globfree(&g);
-			free(pat);
+			/* glob(3) in the root: none matching is a failure. */
+			g = (struct env_glob){ c, vars, &err, false, true };
+			rootfs_glob(c->fs, f->path, env_matched, &g);
+			ok = g.any && g.ok;
+		}
+		/* An image's file whose bytes were not kept: what it sets
+		   is not known, "-" or not. */
+		if (!ok && (err == ENODATA || err == ENOBUFS)) {
+			say(c, unit_file, 0, "EnvironmentFile=%s: %s: %s is not judged", f->path, rootfs_strerror(err), bd->name);
+			return false;
 		}
 		if (!ok && !f->ignore) {
-			say(c, unit_file, 0, "EnvironmentFile=%s: %s: systemd does not start %s, not judged", f->path, strerror(err), bd->name);
+			say(c, unit_file, 0, "EnvironmentFile=%s: %s: systemd does not start %s, not judged", f->path, rootfs_strerror(err), bd->name);
 			return false;
 		}
 	}
@@ -1462,23 +1480,18 @@ env_files(struct ctx *c, const struct build *bd, const char *unit_file,
 static char *
 program(struct ctx *c, const char *path)
 {
-	struct stat st;
+	struct rootfs_stat st;
 	char *p;
 	size_t i;
-	int fd;
 
 	for (i = 0; i < (path[0] == '/' ? 1 : NELEM(exec_path)); i++) {
 		if (path[0] == '/')
 			p = xstrdup(path);
 		else if (asprintf(&p, "%s/%s", exec_path[i], path) < 0)
 			oom();
-		fd = rootfs_openat(c->fs, p, O_PATH);
-		if (fd != -1 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-			close(fd);
+		if (rootfs_stat(c->fs, p, &st, NULL, 0) == 0 &&
+		    st.type == S_IFREG)
 			return p;
-		}
-		if (fd != -1)
-			close(fd);
 		free(p);
 	}
 	return NULL;
@@ -1648,18 +1661,16 @@ read_manager(struct ctx *c)
 {
 	struct build bd = { .c = c, .name = "system.conf", .manager = true };
 	struct dropins d;
+	struct rootfs_stat st;
 	char *main_file = NULL;
 	size_t i;
 	bool masked;
-	int fd;
 
 	for (i = 0; i < NELEM(conf_dirs) && main_file == NULL; i++) {
 		if (asprintf(&main_file, "%s/system.conf", conf_dirs[i]) < 0)
 			oom();
-		if ((fd = rootfs_openat(c->fs, main_file, O_PATH)) != -1) {
-			close(fd);
+		if (rootfs_stat(c->fs, main_file, &st, NULL, 0) == 0)
 			break;
-		}
 		free(main_file);
 		main_file = NULL;
 	}
@@ -1704,23 +1715,53 @@ find_manager(struct systemd *sd, const struct rootfs *fs,
 {
 	const struct obj *o;
 	const char *n;
-	struct stat st;
 	size_t i;
-	int fd;
 
 	for (i = 0; i < NELEM(managers) && sd->binary == NULL; i++) {
-		fd = rootfs_openat(fs, managers[i], O_RDONLY | O_NONBLOCK);
-		if (fd == -1)
-			continue;
-		o = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ?
-		    objects_read(objs, fd, managers[i]) : NULL;
-		close(fd);
+		o = objects_at(objs, fs, managers[i]);
 		if (o == NULL || o->error != NULL)
 			continue;
 		sd->binary = xstrdup(managers[i]);
 		for (n = o->needed; *n != '\0'; n += strlen(n) + 1)
 			sd->version = shared_version(n, sd->version);
 	}
+}
+
+/* Where a distribution keeps the files of EnvironmentFile= (Debian's
+   /etc/default, Fedora's /etc/sysconfig). */
+static const char *const env_dirs[] = { "/etc/default", "/etc/sysconfig" };
+
+/* Does path match the pattern dir followed by tail? */
+static bool
+under(const char *dir, const char *tail, const char *path)
+{
+	char pat[256];
+
+	snprintf(pat, sizeof(pat), "%s%s", dir, tail);
+	return fnmatch(pat, path, FNM_PATHNAME) == 0;
+}
+
+size_t
+units_keeps(const char *path)
+{
+	size_t i;
+
+	if (strncmp(path, "/etc/", 5) != 0 && strstr(path, "/systemd/") ==
+	    NULL)
+		return 0;
+	/* The unit files, and their drop-ins in NAME.d. */
+	for (i = 0; i < NELEM(unit_dirs); i++)
+		if (under(unit_dirs[i], "/*", path) ||
+		    under(unit_dirs[i], "/*/*", path))
+			return UNIT_MAX;
+	for (i = 0; i < NELEM(conf_dirs); i++)
+		if (under(conf_dirs[i], "/system.conf", path) ||
+		    under(conf_dirs[i], "/system.conf.d/*", path))
+			return UNIT_MAX;
+	for (i = 0; i < NELEM(env_dirs); i++)
+		if (under(env_dirs[i], "/*", path))
+			return ENV_FILE_MAX;
+	return 0;
 }
 
 static int

@@ -11,62 +11,76 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "chstk.h"
 #include "where.h"
 
-/* What a finding is: each a bit, in the order of the table below. */
-enum finding {
-	F_EXEC_STACK = 1 << 0,		/* the stack will be executable */
-	F_READ_IMPLIES_EXEC = 1 << 1,	/* and every readable mapping too */
-	F_DLOPEN_REFUSED = 1 << 2,	/* glibc >= 2.41 refuses to dlopen it */
-	F_UNKNOWN_DEFAULT = 1 << 3,	/* unmarked, default not known here */
-	F_NO_NOTE = 1 << 4,		/* object without .note.GNU-stack */
-	F_WX_SEGMENT = 1 << 5,		/* writable and executable memory */
-	F_MALFORMED = 1 << 6,		/* an ELF file that does not parse */
-	/* --require'd hardening found missing (hardening.c). */
-	F_NO_PIE = 1 << 7,
-	F_NO_FULL_RELRO = 1 << 8,
-	F_NO_CANARY = 1 << 9,
-	F_NO_FORTIFY = 1 << 10,
-	F_UNSAFE_RPATH = 1 << 11,
-	F_NO_IBT = 1 << 12,
-	F_NO_SHSTK = 1 << 13,
-	F_NO_BTI = 1 << 14,
-	F_NO_PAC = 1 << 15,
-	F_NOT_STRIPPED = 1 << 16,
-	/* The verdicts of a root (system.h): what breaks, and where. */
-	F_STACK_MADE_EXEC = 1 << 17,	/* a library makes a process's
-					   stack executable */
-	F_STARTUP_REFUSED = 1 << 18,	/* glibc will not start the program */
-	F_PLUGIN_REFUSED = 1 << 19,	/* the host's dlopen refuses it */
-	F_PLUGIN_EXEC_STACK = 1 << 20,	/* it makes the host's stack
+/* What a finding is: each a bit of a uint64_t, in the order of the table
+   below; a set of findings is a uint64_t. */
+#define F_BIT(i) (UINT64_C(1) << (i))
+#define F_EXEC_STACK F_BIT(0)		/* the stack will be executable */
+#define F_READ_IMPLIES_EXEC F_BIT(1)	/* and every readable mapping too */
+#define F_DLOPEN_REFUSED F_BIT(2)	/* glibc >= 2.41 refuses to dlopen it */
+#define F_UNKNOWN_DEFAULT F_BIT(3)	/* unmarked, default not known here */
+#define F_NO_NOTE F_BIT(4)		/* object without .note.GNU-stack */
+#define F_WX_SEGMENT F_BIT(5)		/* writable and executable memory */
+#define F_MALFORMED F_BIT(6)		/* an ELF file that does not parse */
+/* --require'd hardening found missing (hardening.c). */
+#define F_NO_PIE F_BIT(7)
+#define F_NO_FULL_RELRO F_BIT(8)
+#define F_NO_CANARY F_BIT(9)
+#define F_NO_FORTIFY F_BIT(10)
+#define F_UNSAFE_RPATH F_BIT(11)
+#define F_NO_IBT F_BIT(12)
+#define F_NO_SHSTK F_BIT(13)
+#define F_NO_BTI F_BIT(14)
+#define F_NO_PAC F_BIT(15)
+#define F_NOT_STRIPPED F_BIT(16)
+/* The verdicts of a root (system.h): what breaks, and where. */
+#define F_STACK_MADE_EXEC F_BIT(17)	/* a library makes a process's stack
 					   executable */
-	F_UNRESOLVED = 1 << 21,		/* a needed library found nowhere */
-	F_TUNABLE_EXEC_STACK = 1 << 22,	/* GLIBC_TUNABLES forces executable
+#define F_STARTUP_REFUSED F_BIT(18)	/* glibc will not start the program */
+#define F_PLUGIN_REFUSED F_BIT(19)	/* the host's dlopen refuses it */
+#define F_PLUGIN_EXEC_STACK F_BIT(20)	/* it makes the host's stack
+					   executable */
+#define F_UNRESOLVED F_BIT(21)		/* a needed library found nowhere */
+#define F_TUNABLE_EXEC_STACK F_BIT(22)	/* GLIBC_TUNABLES forces executable
 					   stacks */
-	F_MDWE_BREAKS = 1 << 23,	/* MemoryDenyWriteExecute=yes breaks a
+#define F_MDWE_BREAKS F_BIT(23)	/* MemoryDenyWriteExecute=yes breaks a
 					   service */
-	/* --diff: a defence the new build lost (diff.c). */
-	F_REGRESSION = 1 << 24,
-	/* Running processes (proc.h): what their memory is now. */
-	F_PROC_EXEC_STACK = 1 << 25,	/* an executable stack, asked for */
-	F_PROC_UNASKED = 1 << 26,	/* one nothing it loaded asks for */
-	F_PROC_RWX = 1 << 27,		/* other writable and executable
+/* --diff: a defence the new build lost (diff.c). */
+#define F_REGRESSION F_BIT(24)
+/* Running processes (proc.h): what their memory is now. */
+#define F_PROC_EXEC_STACK F_BIT(25)	/* an executable stack, asked for */
+#define F_PROC_UNASKED F_BIT(26)	/* one nothing it loaded asks for */
+#define F_PROC_RWX F_BIT(27)		/* other writable and executable
 					   memory */
-	/* --require'd compiler defences the evidence shows missing
-	   (hardening.c, evidence.c). */
-	F_NO_STACK_CLASH = 1 << 28,
-	F_NOT_OPTIMIZED = 1 << 29,
-	F_NO_AUTO_VAR_INIT = 1 << 30,
-};
-#define F_COUNT 31
+/* --require'd: annocheck's tests of the binary alone (hardening.c). */
+#define F_TEXTREL F_BIT(28)
+#define F_MULTI_DYNAMIC F_BIT(29)
+#define F_BAD_PROPERTY F_BIT(30)
+#define F_NO_ENDBR F_BIT(31)
+#define F_NO_BTI_PLT F_BIT(32)
+#define F_ODD_SEGMENT F_BIT(33)
+#define F_RELRO_GAP F_BIT(34)
+#define F_RUN_PATH_OUTSIDE F_BIT(35)
+#define F_SUSPICIOUS_NAME F_BIT(36)
+/* --require'd compiler defences the evidence shows missing (hardening.c,
+   evidence.c). */
+#define F_NO_STACK_CLASH F_BIT(37)
+#define F_NOT_OPTIMIZED F_BIT(38)
+#define F_NO_AUTO_VAR_INIT F_BIT(39)
+#define F_COUNT 40
 #define F_FIRST_SYSTEM 17	/* the bit index of F_STACK_MADE_EXEC */
 /* The findings --require gives. */
 #define F_HARDENING (F_NO_PIE | F_NO_FULL_RELRO | F_NO_CANARY | F_NO_FORTIFY | \
     F_UNSAFE_RPATH | F_NO_IBT | F_NO_SHSTK | F_NO_BTI | F_NO_PAC | \
-    F_NOT_STRIPPED | F_NO_STACK_CLASH | F_NOT_OPTIMIZED | F_NO_AUTO_VAR_INIT)
+    F_NOT_STRIPPED | F_TEXTREL | F_MULTI_DYNAMIC | F_BAD_PROPERTY | \
+    F_NO_ENDBR | F_NO_BTI_PLT | F_ODD_SEGMENT | F_RELRO_GAP | \
+    F_RUN_PATH_OUTSIDE | F_SUSPICIOUS_NAME | F_NO_STACK_CLASH | \
+    F_NOT_OPTIMIZED | F_NO_AUTO_VAR_INIT)
 
 /* findings.c: each kind of finding, once, for every writer. */
 struct finding_kind {
@@ -123,9 +137,9 @@ enum effective { EFF_NOEXEC, EFF_EXEC, EFF_UNKNOWN, EFF_NONE };
 /* The verdict on one ELF image. */
 struct verdict {
 	enum effective effective;
-	unsigned findings;	/* enum finding bits */
+	uint64_t findings;	/* F_* bits */
 	bool allowed;		/* matched --allow: stack findings waived */
-	unsigned waived;	/* those findings */
+	uint64_t waived;	/* those findings */
 	const struct allow_pattern *allowed_by;	/* the pattern that did,
 						   set by the judge */
 	const char *why;	/* a sentence, static */
@@ -156,11 +170,22 @@ void rules_print(FILE *f);
 /* hardening.c: the symbols of one image as they go by, then the judged
    defences. */
 #define HARD_NFORT 79	/* the fortifiable functions' table */
+#define HARD_NAME 64	/* bytes kept of a suspicious name, escaped */
 struct hard_syms {
 	bool canary;
 	/* Per fortifiable function: 1 referenced, 2 its __*_chk referenced,
 	   in the dynamic table; 4 and 8 the same in the static one. */
 	unsigned char fort[HARD_NFORT];
+	/* The functions the image exports (chstk_sym.code), and how many
+	   start with each landing pad: ENDBR64, ENDBR32, and AArch64's BTI
+	   c or jc, PACIASP or PACIBSP. */
+	unsigned functions, endbr64, endbr32, bti;
+	/* Names that may hide what they say: with a control character, a
+	   bidirectional or zero-width format character, or bytes that are
+	   no UTF-8; and those whose only flaw is a space, which Go allows. */
+	unsigned suspicious, spaced;
+	char first_suspicious[HARD_NAME], first_spaced[HARD_NAME];
+	bool rust;		/* a symbol of Rust's runtime */
 };
 void hard_syms_clear(struct hard_syms *s);
 void hard_syms_add(struct hard_syms *s, const struct chstk_sym *sym);
@@ -186,30 +211,56 @@ struct hard {
 	/* What the evidence shows (evidence.h): the code's stack probes,
 	   annobin's notes, the compilers' recorded options. */
 	enum tri stack_clash, optimized, auto_var_init;
+	/* annocheck's tests of the binary alone (elfscan(1), HARDENING):
+	   T_NA where a test means nothing for the image. */
+	enum tri textrel;	/* text relocations */
+	enum tri one_dynamic;	/* at most one dynamic segment and section */
+	enum tri property;	/* the property note is well-formed; T_NA
+				   without one */
+	const char *property_fault;	/* what is wrong with it, or NULL */
+	enum tri entry_endbr;	/* x86 programs: ENDBR at the entry point */
+	unsigned functions, endbr;	/* x86 and AArch64: exported functions,
+					   and those with a landing pad */
+	enum tri bti_plt, pac_plt;	/* AArch64, dynamic */
+	unsigned odd;		/* ODD_* */
+	enum tri relro_covers;	/* GNU_RELRO covers what it should */
+	unsigned relro_gaps;	/* CHSTK_RELRO_* sections it does not */
+	enum tri system_paths;	/* run paths only under /usr or $ORIGIN */
+	unsigned noutside;
+	char outside[512];	/* the other entries, ':'-separated */
+	enum tri names;		/* no suspicious symbol name */
+	unsigned nsuspicious;
+	char suspicious[HARD_NAME];	/* the first, escaped */
+	enum lang { LANG_UNKNOWN, LANG_GO, LANG_RUST } lang;
 };
+/* Segments whose flags make no sense (struct hard.odd). */
+enum { ODD_TLS_EXEC = 1, ODD_STACK_NOT_RW = 2 };
 struct evidence;
 /* ev: the image's evidence, or NULL when none was read */
 void hardening_judge(const struct chstk_info *info, const struct hard_syms *s,
     const struct evidence *ev, struct hard *out);
 const char *fortify_name(unsigned i);
+/* The names of the CHSTK_RELRO_* sections of bits, ':'-separated, in
+   buf. */
+const char *relro_names(unsigned bits, char *buf, size_t len);
 
 /* --require: a glob (NULL: every path) and the findings a missing
    property gives there. */
 struct require {
 	char *glob;
-	unsigned findings;
+	uint64_t findings;
 };
 /* Parse "[GLOB=]PROP,PROP..." into r. 0, or -1 with *bad pointing at the
    unknown word in arg (which ends at a comma or at the end). */
 int require_parse(struct require *r, const char *arg, const char **bad);
 /* The name of the i-th property (from 0), or NULL past the last. */
 const char *require_property(size_t i);
-unsigned require_check(const struct require *req, size_t n,
+uint64_t require_check(const struct require *req, size_t n,
     const struct where *w, const struct hard *h);
 void require_free(struct require *r, size_t n);
 /* Why an image has the --require finding bit (one of F_HARDENING), in
    one sentence, in buf. */
-const char *hard_why(unsigned bit, const struct hard *h, char *buf,
+const char *hard_why(uint64_t bit, const struct hard *h, char *buf,
     size_t len);
 
 #endif

@@ -395,7 +395,8 @@ scan_dir(struct walker *w, const struct job *j, struct scratch *s)
 	int fd = open_dir(j->path, j->len, j->root || w->o->follow);
 	/* A layout named is its own root, as a file named is. */
 	struct met m = { .path = j->path, .root = j->root ? 0 : j->root_len,
-	    .image = j->image, .ref = j->ref };
+	    .named = j->root ? NAMED_ARG : NAMED_NO, .image = j->image,
+	    .ref = j->ref };
 	ssize_t n, off;
 	dev_t dev;
 

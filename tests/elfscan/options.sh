@@ -155,7 +155,7 @@ for name in plain quiet shown; do
 	    "$(grep -c '/many/sub[123]/' "$T/$name.out")" 7
 done
 expect_match "progress names a directory" "$(tr '\r' '\n' <"$T/shown.tty" | grep 'files/s' | tail -1)" \
-    "*files, * ELF, * files/s  */many*"
+    "* file*, * ELF, * files/s  */many*"
 expect "no progress when standard error is not a terminal" "$(cat "$T/plain.tty")" ""
 expect "--no-progress on a terminal" "$(grep -c 'files/s' "$T/quiet.tty")" 0
 

@@ -9,6 +9,8 @@
 #   root_new NAME SUITE a throwaway view NAME of SUITE's root, in $T: the
 #                       cached root below (never written), NAME's changes
 #                       above; exits 99 when the root cannot be built
+#   root_view NAME DIR  the same of the tree DIR (an unpacked image), never
+#                       written either
 #   root_put NAME FILE PATH [MODE]
 #                       place FILE at PATH in view NAME (directories made,
 #                       the root's own symbolic links followed)
@@ -132,10 +134,14 @@ roots_build() {
 
 root_new() {
 	roots_lower=$(root_path "$2") || exit 99
+	root_view "$1" "$roots_lower"
+}
+
+root_view() {
 	roots_v=$T/roots/$1
 	mkdir -p "$roots_v/upper" "$roots_v/work" "$roots_v/mnt" &&
-	    ln -s "$roots_lower" "$roots_v/lower" ||
-	    { echo "ERROR: root_new: cannot make $roots_v" >&2; exit 99; }
+	    ln -s "$2" "$roots_v/lower" ||
+	    { echo "ERROR: root_view: cannot make $roots_v" >&2; exit 99; }
 }
 
 # The script a view's namespace runs: mount the view afresh, then chroot.

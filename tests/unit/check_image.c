@@ -4,6 +4,7 @@
  */
 #include <check.h>
 #include <elf.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,6 +241,123 @@ START_TEST(refuses_malformed_objects)
 }
 END_TEST
 
+/* A note at p: its header, name and descriptor, each padded to 4 bytes.
+   Returns its size. */
+static size_t
+note(const struct gen *g, unsigned char *p, const char *name, uint32_t type,
+    const void *desc, uint32_t dsz, uint32_t claimed)
+{
+	uint32_t nsz = (uint32_t)strlen(name) + 1;
+
+	gen_put(g, p, 4, nsz);
+	gen_put(g, p + 4, 4, claimed);
+	gen_put(g, p + 8, 4, type);
+	memcpy(p + 12, name, nsz);
+	memcpy(p + 12 + (nsz + 3) / 4 * 4, desc, dsz);
+	return 12 + (nsz + 3) / 4 * 4 + (dsz + 3) / 4 * 4;
+}
+
+/* What a scan with CHSTK_READ_DYNAMIC saw of the dlopen notes. */
+struct notes {
+	char list[64];
+	size_t len;
+	bool cut, read;
+};
+
+static int
+record_notes(void *arg, const char *member, const struct chstk_info *info,
+    const struct chstk_error *err)
+{
+	struct notes *n = arg;
+	const char *p;
+
+	(void)member;
+	(void)err;
+	if (info == NULL || info->hardening == NULL)
+		return 0;
+	n->read = true;
+	n->cut = info->hardening->dlopen_cut;
+	for (p = info->hardening->dlopen; *p != '\0'; p += strlen(p) + 1)
+		;
+	n->len = (size_t)(p - info->hardening->dlopen) + 1;
+	memcpy(n->list, info->hardening->dlopen, n->len < sizeof(n->list) ?
+	    n->len : sizeof(n->list));
+	return 0;
+}
+
+#define NT_DLOPEN 0x407c0c0a
+
+/* systemd's dlopen notes (lib/hardening.c): every FDO note of that type
+   in every PT_NOTE segment, its text up to the first NUL, none of
+   another owner or type, none empty; a note that runs past its segment
+   ends that segment's reading; a segment that cannot be read, or a text
+   that does not fit, cuts the list. */
+START_TEST(reads_dlopen_notes)
+{
+	const struct gen *g = _i ? &be32 : &le64;
+	struct chstk_scan_opts o = { .read = CHSTK_READ_DYNAMIC };
+	static const char want[] = "[1]\0[2]\0[3]\0";
+	struct gen_phdr ph[4] = {
+		{ PT_LOAD, PF_R, 0, 0, 0x400, 0x400, 0x1000 },
+		{ PT_NOTE, PF_R, 0x140, 0x140, 0, 0, 4 },
+		{ PT_NOTE, PF_R, 0x200, 0x200, 0, 0, 4 },
+		{ PT_NOTE, PF_R, 0x300, 0x300, 0x10000000, 0x10000000, 4 },
+	};
+	unsigned char buf[0x400], *big;
+	struct chstk_error err;
+	struct notes n;
+	size_t at;
+
+	/* Segment 1: a build ID, "[1]", a package note, "[2]" without its
+	   NUL, an empty text. Segment 2: "[3]", then a note claiming more
+	   than the segment holds, then one it never reaches. */
+	gen_program(g, buf, sizeof(buf), ph, 3);
+	at = 0x140;
+	at += note(g, buf + at, "GNU", 3, "12345678", 8, 8);
+	at += note(g, buf + at, "FDO", NT_DLOPEN, "[1]", 4, 4);
+	at += note(g, buf + at, "FDO", 0xcafe1a7e, "{}", 3, 3);
+	at += note(g, buf + at, "FDO", NT_DLOPEN, "[2]", 3, 3);
+	at += note(g, buf + at, "FDO", NT_DLOPEN, "\0\0\0", 4, 4);
+	ph[1].filesz = ph[1].memsz = at - 0x140;
+	at = 0x200;
+	at += note(g, buf + at, "FDO", NT_DLOPEN, "[3]", 4, 4);
+	at += note(g, buf + at, "FDO", NT_DLOPEN, "[4]", 4, 0x1000);
+	at += note(g, buf + at, "FDO", NT_DLOPEN, "[5]", 4, 4);
+	ph[2].filesz = ph[2].memsz = at - 0x200;
+	gen_program(g, buf, 0x140, ph, 3);
+	memset(&n, 0, sizeof(n));
+	ck_assert_int_eq(chstk_scan_mem_with(buf, sizeof(buf), &o, record_notes,
+	    &n, &err), 0);
+	ck_assert(n.read && !n.cut);
+	ck_assert_uint_eq(n.len, sizeof(want));
+	ck_assert(memcmp(n.list, want, sizeof(want)) == 0);
+
+	/* A third segment past the end of the file: the list is cut, what
+	   was read stays. */
+	gen_program(g, buf, 0x140, ph, 4);
+	memset(&n, 0, sizeof(n));
+	ck_assert_int_eq(chstk_scan_mem_with(buf, sizeof(buf), &o, record_notes,
+	    &n, &err), 0);
+	ck_assert(n.read && n.cut);
+	ck_assert(memcmp(n.list, want, sizeof(want)) == 0);
+
+	/* A text longer than the room: cut before it. */
+	big = calloc(1, 0x140 + 32 + CHSTK_DLOPEN_LEN);
+	ck_assert_ptr_nonnull(big);
+	memset(big + 0x140 + 16, 'x', CHSTK_DLOPEN_LEN);
+	ph[1].filesz = ph[1].memsz = 16 + CHSTK_DLOPEN_LEN;
+	ph[0].filesz = ph[0].memsz = 0x140 + 16 + CHSTK_DLOPEN_LEN;
+	gen_program(g, big, 0x140, ph, 2);
+	note(g, big + 0x140, "FDO", NT_DLOPEN, "", 0, CHSTK_DLOPEN_LEN);
+	memset(&n, 0, sizeof(n));
+	ck_assert_int_eq(chstk_scan_mem_with(big, 0x140 + 32 + CHSTK_DLOPEN_LEN,
+	    &o, record_notes, &n, &err), 0);
+	ck_assert(n.read && n.cut);
+	ck_assert_uint_eq(n.len, 1);
+	free(big);
+}
+END_TEST
+
 START_TEST(names_states_and_operations)
 {
 	static const enum chstk_state all[] = {
@@ -281,6 +399,7 @@ main(void)
 	tcase_add_test(tc, counts_writable_executable_segments);
 	tcase_add_test(tc, tells_programs_from_shared_objects);
 	tcase_add_test(tc, reads_the_note_of_objects);
+	tcase_add_loop_test(tc, reads_dlopen_notes, 0, 2);
 	tcase_add_loop_test(tc, refuses_malformed_headers, 0,
 	    sizeof(bads) / sizeof(bads[0]));
 	tcase_add_test(tc, refuses_malformed_objects);

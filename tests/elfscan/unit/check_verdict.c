@@ -36,7 +36,7 @@ static const struct row {
 	enum chstk_kind kind;
 	enum chstk_state state;
 	enum effective want;
-	unsigned findings;
+	uint64_t findings;
 } rows[] = {
 	/* A marking wins everywhere. */
 	{ EM_X86_64, ELFCLASS64, CHSTK_KIND_PROGRAM, CHSTK_EXEC, EFF_EXEC,
