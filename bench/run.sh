@@ -11,7 +11,9 @@
 #
 # and the lower median of the two deep-queue ones is the cold floor.
 #
-# Warm: ROUNDS alternating runs of `elfscan -q`, the three floors and
+# Warm: ROUNDS alternating runs of `elfscan -q`, the same with the reader
+# of plain system calls (ELFSCAN_READER=threads, what elfscan does where
+# io_uring is not allowed), the three floors and
 # `scanelf -qeR` after one run of each to fill the cache; then the median
 # wall time and CPU time (user + system) of each, files per second, the
 # peak memory (maximum resident set), and elfscan's ratios to the warm
@@ -102,6 +104,8 @@ tool() {
 	case $1 in
 	elfscan) one "$1" "$elfscan" -q --no-progress "$2" ;;
 	elfscan-j64) one "$1" "$elfscan" -q --no-progress -j 64 "$2" ;;
+	elfscan-threads) one "$1" env ELFSCAN_READER=threads "$elfscan" -q \
+	    --no-progress "$2" ;;
 	before) one "$1" env LD_LIBRARY_PATH="$BENCH_BEFORE/lib/.libs" \
 	    "$before" -q --no-progress "$2" ;;
 	floor) one "$1" "$floor" "$2" ;;
@@ -115,6 +119,7 @@ label() {
 	case $1 in
 	elfscan) echo "elfscan -q" ;;
 	elfscan-j64) echo "elfscan -q -j 64" ;;
+	elfscan-threads) echo "elfscan -q, threads" ;;
 	before) echo "elfscan before" ;;
 	floor) echo "floor ($(nproc) threads)" ;;
 	floor-j64) echo "floor -j 64" ;;
@@ -151,6 +156,7 @@ report() {
 	echo "  ratio elfscan/deep-queue floor:  $(ratio "$(wall elfscan)" "$(wall "$deep")") wall, $(ratio "$(cpu elfscan)" "$(cpu "$deep")") CPU"
 	[ ! -s "$out/elfscan-j64" ] ||
 	    echo "  ratio elfscan -j 64/deep-queue floor: $(ratio "$(wall elfscan-j64)" "$(wall "$deep")") wall"
+	echo "  ratio elfscan, threads reader/floor ($(nproc) threads): $(ratio "$(wall elfscan-threads)" "$(wall floor)") wall; /deep-queue floor: $(ratio "$(wall elfscan-threads)" "$(wall "$deep")") wall"
 	echo "  ratio elfscan/scanelf:           $(ratio "$(wall elfscan)" "$(wall scanelf)") wall, $(ratio "$(cpu elfscan)" "$(cpu scanelf)") CPU"
 	[ -z "$before" ] ||
 	    echo "  ratio before/floor: $(ratio "$(wall before)" "$(wall floor)") wall; after/before: $(ratio "$(wall elfscan)" "$(wall before)") wall, $(ratio "$(cpu elfscan)" "$(cpu before)") CPU"
@@ -158,9 +164,9 @@ report() {
 }
 
 echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "elfscan: $("$elfscan" --version); scanelf: $(scanelf -V 2>&1 | head -1)"
-names="elfscan floor floor-j64 floor-uring scanelf${before:+ before}"
-cold_names="elfscan elfscan-j64 floor floor-j64 floor-uring scanelf${before:+ before}"
+echo "elfscan: $("$elfscan" --version | paste -sd, - | sed "s/,/, /g"); scanelf: $(scanelf -V 2>&1 | head -1)"
+names="elfscan elfscan-threads floor floor-j64 floor-uring scanelf${before:+ before}"
+cold_names="elfscan elfscan-threads elfscan-j64 floor floor-j64 floor-uring scanelf${before:+ before}"
 for tree in $trees; do
 	files=$("$elfscan" -q --summary --no-progress "$tree" 2>/dev/null | tail -1 |
 	    awk '{ print $1 }')

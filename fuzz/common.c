@@ -54,6 +54,15 @@ on_image(void *arg, const char *member, const struct chstk_info *info,
 		must(info->kind == CHSTK_KIND_OBJECT || info->wx <= info->loads);
 		must(info->has_exec_code || info->exec_limit == 0);
 		must((info->state == CHSTK_DEFAULT) <= (info->stack_flags == 0));
+		must(info->exec_in_file <= info->has_exec_code ||
+		    info->kind == CHSTK_KIND_OBJECT);
+		must(info->abi_tag >= -1);
+		must((info->kind == CHSTK_KIND_OBJECT) <=
+		    (info->sections != NULL));
+		must(info->sections == NULL ||
+		    (info->sections->alloc <= info->sections->count &&
+		    info->sections->alloc_bytes + info->sections->alloc_nobits <=
+		    info->sections->alloc));
 		st = (unsigned char)info->state;
 	}
 	if (s->images < FUZZ_MAX_IMAGES)

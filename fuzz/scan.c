@@ -9,7 +9,8 @@
  * (chstk_scan_stream, fed in pieces of changing sizes), which keeps only
  * what it will read again; of unknown size it must keep the promises.
  * With CHSTK_READ_HARDENING, memory, file and stream must agree on the
- * images and the symbols handed over, and so must a scan with the sizes
+ * images, the symbols handed over and what else an image's info says (a
+ * want asking for every image's sections), and so must a scan with the sizes
  * lib/hardening.c reads symbol tables by made small (chstk__symread_sizes),
  * which reads the names of these small inputs through a window as it does
  * those of string tables over 16 MiB: the same symbols, none missed, none
@@ -170,6 +171,33 @@ dlopen_hash(const struct chstk_hardening *hd)
 	return (h ^ hd->dlopen_cut) * UINT64_C(1099511628211);
 }
 
+/* Every image's sections and dynamic symbols, asked of want. */
+static unsigned
+want_all(void *arg, const struct chstk_info *info)
+{
+	(void)arg, (void)info;
+	return CHSTK_READ_SECTIONS | CHSTK_READ_DYNSYM;
+}
+
+/* The facts beyond the marking, summed like the symbols. */
+static uint64_t
+facts_hash(const struct chstk_info *info)
+{
+	const struct chstk_sections *t = info->sections;
+	uint64_t v[] = { info->cut, info->exec_in_file,
+	    (uint64_t)(int64_t)info->abi_tag,
+	    (uint64_t)info->hardening->guard_reads, t != NULL,
+	    t ? t->count : 0, t ? t->alloc : 0, t ? t->alloc_bytes : 0,
+	    t ? t->alloc_nobits : 0, t ? t->symtab : 0, t ? t->globals : 0,
+	    t ? t->lto : 0, t ? t->modname : 0 };
+	uint64_t h = UINT64_C(14695981039346656037);
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		h = (h ^ v[i]) * UINT64_C(1099511628211);
+	return h;
+}
+
 static int
 on_hard_image(void *arg, const char *member, const struct chstk_info *info,
     const struct chstk_error *err)
@@ -184,6 +212,8 @@ on_hard_image(void *arg, const char *member, const struct chstk_info *info,
 		return 0;
 	}
 	hd = info->hardening;
+	must(hd->guard_reads >= -1);
+	h->digest += facts_hash(info);
 	must(hd != NULL);
 	must(hd->rpath != NULL && strlen(hd->rpath) < CHSTK_PATH_LEN);
 	must(hd->runpath != NULL && strlen(hd->runpath) < CHSTK_PATH_LEN);
@@ -218,9 +248,10 @@ hard_scan(const uint8_t *data, size_t size, int in, struct hard_scan *h)
 {
 	struct chstk_scan_opts o = {
 		.read = CHSTK_READ_HARDENING | CHSTK_READ_CODE |
-		    CHSTK_READ_EVIDENCE | CHSTK_READ_CODE_SEARCH,
+		    CHSTK_READ_EVIDENCE | CHSTK_READ_CODE_SEARCH | CHSTK_READ_WANT,
 		.symbol = on_symbol,
 		.unit = on_unit,
+		.want = want_all,
 	};
 	/* A stream of known size, 1000 bytes a read. */
 	struct fuzz_pieces c = fuzz_pieces(data, size, 1000);

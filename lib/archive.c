@@ -28,6 +28,8 @@
 #define AR_SIZE_LEN 10
 
 #define DEB_FIRST "debian-binary"
+_Static_assert(AR_MAGLEN + sizeof(DEB_FIRST) - 1 <= CHSTK_FORMAT_HEAD,
+    "chstk_format() tells a .deb by more bytes than chstk.h says");
 
 /* A Debian package is an ar archive too, its first member debian-binary. */
 enum chstk_ar_magic

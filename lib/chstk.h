@@ -87,6 +87,8 @@ enum chstk_kind {
 	CHSTK_KIND_OBJECT,	/* ET_REL */
 };
 
+#define CHSTK_HEAD_LEN 20
+
 /* What the library reads from one ELF image. */
 struct chstk_info {
 	enum chstk_state state;
@@ -123,6 +125,58 @@ struct chstk_info {
 	   NULL too when the dynamic section or the interpreter's path cannot
 	   be read (the image is reported all the same). */
 	const struct chstk_hardening *hardening;
+	/*
+	 * Since interface 2 (libtool 2:0:2), below: the library fills this
+	 * struct and lends it, so members are only ever added at its end.
+	 */
+	/* A PT_LOAD's bytes (p_offset + p_filesz) or the section header
+	   table run past the end of the file (of the member, in an
+	   archive): a file cut short, or a separate debug file that kept
+	   its program's program headers (eu-strip -f; see sections). Never
+	   set where the size is not known (a stream that does not say). */
+	bool cut;
+	/* Some executable PT_LOAD has bytes in the file (p_filesz > 0). A
+	   separate debug file whose program headers say so
+	   (objcopy --only-keep-debug) has none. */
+	bool exec_in_file;
+	/* The OS word of the image's NT_GNU_ABI_TAG note (owner "GNU", type
+	   1, the .note.ABI-tag glibc's start files put in every program
+	   they link) found in a PT_NOTE that lies in the file's first 64
+	   KiB: 0 Linux, 1 GNU/Hurd, 2 Solaris, 3 FreeBSD; -1 without one. */
+	int abi_tag;
+	/* What the section headers say, when they were read: always for
+	   objects; for programs and shared objects with
+	   CHSTK_READ_HARDENING, or what a chstk_want_fn asks. NULL
+	   otherwise. */
+	const struct chstk_sections *sections;
+	/* The image's first CHSTK_HEAD_LEN bytes as they are in the file
+	   (e_ident, e_type, e_machine): what a binfmt_misc handler's magic
+	   is matched against. */
+	unsigned char head[CHSTK_HEAD_LEN];
+};
+
+/*
+ * An image's section headers, summed up for a caller that tells what
+ * reads an image: the sections that hold bytes of its program, its
+ * symbols, and the two names that mark what no linker links.
+ */
+struct chstk_sections {
+	unsigned count;		/* section headers, the null one excepted */
+	unsigned alloc;		/* SHF_ALLOC sections */
+	unsigned alloc_bytes;	/* of those, with bytes in the file: neither
+				   SHT_NOBITS nor SHT_NOTE, and not empty */
+	unsigned alloc_nobits;	/* of those, SHT_NOBITS and not empty (in a
+				   separate debug file, every section of the
+				   program it was taken from) */
+	bool symtab;		/* has a SHT_SYMTAB section */
+	uint64_t globals;	/* the first SHT_SYMTAB's entries past its
+				   sh_info: its global and weak symbols,
+				   defined or referenced; 0 without one */
+	/* Objects only, by the names of sections that are not SHF_ALLOC: */
+	bool lto;		/* one starts with ".gnu.lto_": GCC's
+				   intermediate code for link-time
+				   optimization */
+	bool modname;		/* one is named ".modname": a GRUB module */
 };
 
 #define CHSTK_PATH_LEN 4096
@@ -232,6 +286,14 @@ struct chstk_hardening {
 				   a PT_NOTE segment not read (over 64 KiB,
 				   or past the end of the file): the list
 				   holds the notes read whole */
+	/* For a program without PT_INTERP nor SHT_SYMTAB (a stripped static
+	   program) for x86-64 or i386, the instructions in its executable
+	   PT_LOADs that read the stack protector's guard into a register
+	   (x86-64: mov, sub, xor or cmp of %fs:0x28; i386: of %gs:0x14),
+	   the prologue's load and the epilogue's check of every protected
+	   function. Read 64 KiB at a time, up to 64 MiB of code. -1 when
+	   not counted: another kind of image or machine, or more code. */
+	int64_t guard_reads;
 	/* What annocheck's tests of the binary alone read besides (elfscan(1),
 	   HARDENING, says what each is worth). */
 	unsigned dynamic_segments;	/* PT_DYNAMIC entries */
@@ -357,11 +419,34 @@ struct chstk_unit {
  */
 typedef int (*chstk_unit_fn)(void *arg, const struct chstk_unit *unit);
 
+/*
+ * Called, when chstk_scan_opts.read has CHSTK_READ_WANT, for each image
+ * once its headers are read, before what the CHSTK_READ_* bits it
+ * returns ask of this image beyond the scan's: a caller that needs more
+ * of a few images (their sections, their dynamic symbols) asks for it
+ * there, without reading as much of every image. info is as the
+ * image's chstk_scan_fn will get it, but kind and pie, which for an
+ * ET_DYN are read after (CHSTK_KIND_SHARED and false until then),
+ * hardening and sections. What is asked there and cannot be read is
+ * left out (sections NULL, the symbols up to the damage): the image is
+ * reported all the same. A stream (chstk_scan_stream_with) keeps the
+ * whole image for it, and only when its size is known and at most
+ * CHSTK_STREAM_KEEP.
+ */
+typedef unsigned (*chstk_want_fn)(void *arg, const struct chstk_info *info);
+
 enum {
 	CHSTK_READ_HARDENING = 1,	/* fill chstk_info.hardening */
 	CHSTK_READ_DYNAMIC = 2,		/* only its dynamic linking: the
 					   dynamic section and PT_INTERP */
-	CHSTK_READ_CODE = 4,		/* with CHSTK_READ_HARDENING: the
+	CHSTK_READ_SECTIONS = 4,	/* fill chstk_info.sections for
+					   programs and shared objects too */
+	CHSTK_READ_DYNSYM = 8,		/* hand the dynamic symbol table's
+					   symbols to chstk_scan_opts.symbol
+					   (with CHSTK_READ_HARDENING, every
+					   symbol is) */
+	CHSTK_READ_WANT = 16,		/* call chstk_scan_opts.want */
+	CHSTK_READ_CODE = 32,		/* with CHSTK_READ_HARDENING: the
 					   first bytes of code at the entry
 					   point and at each exported function
 					   (chstk_sym.code), a few bytes at
@@ -378,20 +463,21 @@ enum {
 	 * apply). Costs little for an image without them: its section
 	 * headers and their names, read again.
 	 */
-	CHSTK_READ_EVIDENCE = 8,
+	CHSTK_READ_EVIDENCE = 64,
 	/*
 	 * With CHSTK_READ_HARDENING: also the x86-64 code of its executable
 	 * segments (sections, in an object) searched for trampolines and
 	 * stack probes, up to CHSTK_CODE_MAX bytes. Every byte of code is
 	 * read: some 1 GB/s of code on this machine's cores.
 	 */
-	CHSTK_READ_CODE_SEARCH = 16,
+	CHSTK_READ_CODE_SEARCH = 128,
 };
 
 /* What the chstk_scan_*_with() functions read beyond the marking. */
 struct chstk_scan_opts {
 	unsigned read;		/* CHSTK_READ_* bits */
-	chstk_sym_fn symbol;	/* with CHSTK_READ_HARDENING; may be NULL */
+	chstk_sym_fn symbol;	/* with CHSTK_READ_HARDENING or
+				   CHSTK_READ_DYNSYM; may be NULL */
 	/* chstk_scan_fd_with() only: a caller that has read the start of
 	   the file already, to tell what it is (see chstk_format()), lends
 	   its first head_len bytes, which the library takes from there
@@ -404,6 +490,10 @@ struct chstk_scan_opts {
 	   asks its size (fstat) only for a check the bytes it holds cannot
 	   answer, and a read past its end fails as a range check would. */
 	bool regular;
+	/* Since interface 2, read only with CHSTK_READ_WANT in read (a
+	   caller built against an older header has no such member): asked
+	   what more to read of each image. */
+	chstk_want_fn want;
 	chstk_unit_fn unit;	/* with CHSTK_READ_EVIDENCE; may be NULL */
 };
 
@@ -445,7 +535,8 @@ int chstk_scan_mem(const void *buf, size_t size, chstk_scan_fn fn, void *arg,
  * chstk_scan_fd() and chstk_scan_mem() reading what o asks beyond the
  * marking. An image whose further reads fail (a dynamic section or symbol
  * table running past the end, a count no real file has) is reported to fn
- * as one that cannot be read.
+ * as one that cannot be read; but one cut short (chstk_info.cut), whose
+ * reads ran past the end, is reported without them (hardening NULL).
  */
 int chstk_scan_fd_with(int fd, const struct chstk_scan_opts *o,
     chstk_scan_fn fn, void *arg, struct chstk_error *err);
@@ -502,7 +593,9 @@ enum chstk_format {
 				   library refuses it */
 };
 
-/* The format the first n bytes of a file say (22 are enough). */
+/* The format the first n bytes of a file say: CHSTK_FORMAT_HEAD bytes
+   are enough. */
+#define CHSTK_FORMAT_HEAD 22
 enum chstk_format chstk_format(const void *head, size_t n);
 
 /* What chstk_update() or chstk_rewrite_fd() did. */

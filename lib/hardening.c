@@ -8,7 +8,8 @@
  * of the binary alone read in the program headers and the sections image.c
  * noted, and the symbol tables, handed to the caller one symbol at a time;
  * with CHSTK_READ_CODE the first bytes of code at the entry point and at
- * each exported function. What they mean is the caller's to judge
+ * each exported function; for a stripped static program, the stack
+ * protector's reads in its code. What they mean is the caller's to judge
  * (elfscan's hardening.c and its system verdicts).
  *
  * Everything is read in bounded pieces, each range-checked against the
@@ -960,6 +961,115 @@ property_of(const struct chstk_image *im, struct chstk_hardening *h,
 	return 0;
 }
 
+/*
+ * The stack protector's guard lives in the thread control block, where
+ * GCC and Clang read it for glibc (sysdeps/x86_64/nptl/tls.h and
+ * sysdeps/i386/nptl/tls.h: tcbhead_t.stack_guard, at %fs:0x28 and
+ * %gs:0x14): a protected function loads it in its prologue and checks it
+ * before returning. Without symbols, these reads are what shows that a
+ * program's functions are protected. Their encodings, the segment prefix,
+ * REX.W (x86-64; REX.R too for %r8 to %r15), the opcode of mov, sub, xor
+ * or cmp into a register, a ModRM of mod 00 with a 32-bit absolute
+ * address (x86-64: through a SIB without base or index), and the offset:
+ *
+ *   x86-64  64 48|4c 8b|2b|33|3b (reg<<3|4) 25 28 00 00 00
+ *   i386    65 8b|2b|33|3b (reg<<3|5) 14 00 00 00, and 65 a1 14 00 00 00
+ *           (mov to %eax by its short form)
+ *
+ * as objdump -d shows them (tests/elfscan/precision.sh counts both).
+ */
+#define GUARD_CHUNK 65536
+#define GUARD_OVERLAP 8		/* the longest encoding, less one byte */
+#define GUARD_CODE_MAX (UINT64_C(64) << 20)
+
+static bool
+guard_op(unsigned char op)
+{
+	return op == 0x8b || op == 0x2b || op == 0x33 || op == 0x3b;
+}
+
+/* Does an encoding that reads the guard start at p (len bytes there)? */
+static bool
+guard_read_at(const unsigned char *p, size_t len, bool x86_64)
+{
+	static const unsigned char off64[] = { 0x25, 0x28, 0, 0, 0 };
+	static const unsigned char off32[] = { 0x14, 0, 0, 0 };
+
+	if (x86_64)
+		return len >= 9 && p[0] == 0x64 && (p[1] == 0x48 ||
+		    p[1] == 0x4c) && guard_op(p[2]) && (p[3] & 0xc7) == 0x04 &&
+		    memcmp(p + 4, off64, sizeof(off64)) == 0;
+	if (len >= 6 && p[0] == 0x65 && p[1] == 0xa1 &&
+	    memcmp(p + 2, off32, sizeof(off32)) == 0)
+		return true;
+	return len >= 7 && p[0] == 0x65 && guard_op(p[1]) &&
+	    (p[2] & 0xc7) == 0x05 && memcmp(p + 3, off32, sizeof(off32)) == 0;
+}
+
+/* The guard reads of the executable PT_LOADs, a chunk at a time; -1 past
+   GUARD_CODE_MAX bytes of code or when a read fails. */
+static int64_t
+guard_reads(const struct chstk_image *im, bool x86_64)
+{
+	unsigned char *buf = malloc(GUARD_CHUNK + GUARD_OVERLAP);
+	uint64_t pos, len, total = 0;
+	int64_t n = 0;
+	size_t i, k, got;
+
+	if (buf == NULL)
+		return -1;
+	for (i = 0; i < im->phnum && n >= 0; i++) {
+		const GElf_Phdr *ph = &im->phdr[i];
+
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+			continue;
+		if (ph->p_filesz > GUARD_CODE_MAX - total) {
+			n = -1;
+			break;
+		}
+		total += ph->p_filesz;
+		for (pos = 0; pos < ph->p_filesz && n >= 0; pos += GUARD_CHUNK) {
+			len = ph->p_filesz - pos;
+			got = len < GUARD_CHUNK + GUARD_OVERLAP ? (size_t)len :
+			    GUARD_CHUNK + GUARD_OVERLAP;
+			if (chstk__src_read(im->src, ph->p_offset + pos, buf, got,
+			    "code", NULL) < 0) {
+				n = -1;
+				break;
+			}
+			for (k = 0; k < got && k < GUARD_CHUNK; k++)
+				n += guard_read_at(buf + k, got - k, x86_64);
+		}
+	}
+	free(buf);
+	return n;
+}
+
+/* The guard reads of a stripped static program, or -1 (see struct
+   chstk_hardening). */
+static int64_t
+canary_code(const struct chstk_image *im, const struct chstk_info *info,
+    const struct chstk_hardening *h)
+{
+	if (info->kind != CHSTK_KIND_PROGRAM || info->interp || h->symtab)
+		return -1;
+	if (info->machine == EM_X86_64 && info->elf_class == ELFCLASS64)
+		return guard_reads(im, true);
+	if (info->machine == EM_386)
+		return guard_reads(im, false);
+	return -1;
+}
+
+int
+chstk__dynsym_read(const struct chstk_image *im,
+    const struct chstk_scan_opts *o, void *arg, struct chstk_error *err)
+{
+	if (im->dynsym.sh_type != SHT_DYNSYM || o->symbol == NULL)
+		return 0;
+	return read_symbols(im, &im->dynsym, &im->dynsym_str, true, false,
+	    o->symbol, arg, err);
+}
+
 /* The first bytes at the entry point of a program (or of a shared object
    that has one), when it lies in an executable segment's file image. */
 static int
@@ -1065,14 +1175,15 @@ layout(const struct chstk_image *im, struct chstk_hardening *h)
 
 int
 chstk__hardening_read(const struct chstk_image *im,
-    const struct chstk_scan_opts *o, void *arg, struct chstk_hardening_buf *b,
-    struct chstk_error *err)
+    const struct chstk_info *info, const struct chstk_scan_opts *o,
+    void *arg, struct chstk_hardening_buf *b, struct chstk_error *err)
 {
 	struct chstk_hardening *h = &b->h;
 	bool code = o->read & CHSTK_READ_CODE;
 	int r;
 
 	memset(h, 0, sizeof(*h));
+	h->guard_reads = -1;
 	b->rpath[0] = b->runpath[0] = b->soname[0] = '\0';
 	b->needed[0] = b->interp[0] = b->dlopen[0] = '\0';
 	h->rpath = b->rpath;
@@ -1092,6 +1203,7 @@ chstk__hardening_read(const struct chstk_image *im,
 	h->sections = im->shnum > 0;
 	h->symtab = im->symtab.sh_type == SHT_SYMTAB;
 	h->dynsym = im->dynsym.sh_type == SHT_DYNSYM;
+	h->guard_reads = canary_code(im, info, h);
 	r = property_of(im, h, err);
 	if (r == 0)
 		r = read_go_version(im, h, err);

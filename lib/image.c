@@ -9,6 +9,7 @@
  * sections costs a few kilobytes, not megabytes. Rewrites ask for every
  * section header to be kept (CHSTK_IMAGE_SECTIONS).
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,15 @@ int
 chstk__is_elf(const unsigned char *buf, size_t len)
 {
 	return len >= SELFMAG && memcmp(buf, ELFMAG, SELFMAG) == 0;
+}
+
+/* A 32-bit word of the file, in its byte order. */
+static uint32_t
+get_word(const unsigned char *p, int msb)
+{
+	return msb ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	    (uint32_t)p[2] << 8 | p[3] : (uint32_t)p[3] << 24 |
+	    (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
 }
 
 size_t
@@ -131,6 +141,7 @@ read_ehdr(struct chstk_image *im, struct chstk_error *err)
 		return chstk__error(err, CHSTK_ERR_CORRUPT,
 		    "unknown ELF version %u", raw[EI_VERSION]);
 	memcpy(im->ehdr.e_ident, raw, EI_NIDENT);
+	memcpy(im->head, raw, have < CHSTK_HEAD_LEN ? have : CHSTK_HEAD_LEN);
 	if (have < chstk__fsize(im, ELF_T_EHDR))
 		return chstk__error(err, CHSTK_ERR_TRUNCATED,
 		    "ELF header runs past the end of the file");
@@ -247,16 +258,15 @@ section_counts(struct chstk_image *im, struct chstk_error *err)
 }
 
 /*
- * Does the section name at offset name in the name table read exactly
- * want? Reads through a window on the table, so that names read in order
- * cost one read per window.
+ * Does the section name at offset name in the name table start with the
+ * len bytes of want? Reads through a window on the table, so that names
+ * read in order cost one read per window.
  */
-int
-chstk__name_is(struct chstk_image *im, uint64_t name, const char *want,
-    struct chstk_error *err)
+static int
+name_starts(struct chstk_image *im, uint64_t name, const char *want,
+    size_t len, struct chstk_error *err)
 {
 	struct chstk_strwin *w = &im->names;
-	size_t len = strlen(want) + 1;
 	int r;
 
 	if (name >= w->table_size || len > w->table_size - name)
@@ -274,6 +284,55 @@ chstk__name_is(struct chstk_image *im, uint64_t name, const char *want,
 		}
 	}
 	return memcmp(w->buf + (name - w->off), want, len) == 0;
+}
+
+int
+chstk__name_is(struct chstk_image *im, uint64_t name, const char *want,
+    struct chstk_error *err)
+{
+	return name_starts(im, name, want, strlen(want) + 1, err);
+}
+
+/*
+ * An object's section that is not loaded and holds bytes: is it one of
+ * those whose name tells what reads the object (struct chstk_sections)?
+ * Few are (.comment, the .debug_* ones, those of GCC's LTO): the names
+ * of the rest are not read.
+ */
+static int
+named_section(struct chstk_image *im, const GElf_Shdr *sh,
+    struct chstk_error *err)
+{
+	int r = 0;
+
+	if (im->ehdr.e_type != ET_REL || sh->sh_flags & SHF_ALLOC ||
+	    sh->sh_type != SHT_PROGBITS || sh->sh_size == 0)
+		return 0;
+	if (!im->sect.lto && (r = name_starts(im, sh->sh_name, ".gnu.lto_",
+	    9, err)) != 0) {
+		im->sect.lto = r > 0;
+		return r < 0 ? r : 0;
+	}
+	if (!im->sect.modname && (r = chstk__name_is(im, sh->sh_name,
+	    ".modname", err)) != 0)
+		im->sect.modname = r > 0;
+	return r < 0 ? r : 0;
+}
+
+/* The sums of struct chstk_sections, one section at a time. */
+static void
+sum_section(struct chstk_sections *t, const GElf_Shdr *sh)
+{
+	t->count++;
+	if (!(sh->sh_flags & SHF_ALLOC))
+		return;
+	t->alloc++;
+	if (sh->sh_size == 0)
+		return;
+	if (sh->sh_type == SHT_NOBITS)
+		t->alloc_nobits++;
+	else if (sh->sh_type != SHT_NOTE)
+		t->alloc_bytes++;
 }
 
 /* The span of a section of relro kind bit, joined to those before. */
@@ -380,6 +439,9 @@ note_section(struct chstk_image *im, size_t i, const GElf_Shdr *sh,
 {
 	int r;
 
+	sum_section(&im->sect, sh);
+	if ((r = named_section(im, sh, err)) < 0)
+		return r;
 	if (how & CHSTK_IMAGE_SYMBOLS &&
 	    (r = hardening_section(im, sh, err)) < 0)
 		return r;
@@ -478,11 +540,20 @@ read_shdrs(struct chstk_image *im, unsigned how, struct chstk_error *err)
 	}
 	if (r == 0)
 		r = linked_strings(im, err);
-	if (r < 0)
+	if (r < 0) {
 		free(keep);
-	else
-		im->shdr = keep;
-	return r;
+		return r;
+	}
+	im->shdr = keep;
+	if (im->symtab.sh_type == SHT_SYMTAB) {
+		uint64_t es = chstk__fsize(im, ELF_T_SYM);
+
+		im->sect.symtab = true;
+		if (im->symtab.sh_size / es > im->symtab.sh_info)
+			im->sect.globals = im->symtab.sh_size / es -
+			    im->symtab.sh_info;
+	}
+	return 0;
 }
 
 static int
@@ -555,8 +626,10 @@ chstk__image_open(struct chstk_image *im, const struct chstk_src *src,
 	if (r == 0)
 		r = read_phdrs(im, err);
 	if (r == 0 && (im->ehdr.e_type == ET_REL ||
-	    how & (CHSTK_IMAGE_SECTIONS | CHSTK_IMAGE_SYMBOLS)))
+	    how & (CHSTK_IMAGE_SECTIONS | CHSTK_IMAGE_SYMBOLS))) {
 		r = read_shdrs(im, how, err);
+		im->shdrs_read = true;
+	}
 	if (r < 0) {
 		chstk__image_close(im);
 		return r;
@@ -564,6 +637,39 @@ chstk__image_open(struct chstk_image *im, const struct chstk_src *src,
 	if (im->ehdr.e_type != ET_REL)
 		im->state = phdr_state(im);
 	return 0;
+}
+
+int
+chstk__image_sections(struct chstk_image *im, struct chstk_error *err)
+{
+	const struct chstk_src *src = im->src;
+	enum chstk_state state = im->state;
+	int r;
+
+	if (im->shdrs_read)
+		return 0;
+	im->shdrs_read = true;
+	/* A stream keeps the whole image, or nothing more. */
+	if (src->stream != NULL && (src->size == UINT64_MAX ||
+	    src->size > CHSTK_STREAM_KEEP))
+		return chstk__error(err, CHSTK_ERR_NOMEM,
+		    "section headers: the image is too big to keep");
+	r = chstk__src_keep_all(src, err);
+	if (r == 0)
+		r = read_shdrs(im, 0, err);
+	/* A program's marking is its program headers', whatever sections
+	   it keeps. */
+	im->state = state;
+	if (r < 0) {
+		/* What the headers read said goes with them. */
+		im->shnum = 0;
+		im->notes = 0;
+		im->wx_sections = 0;
+		im->symtab.sh_type = im->dynsym.sh_type = SHT_NULL;
+		im->property.sh_type = SHT_NULL;
+		memset(&im->sect, 0, sizeof(im->sect));
+	}
+	return r;
 }
 
 void
@@ -619,6 +725,102 @@ done:
 	return info->interp && !soname ? CHSTK_KIND_PROGRAM : CHSTK_KIND_SHARED;
 }
 
+/* a + b, or UINT64_MAX where it overflows. */
+static uint64_t
+end_of(uint64_t a, uint64_t b)
+{
+	return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
+
+/*
+ * Do the PT_LOADs' bytes or the section header table run past the end of
+ * the file? The program header table was checked when it was read; the
+ * section header table of a program or shared object, which the kernel
+ * and the loader never read, was not. One question of the file's size
+ * answers them all, at the furthest end.
+ */
+static bool
+cut_short(const struct chstk_image *im)
+{
+	const GElf_Ehdr *e = &im->ehdr;
+	uint64_t end = 0, n = e->e_shnum ? e->e_shnum : e->e_shoff != 0;
+	size_t i;
+
+	for (i = 0; i < im->phnum; i++)
+		if (im->phdr[i].p_type == PT_LOAD && im->phdr[i].p_filesz > 0 &&
+		    end_of(im->phdr[i].p_offset, im->phdr[i].p_filesz) > end)
+			end = end_of(im->phdr[i].p_offset,
+			    im->phdr[i].p_filesz);
+	if (im->shnum > 0)
+		n = im->shnum;
+	/* n < 2^21 entries (MAX_ENTRIES) of at most 65535 bytes */
+	if (e->e_shoff != 0 && end_of(e->e_shoff, n * e->e_shentsize) > end)
+		end = end_of(e->e_shoff, n * e->e_shentsize);
+	return end == UINT64_MAX || !chstk__src_holds(im->src, 0, end);
+}
+
+/* Find the first note of type owned by "GNU" in the notes buf holds:
+   1 with its descriptor in *desc and *dsz, 0 when there is none, -1
+   when an entry runs past the end. */
+static int
+gnu_note(const unsigned char *buf, size_t size, int msb,
+    uint32_t type, const unsigned char **desc, size_t *dsz)
+{
+	size_t pos = 0, nsz, dpos;
+	uint32_t t;
+
+	while (size - pos >= 12) {
+		nsz = (size_t)get_word(buf + pos, msb);
+		*dsz = (size_t)get_word(buf + pos + 4, msb);
+		t = get_word(buf + pos + 8, msb);
+		dpos = pos + 12 + (nsz + 3) / 4 * 4;
+		if (nsz > size || dpos > size || *dsz > size - dpos)
+			return -1;
+		if (t == type && nsz == 4 && memcmp(buf + pos + 12, "GNU", 4) == 0) {
+			*desc = buf + dpos;
+			return 1;
+		}
+		pos = dpos + (*dsz + 3) / 4 * 4;
+		if (pos > size)
+			return 0;
+	}
+	return 0;
+}
+
+/*
+ * The OS of the NT_GNU_ABI_TAG note (glibc's csu/abi-note.S: OS, then the
+ * kernel version it was built for), from the PT_NOTEs where linkers put
+ * them: in the first page or so. Those further, or bigger than a few
+ * notes, or that cannot be read, are not looked at: no stream is kept
+ * longer for them.
+ */
+#define NOTE_AREA 65536
+#define NOTE_MAX 4096
+static int
+abi_tag(const struct chstk_image *im)
+{
+	int msb = im->ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
+	unsigned char buf[NOTE_MAX];
+	const unsigned char *desc;
+	size_t i, dsz;
+
+	for (i = 0; i < im->phnum; i++) {
+		const GElf_Phdr *ph = &im->phdr[i];
+
+		if (ph->p_type != PT_NOTE || ph->p_filesz == 0 ||
+		    ph->p_filesz > NOTE_MAX || ph->p_offset > NOTE_AREA ||
+		    ph->p_filesz > NOTE_AREA - ph->p_offset ||
+		    chstk__src_read(im->src, ph->p_offset, buf,
+		    (size_t)ph->p_filesz, "note", NULL) < 0)
+			continue;
+		if (gnu_note(buf, (size_t)ph->p_filesz, msb,
+		    NT_GNU_ABI_TAG, &desc, &dsz) > 0 && dsz >= 4)
+			return get_word(desc, msb) > INT_MAX ? INT_MAX :
+			    (int)get_word(desc, msb);
+	}
+	return -1;
+}
+
 /* Where the marking is, or would be (see struct chstk_info). */
 static void
 mark_range(const struct chstk_image *im, size_t stack, struct chstk_info *info)
@@ -662,6 +864,7 @@ chstk__image_info(const struct chstk_image *im, struct chstk_info *info)
 	info->type = im->ehdr.e_type;
 	info->machine = im->ehdr.e_machine;
 	info->flags = im->ehdr.e_flags;
+	memcpy(info->head, im->head, sizeof(info->head));
 	for (i = 0; i < im->phnum; i++) {
 		const GElf_Phdr *ph = &im->phdr[i];
 
@@ -681,6 +884,8 @@ chstk__image_info(const struct chstk_image *im, struct chstk_info *info)
 			    i * im->ehdr.e_phentsize;
 			info->wx_size = im->ehdr.e_phentsize;
 		}
+		if (ph->p_flags & PF_X && ph->p_filesz > 0)
+			info->exec_in_file = true;
 		if (ph->p_flags & PF_X && ph->p_memsz > 0) {
 			uint64_t last = ph->p_memsz - 1 > UINT64_MAX - ph->p_vaddr ?
 			    UINT64_MAX : ph->p_vaddr + ph->p_memsz - 1;
@@ -690,13 +895,14 @@ chstk__image_info(const struct chstk_image *im, struct chstk_info *info)
 				info->exec_limit = last;
 		}
 	}
+	info->cut = cut_short(im);
+	info->abi_tag = abi_tag(im);
 	switch (im->ehdr.e_type) {
 	case ET_EXEC:
 		info->kind = CHSTK_KIND_PROGRAM;
 		break;
 	case ET_DYN:
-		info->kind = dyn_kind(im, info);
-		info->pie = info->kind == CHSTK_KIND_PROGRAM;
+		info->kind = CHSTK_KIND_SHARED;	/* until chstk__image_kind() */
 		break;
 	case ET_REL:
 		info->kind = CHSTK_KIND_OBJECT;
@@ -709,4 +915,13 @@ chstk__image_info(const struct chstk_image *im, struct chstk_info *info)
 		break;
 	}
 	mark_range(im, stack, info);
+}
+
+void
+chstk__image_kind(const struct chstk_image *im, struct chstk_info *info)
+{
+	if (im->ehdr.e_type != ET_DYN)
+		return;
+	info->kind = dyn_kind(im, info);
+	info->pie = info->kind == CHSTK_KIND_PROGRAM;
 }

@@ -226,8 +226,10 @@ struct chstk_strwin {
 struct chstk_image {
 	const struct chstk_src *src;
 	GElf_Ehdr ehdr;
+	unsigned char head[CHSTK_HEAD_LEN];	/* the first bytes, as read */
 	size_t phnum;
 	GElf_Phdr *phdr;	/* phnum entries, owned */
+	bool shdrs_read;	/* the section headers were read */
 	size_t shnum;		/* 0 when sections were not read */
 	size_t shstrndx;
 	GElf_Shdr *shdr;	/* shnum entries with CHSTK_IMAGE_SECTIONS */
@@ -241,6 +243,7 @@ struct chstk_image {
 	   SHT_SYMTAB and SHT_DYNSYM and their string tables, and an
 	   object's .note.gnu.property; sh_type SHT_NULL when absent. */
 	GElf_Shdr symtab, symtab_str, dynsym, dynsym_str, property;
+	struct chstk_sections sect;	/* when shnum > 0 */
 	/* With CHSTK_IMAGE_SYMBOLS, what the sections say for hardening.c:
 	   the span of the sections of each CHSTK_RELRO_* kind (by bit
 	   index; relro_sections says which were met), the SHT_DYNAMIC
@@ -266,8 +269,18 @@ enum {
 
 int chstk__image_open(struct chstk_image *im, const struct chstk_src *src,
     unsigned how, struct chstk_error *err);
+/* The section headers of an image opened without them, read now (a
+   stream keeps the whole image for them, when its size is known and
+   fits); 0, or an error, which leaves the image without sections. */
+int chstk__image_sections(struct chstk_image *im, struct chstk_error *err);
 void chstk__image_close(struct chstk_image *im);
+/* What the headers say, but an ET_DYN's kind and pie (see
+   chstk__image_kind); the notes and the file's size are asked, never
+   failing: what cannot be read is not there. */
 void chstk__image_info(const struct chstk_image *im, struct chstk_info *info);
+/* An ET_DYN's kind and pie, from its dynamic section: the last read of
+   an image, after which a stream only goes forward. */
+void chstk__image_kind(const struct chstk_image *im, struct chstk_info *info);
 /* The size in the file of one entry of type, in the image's class. */
 size_t chstk__fsize(const struct chstk_image *im, Elf_Type type);
 /* Decode entries [first, first + n) of a table of type at off, n <= 64,
@@ -306,8 +319,13 @@ struct chstk_hardening_buf {
 	char dlopen[CHSTK_DLOPEN_LEN];
 };
 int chstk__hardening_read(const struct chstk_image *im,
-    const struct chstk_scan_opts *o, void *arg, struct chstk_hardening_buf *b,
-    struct chstk_error *err);
+    const struct chstk_info *info, const struct chstk_scan_opts *o,
+    void *arg, struct chstk_hardening_buf *b, struct chstk_error *err);
+/* The dynamic symbols alone, handed to o->symbol (CHSTK_READ_DYNSYM);
+   im has its sections. 0, what o->symbol returned to stop, or an
+   error. */
+int chstk__dynsym_read(const struct chstk_image *im,
+    const struct chstk_scan_opts *o, void *arg, struct chstk_error *err);
 /* The sizes hardening.c reads a symbol table by (see there). A variable
    only so that the fuzz targets can make them small between two scans,
    and small inputs take the paths of big tables; the library never

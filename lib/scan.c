@@ -38,41 +38,94 @@ read_evidence(const struct chstk_image *im, const struct chstk_scan_opts *o,
 	return r;
 }
 
+/* What the library keeps of an image until its callback has seen it. */
+struct kept {
+	struct chstk_hardening_buf *h;	/* NULL: the hardening not asked */
+	struct chstk_sections sect;
+};
+
+/* What o asks of every image, and what its want asks of this one. */
+static unsigned
+reads_of(const struct chstk_scan_opts *o, void *arg,
+    const struct chstk_info *info)
+{
+	unsigned read;
+
+	if (o == NULL)
+		return 0;
+	read = o->read;
+	if (read & CHSTK_READ_WANT && o->want != NULL)
+		read |= o->want(arg, info);
+	return read;
+}
+
 /*
- * Read the image in src, with what o asks, into info (and h, when o asks
- * for the hardening, which the library keeps until fn has seen it). 0,
- * what o->symbol returned to stop, or an error.
+ * The reads beyond the headers that read asks of im, whose info is read
+ * but its kind. Only the hardening's errors count: what a want asked
+ * for and cannot be read is left out.
+ */
+static int
+read_more(struct chstk_image *im, const struct chstk_scan_opts *o,
+    void *arg, unsigned read, struct chstk_info *info, struct kept *k,
+    struct chstk_error *err)
+{
+	bool more = read & (CHSTK_READ_SECTIONS | CHSTK_READ_DYNSYM);
+	int r = 0;
+
+	if (more)
+		chstk__image_sections(im, NULL);
+	chstk__image_kind(im, info);
+	if (k->h != NULL)
+		r = chstk__hardening_read(im, info, o, arg, k->h, err);
+	if (r == 0 && k->h != NULL)
+		r = chstk__build_id(im, &k->h->h, err);
+	if (r == 0 && k->h != NULL)
+		r = read_evidence(im, o, arg, k->h, err);
+	/* With the hardening, every symbol is handed over. */
+	if (r == 0 && read & CHSTK_READ_DYNSYM &&
+	    !(read & CHSTK_READ_HARDENING) &&
+	    (r = chstk__dynsym_read(im, o, arg, NULL)) < 0)
+		r = 0;
+	if (im->shdrs_read) {
+		k->sect = im->sect;
+		info->sections = &k->sect;
+	}
+	return r;
+}
+
+/*
+ * Read the image in src, with what o asks, into info (and what k keeps
+ * until fn has seen it). 0, what o->symbol returned to stop, or an error.
  */
 static int
 read_image(const struct chstk_src *src, const struct chstk_scan_opts *o,
-    void *arg, struct chstk_info *info, struct chstk_hardening_buf *h,
+    void *arg, struct chstk_info *info, struct kept *k,
     struct chstk_error *err)
 {
 	struct chstk_image im;
+	unsigned read;
 	int r;
 
-	r = chstk__image_open(&im, src, h == NULL ? 0 :
+	r = chstk__image_open(&im, src, k->h == NULL ? 0 :
 	    o->read & CHSTK_READ_HARDENING ? CHSTK_IMAGE_SYMBOLS :
 	    CHSTK_IMAGE_DYNAMIC, err);
 	if (r < 0)
 		return r;
 	chstk__image_info(&im, info);
-	if (h != NULL)
-		r = chstk__hardening_read(&im, o, arg, h, err);
-	if (r == 0 && h != NULL)
-		r = chstk__build_id(&im, &h->h, err);
-	if (r == 0 && h != NULL)
-		r = read_evidence(&im, o, arg, h, err);
+	read = reads_of(o, arg, info);
+	/* A program's sections with the hardening are read already. */
+	r = read_more(&im, o, arg, read, info, k, err);
 	chstk__image_close(&im);
-	/* The linking read alone never makes an image unreadable: its
-	   marking stands, without what could not be read. */
+	info->hardening = r == 0 && k->h != NULL ? &k->h->h : NULL;
+	/* The linking read alone never makes an image unreadable, nor what
+	   lies past the end of a file cut short: the image is reported, its
+	   marking standing, without what could not be read. */
 	if (r < 0 && r != CHSTK_ERR_SYS && r != CHSTK_ERR_NOMEM &&
-	    !(o->read & CHSTK_READ_HARDENING)) {
+	    (!(o->read & CHSTK_READ_HARDENING) ||
+	    (r == CHSTK_ERR_TRUNCATED && info->cut))) {
 		chstk__clear_error(err);
-		h = NULL;
 		r = 0;
 	}
-	info->hardening = r == 0 && h != NULL ? &h->h : NULL;
 	/* The reading of the dynamic section forgives errors; a stream that
 	   failed under it has not been read. */
 	if (chstk__src_failed(src))
@@ -80,10 +133,10 @@ read_image(const struct chstk_src *src, const struct chstk_scan_opts *o,
 	return r;
 }
 
-/* What a scan reads, and where the hardening goes (NULL: not asked). */
+/* What a scan reads, and what it keeps of each image. */
 struct scan {
 	const struct chstk_scan_opts *o;
-	struct chstk_hardening_buf *h;
+	struct kept k;
 	chstk_scan_fn fn;
 	void *arg;
 };
@@ -91,7 +144,7 @@ struct scan {
 /* A member that cannot be read is the callback's to judge; one that is no
    ELF file is none of its business. */
 static int
-scan_member(const struct scan *s, const struct chstk_ar *ar,
+scan_member(struct scan *s, const struct chstk_ar *ar,
     const struct chstk_ar_member *m, struct chstk_error *err)
 {
 	struct chstk_info info;
@@ -104,7 +157,7 @@ scan_member(const struct scan *s, const struct chstk_ar *ar,
 	chstk__clear_error(&merr);
 	chstk__ar_member_src(ar, m, &src);
 	chstk__src_forget(ar->src, m->data);
-	r = read_image(&src, s->o, s->arg, &info, s->h, &merr);
+	r = read_image(&src, s->o, s->arg, &info, &s->k, &merr);
 	if (r == 0)
 		return s->fn(s->arg, m->name, &info, NULL);
 	if (r > 0)
@@ -116,7 +169,7 @@ scan_member(const struct scan *s, const struct chstk_ar *ar,
 }
 
 static int
-scan_archive(const struct scan *s, const struct chstk_src *src,
+scan_archive(struct scan *s, const struct chstk_src *src,
     struct chstk_error *err)
 {
 	struct chstk_ar_member m;
@@ -135,7 +188,7 @@ int
 chstk__scan(const struct chstk_src *src, const struct chstk_scan_opts *o,
     chstk_scan_fn fn, void *arg, struct chstk_error *err)
 {
-	struct scan s = { o, NULL, fn, arg };
+	struct scan s = { .o = o, .fn = fn, .arg = arg };
 	unsigned char magic[8];
 	struct chstk_info info;
 	size_t len;
@@ -149,13 +202,13 @@ chstk__scan(const struct chstk_src *src, const struct chstk_scan_opts *o,
 		return r;
 	/* Some 20 KiB of strings: on the heap, not a worker's stack. */
 	if (o != NULL && o->read & (CHSTK_READ_HARDENING | CHSTK_READ_DYNAMIC) &&
-	    (s.h = malloc(sizeof(*s.h))) == NULL)
+	    (s.k.h = malloc(sizeof(*s.k.h))) == NULL)
 		return chstk__syserror(err, "cannot read hardening");
 	if (chstk__ar_magic(magic, len) != CHSTK_AR_NONE)
 		r = scan_archive(&s, src, err);
-	else if ((r = read_image(src, o, arg, &info, s.h, err)) == 0)
+	else if ((r = read_image(src, o, arg, &info, &s.k, err)) == 0)
 		r = fn(arg, NULL, &info, NULL);
-	free(s.h);
+	free(s.k.h);
 	return r;
 }
 

@@ -23,6 +23,9 @@
 #   refused  a sub given, under fail, the message that counts the refused
 #            images and says how to fix them: the build first, then the
 #            fix policy, then an allowance
+#   profiles optional: an array of elfscan --profile names, each a
+#            distribution's build flags whose promises every image must
+#            keep (see bad_profile)
 #   compare_with
 #            optional: the previous build's package (or tree); each
 #            defence an image lost since it is refused under fail and fix
@@ -49,9 +52,9 @@ our $CHSTK = $ENV{CHSTK_HOOK_CHSTK} || '@bindir@/chstk';
 # The findings of elfscan --require: defences the compiler and linker
 # build in, which chstk cannot add. The properties that give them.
 my %HARDENING = map { $_ => 1 } qw(no-pie no-full-relro no-canary no-fortify
-    unsafe-rpath no-ibt no-shstk no-bti no-pac not-stripped);
+    unsafe-rpath no-ibt no-shstk no-bti no-pac not-stripped no-relro);
 my %PROPS = map { $_ => 1 } qw(pie relro canary fortify rpath ibt shstk bti
-    pac);
+    pac gnu-relro);
 
 # Findings that are not about the stack: chstk cannot change a W^X
 # segment, a malformed file is reported as unreadable, and the defences
@@ -87,6 +90,28 @@ sub bad_require {
 	return undef;
 }
 
+# The message for a profile name elfscan does not know, or undef: elfscan
+# keeps the profiles, and says what is wrong with a name (with the close
+# one), as it would on its command line.
+sub bad_profile {
+	for my $name (@_) {
+		my $pid = open(my $out, '-|') // return "cannot run $ELFSCAN: $!";
+		if ($pid == 0) {
+			open(STDERR, '>&', \*STDOUT);
+			open(STDOUT, '>', '/dev/null');
+			exec($ELFSCAN, '--list', "--profile=$name") or exit 127;
+		}
+		my @said = <$out>;
+		close $out;
+		next if $? == 0;
+		return "$ELFSCAN: cannot run" if $? >> 8 == 127 && !@said;
+		chomp(my $why = $said[0] // "$ELFSCAN: --profile=$name failed");
+		$why =~ s/^elfscan: //;
+		return $why;
+	}
+	return undef;
+}
+
 # An operational error: nothing more can be checked.
 sub fatal {
 	my ($h, @msg) = @_;
@@ -115,7 +140,8 @@ sub scan {
 	my ($h, $root) = @_;
 	my $json = JSON::PP->new;
 	my @args = ('--no-progress', '--format=json',
-	    @{$h->{allow_options}}, @{$h->{require_options} // []});
+	    @{$h->{allow_options}}, @{$h->{require_options} // []},
+	    map { "--profile=$_" } @{$h->{profiles} // []});
 	my (@records, @unused);
 
 	$h->{verbose}->("$ELFSCAN @args $root") if $h->{verbose};

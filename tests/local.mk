@@ -47,11 +47,14 @@ elfscan_shell_tests = \
 	tests/elfscan/images.sh \
 	tests/elfscan/lazy.sh \
 	tests/elfscan/reads.sh \
+	tests/elfscan/reader.sh \
 	tests/elfscan/hardening.sh \
+	tests/elfscan/profiles.sh \
 	tests/elfscan/annotests.sh \
 	tests/elfscan/hardening-names.sh \
 	tests/elfscan/evidence.sh \
 	tests/elfscan/proc.sh \
+	tests/elfscan/precision.sh \
 	tests/elfscan/layers.sh \
 	tests/elfscan/diff.sh
 
@@ -80,6 +83,7 @@ packaging_tests = \
 reliability_tests = \
 	tests/reliability/fuzz-replay.sh \
 	tests/reliability/faults.sh \
+	tests/reliability/readfaults.sh \
 	tests/reliability/filesystems.sh \
 	tests/reliability/kill.sh \
 	tests/reliability/concurrent.sh \

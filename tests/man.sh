@@ -3,7 +3,9 @@
 # the warning level, and each page has EXIT STATUS (sections 1 and 8) and
 # EXAMPLES. The RULES table of elfscan(1), rendered by groff (man -l) and
 # by mandoc, is what elfscan --rules prints: one row per machine, in the
-# same order, each word in its header's column.
+# same order, each word in its header's column. Its PROFILES table lists,
+# in order, the promises elfscan --list says are checked (profile,
+# property, where).
 . "$top_srcdir/tests/lib.sh"
 : "${ELFSCAN:?}"
 need mandoc man groff col
@@ -44,5 +46,15 @@ for renderer in groff mandoc; do
 	    "$(words <"$T/$renderer")" "$(cat "$T/rules")"
 	expect "elfscan.1 RULES under $renderer: each word in its header's column" \
 	    "$(misaligned <"$T/$renderer")" ""
+done
+# The checked promises: rows of --list whose property is not "-".
+checked() { awk '/^[a-z]/ && $1 !~ /:$/ && $2 != "-" { print $1, $2, $3 }'; }
+"$ELFSCAN" --list | checked >"$T/promises"
+expect_match "elfscan --list prints promises" "$(wc -l <"$T/promises")" "[1-9][0-9]*"
+for renderer in groff mandoc; do
+	"render_$renderer" "$top_srcdir/man/elfscan.1" |
+	    sed -n '/^ *PROFILE  *PROPERTY  *WHERE  *FLAGS *$/,/^ *$/p' | sed 's/^ *//' | checked >"$T/$renderer-profiles"
+	expect "elfscan.1 PROFILES under $renderer: the promises of elfscan --list" \
+	    "$(cat "$T/$renderer-profiles")" "$(cat "$T/promises")"
 done
 finish

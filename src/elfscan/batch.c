@@ -45,22 +45,40 @@ batch_symbol(void *batch, const struct chstk_sym *sym)
 	struct batch *b = batch;
 
 	hard_syms_add(&b->syms, sym);
+	scope_symbol(&b->scope_syms, sym);
 	return 0;
 }
 
-/* The image, with a copy of what the library lent of its hardening. */
+unsigned
+batch_want(void *batch, const struct chstk_info *info)
+{
+	(void)batch;
+	return scope_want(info);
+}
+
+/* The image, with a copy of what the library lent of its sections and
+   hardening. */
 void
-batch_image(struct batch *b, const char *member,
+batch_image(struct batch *b, const char *member, bool ar_member,
     const struct chstk_info *info)
 {
 	struct found *f = next(b, FOUND_IMAGE, member);
+	struct chstk_sections *t;
 	struct chstk_hardening *h;
 
+	f->ar_member = ar_member;
 	f->info = *info;
 	f->syms = b->syms;
+	f->scope_syms = b->scope_syms;
 	hard_syms_clear(&b->syms);
 	f->ev = b->ev;
 	ev_clear(&b->ev);
+	b->scope_syms = 0;
+	if (info->sections != NULL) {
+		t = xmalloc(sizeof(*t));
+		*t = *info->sections;
+		f->info.sections = t;
+	}
 	if (info->hardening == NULL)
 		return;
 	if (b->evidence)
@@ -83,17 +101,19 @@ batch_copy(struct batch *b, const char *member, const struct found *f)
 	bool evidence = b->evidence;
 
 	b->syms = f->syms;
+	b->scope_syms = f->scope_syms;
 	b->evidence = false;
-	batch_image(b, member, &f->info);
+	batch_image(b, member, f->ar_member, &f->info);
 	b->evidence = evidence;
 	b->v[b->n - 1].ev = f->ev;
 }
 
 static void
-free_hardening(const struct chstk_info *info)
+free_lent(const struct chstk_info *info)
 {
 	struct chstk_hardening *h = (struct chstk_hardening *)info->hardening;
 
+	free((struct chstk_sections *)info->sections);
 	if (h == NULL)
 		return;
 	free((char *)h->rpath);
@@ -117,6 +137,7 @@ batch_add(struct batch *b, enum found_kind kind, const char *member,
 	/* The symbols read belonged to an image that could not be read. */
 	hard_syms_clear(&b->syms);
 	ev_clear(&b->ev);
+	b->scope_syms = 0;
 
 	va_start(ap, fmt);
 	n = vasprintf(&f->msg, fmt, ap);
@@ -140,11 +161,12 @@ batch_clear(struct batch *b)
 	for (i = 0; i < b->n; i++) {
 		free(b->v[i].member);
 		free(b->v[i].msg);
-		free_hardening(&b->v[i].info);
+		free_lent(&b->v[i].info);
 	}
 	free(b->v);
 	b->v = NULL;
 	b->n = b->cap = 0;
 	hard_syms_clear(&b->syms);
 	ev_clear(&b->ev);
+	b->scope_syms = 0;
 }

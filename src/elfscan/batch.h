@@ -18,15 +18,21 @@
 enum found_kind {
 	FOUND_IMAGE,		/* an ELF image, in info */
 	FOUND_MALFORMED,	/* an ELF image that does not parse: a finding */
+	FOUND_DAMAGED,		/* an ar archive whose structure is damaged
+				   part of the way: a finding too */
 	FOUND_ERROR,		/* what could not be read: an error */
 };
 struct found {
 	enum found_kind kind;
 	char *member;		/* NULL for the file itself; owned */
+	bool ar_member;		/* an ar archive's member (an image of a
+				   package is a member too, and may not be) */
 	struct chstk_info info;	/* info.hardening and its strings owned */
 	struct hard_syms syms;	/* with --hardening: what its symbols say */
 	struct evidence ev;	/* what its DWARF, notes and code say, when
 				   read (ev.looked) */
+	unsigned scope_syms;	/* what its symbols say of its class
+				   (scope_symbol) */
 	char *msg;		/* "what failed: why", but for images; owned */
 };
 struct batch {
@@ -47,13 +53,17 @@ struct batch {
 	size_t n, cap;
 	struct hard_syms syms;	/* of the image being read */
 	struct evidence ev;	/* of the image being read: its units */
+	unsigned scope_syms;	/* of the image being read */
 };
 /* A symbol of the image being read: the library hands them over before
    the image itself, and keeps none. */
 int batch_symbol(void *batch, const struct chstk_sym *sym);
 /* A compilation unit of the image being read, handed over before it. */
 int batch_unit(void *batch, const struct chstk_unit *unit);
-void batch_image(struct batch *b, const char *member,
+/* What more to read of an image, once its headers are read (a
+   chstk_want_fn): what its class needs. */
+unsigned batch_want(void *batch, const struct chstk_info *info);
+void batch_image(struct batch *b, const char *member, bool ar_member,
     const struct chstk_info *info);
 /* An image found before (f, of another batch), again under member. */
 void batch_copy(struct batch *b, const char *member, const struct found *f);

@@ -289,7 +289,7 @@ collect(void *arg, const char *member, const struct chstk_info *info,
 		info = &in;
 	}
 	if (info != NULL)
-		batch_image(&l->s->b, name, info);
+		batch_image(&l->s->b, name, member != NULL, info);
 	else if (err->code == CHSTK_ERR_NOMEM)
 		batch_add(&l->s->b, FOUND_ERROR, name,
 		    "cannot scan member: %s", err->msg);
@@ -353,9 +353,11 @@ scan_member(struct level *l, struct entry *e, const unsigned char *head,
 		.read = (l->s->out->hardening ? CHSTK_READ_HARDENING |
 		    CHSTK_READ_CODE | CHSTK_READ_EVIDENCE |
 		    (l->s->out->code ? CHSTK_READ_CODE_SEARCH : 0) : 0) |
-		    (l->s->out->dynamic ? CHSTK_READ_DYNAMIC : 0),
+		    (l->s->out->dynamic ? CHSTK_READ_DYNAMIC : 0) |
+		    CHSTK_READ_WANT,
 		.symbol = collect_symbol,
 		.unit = collect_unit,
+		.want = batch_want,
 	};
 	struct chstk_error err;
 	int r;
@@ -364,14 +366,15 @@ scan_member(struct level *l, struct entry *e, const unsigned char *head,
 	/* A member whose bytes lie in the file as they are has offsets
 	   there: the batch says so, for the SARIF regions. */
 	l->s->b.at.streamed = l->at == UINT64_MAX;
-	r = chstk_scan_stream_with(member_read, &m, e->size,
-	    so.read != 0 ? &so : NULL, collect, l, &err);
+	r = chstk_scan_stream_with(member_read, &m, e->size, &so, collect, l,
+	    &err);
 	if (e->failed != 0)
 		return -1;
 	if (r == CHSTK_ERR_NOMEM || r == CHSTK_ERR_SYS)
 		report(l, true, "cannot scan member: %s", err.msg);
 	else if (r < 0 && format == CHSTK_FORMAT_AR)
-		report(l, true, "damaged archive: %s", err.msg);
+		batch_add(&l->s->b, FOUND_DAMAGED, l->name,
+		    "damaged archive: %s", err.msg);
 	else if (r < 0)
 		batch_add(&l->s->b, FOUND_MALFORMED, l->name, "%s", err.msg);
 	flush(l->s);

@@ -23,7 +23,9 @@ enum container {
 	CONTAINER_NONE, CONTAINER_DEB, CONTAINER_RPM, CONTAINER_ZIP,
 	CONTAINER_TAR, CONTAINER_CPIO, CONTAINER_COMPRESSED,
 };
-/* What a file's first n bytes (up to 512) say it is. */
+/* What a file's first n bytes say it is: CONTAINER_HEAD bytes are enough
+   (a tar's magic ends there). */
+#define CONTAINER_HEAD 262
 enum container container_kind(const unsigned char *head, size_t n);
 /* What to do with an entry of an image's layer (container_out). */
 enum entry_do { ENTRY_SKIP, ENTRY_SCAN, ENTRY_KEEP };

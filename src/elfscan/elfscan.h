@@ -1,8 +1,9 @@
 /*
- * elfscan.h - the options, the counters and the three stages a path goes
+ * elfscan.h - the options, the counters and the four stages a path goes
  * through, top to bottom; each stage calls only those below it:
  *
  *   walk.c     find the files: the roots, then their directories
+ *   heads.c    open them and read their heads, many at a time
  *   read.c     read each file's images, through the library, or through
  *              container.c and oci.c for packages and images
  *              (container.h), into a batch (batch.h)
@@ -21,7 +22,9 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <fcntl.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "chstk.h"
 #include "verdict.h"
@@ -41,14 +44,21 @@ struct opts {
 	bool archives;		/* -A: open containers met in the walk */
 	const char *platform;	/* --platform: OS/ARCH[/VARIANT], or NULL */
 	bool progress;		/* on a terminal, unless --no-progress */
-	unsigned jobs;
+	unsigned jobs;		/* walker threads */
+	unsigned jobs_most;	/* and while the walk reads the disk */
+	bool uring;		/* read heads with io_uring (heads.c) */
 	struct allow allow;
-	bool hardening;		/* --hardening, or any --require */
+	bool hardening;		/* --hardening, any --require or --profile */
 	bool code;		/* --code (or --require stack-clash):
 				   every image's code searched too */
-	struct require *require;
+	struct require *require;	/* --require's, then --profile's */
 	size_t nrequire;
+	const char **profiles;	/* --profile NAME, each */
+	size_t nprofiles;
+	bool list;		/* --list: print the profiles' promises */
 	bool system;		/* the verdicts of roots (system.h) */
+	bool all;		/* --all: judge what Linux does not run too
+				   (scope.c) */
 	bool diff;		/* --diff OLD NEW (diff.h) */
 	bool files;		/* files are scanned: not --proc alone */
 	bool proc;		/* --proc: the running processes (proc.h) */
@@ -89,7 +99,9 @@ enum counter {
 	C_KIND,			/* F_COUNT, by finding bit index: images
 				   (or processes) with that finding (text's
 				   notes) */
-	C_COUNT = C_KIND + F_COUNT
+	/* Images by their class (scope.c), by enum scope. */
+	C_SCOPE = C_KIND + F_COUNT,
+	C_COUNT = C_SCOPE + SCOPE_COUNT
 };
 struct stats {
 	atomic_ulong c[C_COUNT];
@@ -148,11 +160,66 @@ struct met {
 				   image */
 	const char *ref;	/* and the image it selects, or NULL: all */
 };
-/* The images of the file name in dirfd, met as m, to j. */
+
+/*
+ * A file's images, from its head: the first READ_HEAD bytes (or
+ * all of a smaller file), enough for the ELF header and program headers
+ * of nearly every ELF file (all of /usr's here), which the library then
+ * does not read again: one read tells what a file is and, most often,
+ * all the library needs but the dynamic section. Not more: the other
+ * files, most of a tree, would have it copied for nothing. Files are
+ * opened READ_OPEN_FLAGS, and O_NOFOLLOW unless followed: a FIFO put in a
+ * file's place since the listing does not block the open.
+ */
+#define READ_HEAD 1024
+#define READ_OPEN_FLAGS (O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+struct head {
+	int fd;			/* -1: the open failed */
+	int error;		/* why the open or a read failed, or 0 */
+	const unsigned char *bytes;
+	size_t n;		/* bytes of the head read */
+};
+/* The images of the file whose head is h, met as m, to j. The caller
+   closes h->fd. */
+void read_head(struct judge *j, const struct head *h, const struct met *m);
+/* Open the file name in dirfd, met as m, read its head and its images
+   to j, one system call after the other. */
 void read_file(struct judge *j, int dirfd, const char *name,
     const struct met *m);
+/* A read shorter than asked is most likely the file's end; the head is
+   read on only while it is shorter than the bytes that tell what the
+   file is, to the walk (chstk_format's) or, when containers are looked
+   into, to container_kind. Returns how many. */
+size_t read_enough(const struct judge *j, enum named named);
+/* Read on into head[got, READ_HEAD) from fd, until enough bytes are in or
+   the file ends. Returns the bytes in head, or -1 with errno set. */
+ssize_t read_on(int fd, unsigned char *head, size_t got, size_t enough);
 /* The images of the OCI image layout open on fd, met as m. */
 void read_layout(struct judge *j, int fd, const struct met *m);
+
+/*
+ * heads.c: the regular files a walker lists, opened and their heads read
+ * many at a time with io_uring, then to read_head; or, where io_uring
+ * cannot be used, each read at once with read_file. One struct heads a
+ * walker thread.
+ */
+/* Can io_uring read the heads? If not, why, in a few words, into why. */
+bool heads_uring(char *why, size_t len);
+/* A walker's, reading with io_uring if j->o->uring and a ring can be set
+   up, else one file at a time. Freed by heads_free, which waits for the
+   files in flight. */
+struct heads *heads_new(struct judge *j);
+void heads_free(struct heads *h);
+/* The regular file name in the directory open on dirfd, met as m (not
+   named, not an image). name and m's path are copied. */
+void heads_file(struct heads *h, int dirfd, const char *name,
+    const struct met *m);
+/* The directory open on dirfd is listed: closed once its files are
+   read. */
+void heads_dir_done(struct heads *h, int dirfd);
+/* Are files in flight? heads_drain waits until none are. */
+bool heads_busy(const struct heads *h);
+void heads_drain(struct heads *h);
 
 /* walk.c: scan the paths named as arguments, args[0, nargs), then the
    files listed in --files-from, listed[0, nlisted) (a directory there is

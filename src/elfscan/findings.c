@@ -3,7 +3,8 @@
  * text, JSON and SARIF outputs, its SARIF rule (level, security-severity
  * for code scanning's sorting) and its texts: what it means, why it
  * matters, how to fix it. In the order of enum finding: the stack's, then
- * what --require asks for.
+ * what --require asks for, a root's, --diff's, running processes', and a
+ * last one --require asks for.
  */
 #include "verdict.h"
 
@@ -57,10 +58,12 @@ static const struct finding_kind kinds[] = {
 	  "write and execute (an assembly .section with \"awx\" flags, or a "
 	  "linker script); no marking fixes this.", "image" },
 	{ "malformed", "MalformedElf", "warning", "4.0",
-	  "The ELF file does not parse.",
+	  "The ELF file does not parse, or is cut short.",
 	  "The file starts like an ELF file but a header, count, offset or "
-	  "size in it is invalid: neither this scanner nor, likely, the "
-	  "loader can read it.",
+	  "size in it is invalid, or its segments or section headers run "
+	  "past its end, or it is an ar archive damaged part of the way: "
+	  "neither this scanner nor, likely, the loader or linker can read "
+	  "it whole.",
 	  "Rebuild the file, or remove it when it is not meant to be an ELF "
 	  "program, library or object.", "image" },
 	/* What --require found missing (hardening.c; elfscan(1),
@@ -80,9 +83,10 @@ static const struct finding_kind kinds[] = {
 	  "an overwrite there redirects a call.",
 	  "Link with '-Wl,-z,relro,-z,now'.", "image" },
 	{ "no-canary", "NoStackProtector", "warning", "5.5",
-	  "The image references no stack protector symbol.",
+	  "No function of the image is protected by a canary.",
 	  "None of the stack protector's symbols (__stack_chk_fail and the "
-	  "others elfscan(1) lists) is in the image's symbol tables: no "
+	  "others elfscan(1) lists) is in the image's symbol tables, and, in "
+	  "a stripped static program, none of its code checks the guard: no "
 	  "function checks a canary before it returns, so a stack buffer "
 	  "overflow can overwrite a return address unnoticed. (An image "
 	  "without any array on a stack needs none.)",
@@ -354,6 +358,16 @@ static const struct finding_kind kinds[] = {
 	  "binds.",
 	  "Rename the symbol in the source; 'readelf --wide --syms FILE' "
 	  "lists the names, elfscan's JSON output shows the first escaped.",
+	  "image" },
+	/* What --require gnu-relro found missing (hardening.c), and the
+	   profiles that promise partial RELRO only (profiles.c). */
+	{ "no-relro", "NoRelro", "warning", "5.5",
+	  "The image has no GNU_RELRO segment.",
+	  "Without a GNU_RELRO segment the data the dynamic linker "
+	  "relocates (the GOT, the dynamic section, the constructors' "
+	  "table) stays writable for the whole life of the process: an "
+	  "overwrite there redirects a call.",
+	  "Link with '-Wl,-z,relro' (and '-Wl,-z,now' for full RELRO).",
 	  "image" },
 	/* What --require found missing of the compiler's defences, by the
 	   evidence (evidence.c; elfscan(1), HARDENING). */

@@ -300,6 +300,30 @@ judge_paths(const struct chstk_hardening *h, struct hard *out)
 	    T_UNKNOWN : T_YES;
 }
 
+/*
+ * Does a function of the image check a canary? Its symbols say so (a
+ * static program's hold libc's own, protected, code); a stripped static
+ * program has none to say it, but its code does where the library
+ * counted the guard's reads (x86): one is a yes, none a no. Elsewhere its
+ * canary is unknown, never a no without evidence: its dynamic symbol
+ * table, when it has one, names no import.
+ */
+static enum tri
+canary_of(const struct chstk_info *info, const struct chstk_hardening *h,
+    const struct hard_syms *s)
+{
+	bool stripped_static = info->kind == CHSTK_KIND_PROGRAM &&
+	    !info->interp && !h->symtab;
+
+	if (s->canary || h->guard_reads > 0)
+		return T_YES;
+	if (h->guard_reads == 0)
+		return T_NO;
+	if (stripped_static)
+		return T_UNKNOWN;
+	return h->symtab || h->dynsym ? T_NO : T_UNKNOWN;
+}
+
 static void
 judge_symbols(const struct chstk_info *info, const struct chstk_hardening *h,
     const struct hard_syms *s, struct hard *out)
@@ -308,8 +332,8 @@ judge_symbols(const struct chstk_info *info, const struct chstk_hardening *h,
 	unsigned mask = object ? 3u << 2 : 3u;
 	size_t i;
 
-	out->canary = s->canary ? T_YES : h->symtab || h->dynsym ? T_NO :
-	    T_UNKNOWN;
+	out->canary = canary_of(info, h, s);
+	out->canary_checks = h->guard_reads;
 	/* The dynamic table names what an image takes from libc; a static
 	   program's symtab holds libc's own, used or not. */
 	if (!object && !h->dynsym) {
@@ -520,9 +544,11 @@ hardening_judge(const struct chstk_info *info, const struct hard_syms *s,
 	    info->kind == CHSTK_KIND_SHARED;
 
 	memset(out, 0, sizeof(*out));
+	out->canary_checks = -1;
 	out->known = h != NULL && info->kind != CHSTK_KIND_OTHER;
 	if (!out->known)
 		return;
+	out->machine = info->machine;
 	out->relro = !linked ? RELRO_NA : !h->gnu_relro ? RELRO_NONE :
 	    h->bind_now ? RELRO_FULL : RELRO_PARTIAL;
 	out->bind_now = tri(linked, h->bind_now);
@@ -564,6 +590,8 @@ static const struct {
 	{ "bti-plt", F_NO_BTI_PLT }, { "segments", F_ODD_SEGMENT },
 	{ "relro-coverage", F_RELRO_GAP }, { "run-path", F_RUN_PATH_OUTSIDE },
 	{ "unicode", F_SUSPICIOUS_NAME },
+	/* A GNU_RELRO segment, full or partial (Debian's promise). */
+	{ "gnu-relro", F_NO_RELRO },
 	/* The compiler's defences, by the evidence. */
 	{ "stack-clash", F_NO_STACK_CLASH }, { "optimized", F_NOT_OPTIMIZED },
 	{ "auto-var-init", F_NO_AUTO_VAR_INIT },
@@ -575,12 +603,25 @@ require_property(size_t i)
 	return i < sizeof(props) / sizeof(props[0]) ? props[i].name : NULL;
 }
 
+uint64_t
+require_finding(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(props) / sizeof(props[0]); i++)
+		if (strlen(props[i].name) == len &&
+		    strncmp(props[i].name, name, len) == 0)
+			return props[i].finding;
+	return 0;
+}
+
 /* Parse "[GLOB=]PROP,PROP..." into r. 0, or -1 naming the bad word. */
 int
 require_parse(struct require *r, const char *arg, const char **bad)
 {
 	const char *eq = strrchr(arg, '='), *p, *end;
-	size_t i, len;
+	uint64_t finding;
+	size_t len;
 
 	memset(r, 0, sizeof(*r));
 	if (eq != NULL) {
@@ -591,17 +632,13 @@ require_parse(struct require *r, const char *arg, const char **bad)
 	for (p = eq != NULL ? eq + 1 : arg; ; p = end + 1) {
 		end = strchr(p, ',');
 		len = end != NULL ? (size_t)(end - p) : strlen(p);
-		for (i = 0; i < sizeof(props) / sizeof(props[0]); i++)
-			if (strlen(props[i].name) == len &&
-			    strncmp(props[i].name, p, len) == 0)
-				break;
-		if (i == sizeof(props) / sizeof(props[0])) {
+		if ((finding = require_finding(p, len)) == 0) {
 			*bad = p;
 			free(r->glob);
 			r->glob = NULL;
 			return -1;
 		}
-		r->findings |= props[i].finding;
+		r->findings |= finding;
 		if (end == NULL)
 			return 0;
 	}
@@ -634,6 +671,20 @@ annocheck_got(const struct hard *h)
 	return got;
 }
 
+/* Does the requirement hold for the image: its machine, its kind? */
+static bool
+require_applies(const struct require *r, const struct hard *h)
+{
+	size_t i;
+
+	if (r->machine != 0 && r->machine != h->machine)
+		return false;
+	for (i = 0; i < sizeof(r->except) / sizeof(r->except[0]); i++)
+		if (r->except[i] != 0 && r->except[i] == h->machine)
+			return false;
+	return !r->programs || h->pie != PIE_NA;
+}
+
 /* The findings a missing required property gives; a property that is
    unknown, or means nothing for this image, is not held against it. */
 uint64_t
@@ -646,12 +697,15 @@ require_check(const struct require *req, size_t n, const struct where *w,
 	if (!h->known)
 		return 0;
 	for (i = 0; i < n; i++)
-		if (req[i].glob == NULL || where_match(req[i].glob, w))
+		if ((req[i].glob == NULL || where_match(req[i].glob, w)) &&
+		    require_applies(&req[i], h))
 			want |= req[i].findings;
 	if (h->pie == PIE_NO)
 		got |= F_NO_PIE;
 	if (h->relro == RELRO_NONE || h->relro == RELRO_PARTIAL)
 		got |= F_NO_FULL_RELRO;
+	if (h->relro == RELRO_NONE)
+		got |= F_NO_RELRO;
 	if (h->canary == T_NO)
 		got |= F_NO_CANARY;
 	if (h->fortify == T_NO)
@@ -745,12 +799,16 @@ hard_why(uint64_t bit, const struct hard *h, char *buf, size_t len)
 	switch (bit) {
 	case F_NO_PIE:
 		return "linked at a fixed address (ET_EXEC)";
+	case F_NO_RELRO:
+		return "no GNU_RELRO segment: its relocated data stays writable";
 	case F_NO_FULL_RELRO:
 		return h->relro == RELRO_NONE ?
 		    "no GNU_RELRO segment: its relocated data stays writable" :
 		    "GNU_RELRO without immediate binding (BIND_NOW): its lazily bound GOT stays writable";
 	case F_NO_CANARY:
-		return "no __stack_chk_fail or other canary symbol in its symbol tables";
+		return h->canary_checks == 0 ?
+		    "no canary symbol, and none of its code reads the stack protector's guard" :
+		    "no __stack_chk_fail or other canary symbol in its symbol tables";
 	case F_NO_FORTIFY:
 		snprintf(buf, len, "it calls ");
 		name_list(buf, len, h->unfortified, h->nunfortified);

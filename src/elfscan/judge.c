@@ -2,7 +2,9 @@
  * judge.c - the third stage: each image a file holds, judged once. The
  * rules (verdict.c) say what stack it gets and what is wrong; with
  * --hardening, hardening.c judges its other defences and what --require
- * asks of them. Only an image with a stack finding is looked up in the
+ * asks of them; an image of a class Linux does not run or link (scope.c)
+ * is counted in its class and not judged, but with --all. Only an image
+ * with a stack finding, or that does not parse, is looked up in the
  * allowlist, once, by all its names (allow.c: its path, its installed
  * path, its container's). Then the counters, and the report. What the
  * reading stage hands over is a batch (batch.h): the images of a file, or
@@ -100,8 +102,32 @@ evidence_of(const struct judge *j, const struct batch *b,
 	    system_fs(j->sys), h->build_id, h->build_id_len, ev);
 }
 
+/* An image Linux's rules do not judge (scope.c): counted in its class,
+   reported with why, no finding. */
+static void
+not_judged(struct judge *j, const struct batch *b, const struct found *f,
+    enum scope scope, const char *why)
+{
+	struct where w = where_of(b, f);
+	struct verdict v = { .effective = EFF_NONE, .why = why,
+	    .scope = scope };
+	struct hard h = { .known = false };
+	struct evidence ev;
+
+	ev_clear(&ev);
+	stat_add(j->st, C_IMAGES);
+	stat_add(j->st, C_STATE + f->info.state);
+	stat_add(j->st, C_SCOPE + scope);
+	/* --diff: what is not judged has no finding on its side. */
+	if (j->diff != NULL)
+		diff_image(j->diff, j->side, &w, &f->info, &v, &h);
+	else
+		report_image(j->r, &w, &f->info, &v, &h, &ev);
+}
+
 /* Returns whether the image has a finding. The allowlist waives the
-   stack's findings, not what --require asks. */
+   stack's findings, not what --require asks. An image of a class Linux
+   does not run or link is not judged, but with --all. */
 static bool
 judge_image(struct judge *j, const struct batch *b, const struct found *f)
 {
@@ -112,7 +138,14 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 	struct evidence ev;
 	struct verdict v;
 	struct hard h;
+	const char *why;
+	enum scope scope = scope_of(&f->info, f->ar_member, f->scope_syms,
+	    j->sys != NULL ? system_runs(j->sys) : NULL, &why);
 
+	if (scope != SCOPE_LINUX && !j->o->all) {
+		not_judged(j, b, f, scope, why);
+		return false;
+	}
 	evidence_of(j, b, f, &ev);
 	/* Whether dlopen refuses it matters only to a library that asks
 	   for an executable stack: only such a one asks the root. */
@@ -124,8 +157,10 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 	    (by = allow_which(&j->o->allow, &w)) != NULL)
 		verdict_of(&f->info, how | VERDICT_ALLOWED, &v);
 	v.allowed_by = by;
+	v.scope = scope;
+	stat_add(st, C_SCOPE + scope);
 	/* A file of the root: on disk, or an image's member. */
-	if (j->sys != NULL && b->ino != 0)
+	if (j->sys != NULL && b->ino != 0 && scope == SCOPE_LINUX)
 		system_add(j->sys, f->member != NULL ? f->member :
 		    b->at.path, b->dev, b->ino, &f->info);
 	hardening_judge(&f->info, &f->syms, &ev, &h);
@@ -163,6 +198,32 @@ unread(struct judge *j, const struct batch *b, const struct found *f)
 		    b->at.path, b->dev, b->ino, f->msg);
 }
 
+/* An ELF image that does not parse, or an archive damaged part of the
+   way: a finding, which --allow waives. Returns whether it is one. */
+static bool
+judge_unread(struct judge *j, const struct batch *b, const struct found *f)
+{
+	struct where w = where_of(b, f);
+	bool waived;
+
+	if (f->kind == FOUND_MALFORMED)
+		stat_add(j->st, C_IMAGES);
+	if (j->diff != NULL) {
+		diff_malformed(j->diff, j->side, &w);
+		return false;
+	}
+	waived = allow_which(&j->o->allow, &w) != NULL;
+	if (waived) {
+		stat_add(j->st, C_ALLOWED);
+	} else {
+		stat_add(j->st, C_FINDINGS);
+		stat_add(j->st, C_KIND + (unsigned)__builtin_ctzll(F_MALFORMED));
+	}
+	report_error(j->r, &w, f->kind == FOUND_MALFORMED ? UNREAD_ELF :
+	    UNREAD_ARCHIVE, waived, f->msg);
+	return !waived;
+}
+
 bool
 judge_batch(struct judge *j, const struct batch *b)
 {
@@ -178,21 +239,15 @@ judge_batch(struct judge *j, const struct batch *b)
 			findings |= judge_image(j, b, f);
 			break;
 		case FOUND_MALFORMED:
-			stat_add(j->st, C_IMAGES);
-			if (j->diff != NULL) {
-				diff_malformed(j->diff, j->side, &w);
-				break;
-			}
-			stat_add(j->st, C_FINDINGS);
-			stat_add(j->st, C_KIND +
-			    (unsigned)__builtin_ctzll(F_MALFORMED));
 			unread(j, b, f);
-			report_error(j->r, &w, true, f->msg);
-			findings = true;
+			findings |= judge_unread(j, b, f);
+			break;
+		case FOUND_DAMAGED:
+			findings |= judge_unread(j, b, f);
 			break;
 		case FOUND_ERROR:
 			unread(j, b, f);
-			report_error(j->r, &w, false, f->msg);
+			report_error(j->r, &w, UNREAD_ERROR, false, f->msg);
 			break;
 		}
 	}

@@ -4,6 +4,7 @@
 # a file calls only files listed after it (tests/elfscan/layers.sh).
 elfscan_layers = \
 	src/elfscan/walk.c \
+	src/elfscan/heads.c \
 	src/elfscan/read.c \
 	src/elfscan/oci.c \
 	src/elfscan/container.c \
@@ -17,6 +18,7 @@ elfscan_layers = \
 	src/elfscan/mdwe.c \
 	src/elfscan/proc.c \
 	src/elfscan/closure.c \
+	src/elfscan/runs.c \
 	src/elfscan/ldso.c \
 	src/elfscan/env.c \
 	src/elfscan/objects.c \
@@ -28,9 +30,11 @@ elfscan_layers = \
 	src/elfscan/sarif.c \
 	src/elfscan/ref.c \
 	src/elfscan/buf.c \
+	src/elfscan/profiles.c \
 	src/elfscan/hardening.c \
 	src/elfscan/evidence.c \
 	src/elfscan/verdict.c \
+	src/elfscan/scope.c \
 	src/elfscan/allow.c \
 	src/elfscan/findings.c \
 	src/elfscan/xalloc.c
@@ -42,11 +46,11 @@ elfscan_headers = \
 	src/elfscan/proc.h src/elfscan/tree.h src/elfscan/evidence.h \
 	src/elfscan/debug.h
 elfscan_cflags = $(AM_CFLAGS) $(PTHREAD_CFLAGS) $(LIBARCHIVE_CFLAGS) \
-	$(JSON_C_CFLAGS)
+	$(JSON_C_CFLAGS) $(LIBURING_CFLAGS)
 # What links libelfscan.a links these too. libarchive is not among them:
 # lazy.c loads it when a container is met.
 elfscan_libs = src/elfscan/libelfscan.a lib/libchstk.la $(JSON_C_LIBS) \
-	-ldl -lpthread
+	$(LIBURING_LIBS) -ldl -lpthread
 
 noinst_LIBRARIES += src/elfscan/libelfscan.a
 src_elfscan_libelfscan_a_SOURCES = $(elfscan_layers) $(elfscan_headers)

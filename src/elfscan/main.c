@@ -69,6 +69,12 @@ usage(FILE *f)
 "                         unicode, stack-clash, optimized, auto-var-init)\n"
 "                         is missing, in paths matching GLOB (default:\n"
 "                         all); implies --hardening (stack-clash: --code)\n"
+"      --profile NAME     a finding where a property the build flags of NAME\n"
+"                         promise is missing (fedora, rhel9, rhel10, debian,\n"
+"                         debian-all, ubuntu, openssf); with --require, both\n"
+"                         are asked; implies --hardening\n"
+"      --list             print what the profiles named (or all) promise,\n"
+"                         each with its source, and what is not checked\n"
 "      --system           each PATH is the root of a system (\"/\", a\n"
 "                         sysroot, a chroot, a container image, each of its\n"
 "                         images): judge what will break there, by its own\n"
@@ -84,17 +90,23 @@ usage(FILE *f)
 "                         whether their files say so; without PATH, only\n"
 "                         them\n"
 "  -L, --follow           follow symbolic links\n"
+"      --all              judge every ELF file by Linux's rules, also boot\n"
+"                         loader modules, firmware, debug files and the\n"
+"                         like, which Linux does not run or link\n"
 "  -x, --one-file-system  stay on the file system of each PATH\n"
 "  -A, --archives         also look into the packages, wheels, tarballs and\n"
 "                         images met in directories (those named are always)\n"
 "      --platform OS/ARCH[/VARIANT]\n"
 "                         of a multi-platform image, only this platform's\n"
 "                         (default: every platform)\n"
-"  -j, --jobs N           worker threads (default: the online CPUs)\n"
+"  -j, --jobs N           worker threads (default: the online CPUs, up to\n"
+"                         8 while the disk is read)\n"
 "      --no-progress      no progress line on a terminal\n"
 "      --rules            print the table of default stack rules\n"
 "  -h, --help             print this help\n"
-"  -V, --version          print the version\n"
+"  -V, --version          print the version and the reader (io_uring, or\n"
+"                         threads: ELFSCAN_READER=threads, or where io_uring\n"
+"                         is not allowed)\n"
 "\n"
 "Members of .deb, .rpm, zip (.whl, .jar, .apk), tar and cpio files, plain\n"
 "or compressed, are shown as FILE!MEMBER; the files of a container image\n"
@@ -109,11 +121,41 @@ usage(FILE *f)
 "directory, member or process that could not be read (2 wins over 1).\n");
 }
 
+/*
+ * How the walkers read the heads of files (heads.c): with io_uring, unless
+ * ELFSCAN_READER=threads asks for plain system calls or the kernel does
+ * not allow io_uring; said in desc, for --version. Returns -1 when
+ * ELFSCAN_READER is neither (said).
+ */
+static int
+reader(struct opts *o, char *desc, size_t len)
+{
+	const char *env = getenv("ELFSCAN_READER");
+	char why[128];
+
+	if (env != NULL && strcmp(env, "threads") != 0 &&
+	    strcmp(env, "io_uring") != 0) {
+		warnx("ELFSCAN_READER=%s: not io_uring or threads", env);
+		return -1;
+	}
+	if (env != NULL && strcmp(env, "threads") == 0) {
+		o->uring = false;
+		snprintf(why, sizeof(why), "ELFSCAN_READER=threads");
+	} else {
+		o->uring = heads_uring(why, sizeof(why));
+	}
+	if (o->uring)
+		snprintf(desc, len, "io_uring");
+	else
+		snprintf(desc, len, "threads (%s)", why);
+	return 0;
+}
+
 enum {
 	OPT_FORMAT = 256, OPT_SUMMARY, OPT_ALLOW, OPT_ALLOW_PATTERN,
 	OPT_NO_PROGRESS, OPT_RULES, OPT_HARDENING, OPT_REQUIRE, OPT_SYSTEM,
 	OPT_DIFF, OPT_CODE, OPT_NO_HEADER, OPT_FILES_FROM, OPT_NULL,
-	OPT_PLATFORM, OPT_PROC,
+	OPT_PLATFORM, OPT_PROC, OPT_ALL, OPT_PROFILE, OPT_LIST,
 };
 
 /* The leading ':' tells a missing argument from an unknown option, and
@@ -193,6 +235,13 @@ property_name(const void *unused, size_t i)
 {
 	(void)unused;
 	return require_property(i);
+}
+
+static const char *
+profile_word(const void *unused, size_t i)
+{
+	(void)unused;
+	return profile_name(i);
 }
 
 /* The long option whose value is val, for a message. */
@@ -300,6 +349,34 @@ add_require(struct opts *o, const char *arg)
 	return 0;
 }
 
+/* --profile NAME: its promises added to o's requirements. */
+static int
+add_profile(struct opts *o, const char *name)
+{
+	const char *near;
+	char all[256] = "";
+	size_t i;
+
+	if (profile_require(name, &o->require, &o->nrequire) == 0) {
+		o->profiles = xrealloc(o->profiles, (o->nprofiles + 1) *
+		    sizeof(*o->profiles));
+		o->profiles[o->nprofiles++] = name;
+		o->hardening = true;
+		return 0;
+	}
+	if ((near = nearest(name, strlen(name), profile_word, NULL)) != NULL) {
+		warnx("--profile=%s: unknown profile (did you mean '%s'?)",
+		    name, near);
+		return -1;
+	}
+	for (i = 0; profile_name(i) != NULL; i++)
+		snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s",
+		    i == 0 ? "" : profile_name(i + 1) == NULL ? " or " : ", ",
+		    profile_name(i));
+	warnx("--profile=%s: unknown profile: not %s", name, all);
+	return -1;
+}
+
 /* --proc=PID,...: the ids, added to o. */
 static int
 add_pids(struct opts *o, const char *arg)
@@ -381,7 +458,10 @@ parse(int argc, char **argv, struct opts *o)
 		{ "hardening", no_argument, NULL, OPT_HARDENING },
 		{ "code", no_argument, NULL, OPT_CODE },
 		{ "require", required_argument, NULL, OPT_REQUIRE },
+		{ "profile", required_argument, NULL, OPT_PROFILE },
+		{ "list", no_argument, NULL, OPT_LIST },
 		{ "system", no_argument, NULL, OPT_SYSTEM },
+		{ "all", no_argument, NULL, OPT_ALL },
 		{ "diff", no_argument, NULL, OPT_DIFF },
 		{ "proc", optional_argument, NULL, OPT_PROC },
 		{ "follow", no_argument, NULL, 'L' },
@@ -396,7 +476,8 @@ parse(int argc, char **argv, struct opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	bool format = false;
+	bool format = false, jobs = false;
+	char desc[160];
 	char *end;
 	long n;
 	int c;
@@ -449,6 +530,16 @@ parse(int argc, char **argv, struct opts *o)
 			if (add_require(o, optarg) < 0)
 				return -1;
 			break;
+		case OPT_ALL:
+			o->all = true;
+			break;
+		case OPT_PROFILE:
+			if (add_profile(o, optarg) < 0)
+				return -1;
+			break;
+		case OPT_LIST:
+			o->list = true;
+			break;
 		case OPT_SYSTEM:
 			o->system = true;
 			break;
@@ -485,6 +576,7 @@ parse(int argc, char **argv, struct opts *o)
 				return -1;
 			}
 			o->jobs = (unsigned)n;
+			jobs = true;
 			break;
 		case OPT_NO_PROGRESS:
 			o->progress = false;
@@ -496,7 +588,10 @@ parse(int argc, char **argv, struct opts *o)
 			usage(stdout);
 			exit(0);
 		case 'V':
-			printf("elfscan %s\n", chstk_version());
+			if (reader(o, desc, sizeof(desc)) < 0)
+				return -2;
+			printf("elfscan %s\nreader: %s\n", chstk_version(),
+			    desc);
 			exit(0);
 		default:
 			bad_option(c, argv, longopts);
@@ -505,7 +600,13 @@ parse(int argc, char **argv, struct opts *o)
 	}
 	if (o->print0 && o->files_from != NULL)
 		o->null = true;
-	return combinations(o, format);
+	if (combinations(o, format) < 0)
+		return -1;
+	/* Asked for, that many; else as many as the CPUs, and more while
+	   the walk reads the disk (walk.c): eight keep this machine's disk
+	   as busy as it gets (bench/README.md). */
+	o->jobs_most = jobs || o->jobs > 8 ? o->jobs : 8;
+	return reader(o, desc, sizeof(desc)) < 0 ? -2 : 0;
 }
 
 static void
@@ -814,6 +915,10 @@ main(int argc, char **argv)
 		failed = 1;
 		goto out;
 	}
+	if (o.list) {
+		profile_print(stdout, o.profiles, o.nprofiles);
+		goto out;
+	}
 	if (o.diff && argc - optind != 2) {
 		warnx("--diff takes two paths, OLD and NEW");
 		fputs("Try 'elfscan --help' for more information.\n", stderr);
@@ -880,6 +985,7 @@ out:
 	free_list(&listed);
 	allow_free(&o.allow);
 	require_free(o.require, o.nrequire);
+	free(o.profiles);
 	free(o.pids);
 	if (failed || atomic_load(&st.c[C_ERRORS]) > 0)
 		return 2;

@@ -113,6 +113,7 @@ fill(struct obj *o, const struct chstk_info *info)
 
 	o->info = *info;
 	o->info.hardening = NULL;
+	o->info.sections = NULL;
 	o->soname = xstrdup(h != NULL ? h->soname : "");
 	o->needed = xlistdup(h != NULL ? h->needed : "");
 	o->interp = xstrdup(h != NULL ? h->interp : "");
@@ -181,6 +182,7 @@ take(void *arg, const char *member, const struct chstk_info *info,
 		return 1;
 	}
 	one->info = *info;
+	one->info.sections = NULL;	/* lent for the call only */
 	one->h = *info->hardening;
 	one->h.needed = xlistdup(info->hardening->needed);
 	one->h.rpath = xstrdup(info->hardening->rpath);

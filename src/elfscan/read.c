@@ -1,11 +1,12 @@
 /*
  * read.c - the second stage: one file's images, read into a batch for the
- * judge. The first bytes say what the file is, and the library says which
+ * judge. Its first bytes, its head (read here, or many files' at a time by
+ * heads.c), say what the file is, and the library says which
  * of those it reads (chstk_format): an ELF file or ar archive goes to the
  * library whole, with the bytes already read; a package, wheel or tarball
  * goes to container.c, and a container image to oci.c, when it was named
  * on the command line or listed, or with -A; anything else is passed over
- * after that one read, or an error when it was named (elfscan.h, enum
+ * after its head is read, or an error when it was named (elfscan.h, enum
  * named). A file named as an image (oci-archive:FILE...) must be one. An
  * image named as a root (--system IMAGE) is read as one: each image it
  * holds gets a root of its own (system.h), whose verdicts follow its
@@ -33,7 +34,7 @@ collect(void *arg, const char *member, const struct chstk_info *info,
 	struct batch *b = arg;
 
 	if (info != NULL)
-		batch_image(b, member, info);
+		batch_image(b, member, member != NULL, info);
 	else
 		batch_add(b, FOUND_MALFORMED, member, "%s", err->msg);
 	return 0;
@@ -91,9 +92,9 @@ read_library(struct batch *b, int fd, const unsigned char *head, size_t n,
 		.read = (o->hardening ? CHSTK_READ_HARDENING |
 		    CHSTK_READ_CODE | CHSTK_READ_EVIDENCE : 0) |
 		    (o->hardening && o->code ? CHSTK_READ_CODE_SEARCH : 0) |
-		    (o->system ? CHSTK_READ_DYNAMIC : 0),
+		    (o->system ? CHSTK_READ_DYNAMIC : 0) | CHSTK_READ_WANT,
 		.symbol = batch_symbol, .unit = batch_unit, .head = head,
-		.head_len = n, .regular = true,
+		.head_len = n, .regular = true, .want = batch_want,
 	};
 	struct chstk_error err;
 	int r;
@@ -106,7 +107,8 @@ read_library(struct batch *b, int fd, const unsigned char *head, size_t n,
 		batch_add(b, FOUND_ERROR, NULL, "cannot read: %s",
 		    r == CHSTK_ERR_SYS ? strerror(err.sys_errno) : err.msg);
 	else if (r < 0 && format == CHSTK_FORMAT_AR)
-		batch_add(b, FOUND_ERROR, NULL, "damaged archive: %s", err.msg);
+		batch_add(b, FOUND_DAMAGED, NULL, "damaged archive: %s",
+		    err.msg);
 	else if (r < 0)
 		batch_add(b, FOUND_MALFORMED, NULL, "%s", err.msg);
 }
@@ -174,67 +176,109 @@ container_to(struct container_ctx *c, struct container_out *out,
 	}
 }
 
+size_t
+read_enough(const struct judge *j, enum named named)
+{
+	bool look_into = named != NAMED_NO || j->o->archives;
+
+	return look_into && CONTAINER_HEAD > CHSTK_FORMAT_HEAD ?
+	    CONTAINER_HEAD : CHSTK_FORMAT_HEAD;
+}
+
+ssize_t
+read_on(int fd, unsigned char *head, size_t got, size_t enough)
+{
+	ssize_t n;
+
+	while (got < READ_HEAD && got < enough) {
+		n = pread(fd, head + got, READ_HEAD - got, (off_t)got);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			return -1;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
 void
-read_file(struct judge *j, int dirfd, const char *name, const struct met *m)
+read_head(struct judge *j, const struct head *h, const struct met *m)
 {
 	const char *path = m->path;
 	struct batch b = { .at.path = path, .at.root = m->root };
 	struct container_ctx c;
 	struct container_out out;
 	struct oci_select sel = { m->ref, j->o->platform };
-	/* Enough for the ELF header and program headers of nearly every
-	   ELF file (all of /usr's here), which the library then does not
-	   read again: one read tells what a file is and, most often, all the
-	   library needs but the dynamic section. Not more: the other files,
-	   most of a tree, would have it copied for nothing. */
-	unsigned char head[1024];
+	size_t n = h->n;
 	enum chstk_format format;
 	enum container kind;
 	struct stat st;
 	bool look_into = m->named != NAMED_NO || j->o->archives;
-	ssize_t n;
-	int fd;
 
 	container_to(&c, &out, j, m);
-	fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
-	    (m->follow ? 0 : O_NOFOLLOW));
-	if (fd == -1) {
+	if (h->fd == -1) {
 		/* Gone, or replaced by a link, since the listing. */
-		if (errno != ENOENT && errno != ELOOP) {
+		if (h->error != ENOENT && h->error != ELOOP) {
 			batch_add(&b, FOUND_ERROR, NULL, "cannot open: %s",
-			    strerror(errno));
+			    strerror(h->error));
 			judge_batch(j, &b);
 			batch_clear(&b);
 		}
 		return;
 	}
 	stat_add(j->st, C_FILES);
-	n = pread(fd, head, sizeof(head), 0);
-	if (n == -1 && errno != EISDIR)
+	if (h->error != 0 && h->error != EISDIR)
 		batch_add(&b, FOUND_ERROR, NULL, "cannot read: %s",
-		    strerror(errno));
-	format = n > 0 ? chstk_format(head, (size_t)n) : CHSTK_FORMAT_OTHER;
-	kind = n > 0 ? container_kind(head, (size_t)n) : CONTAINER_NONE;
-	if (format == CHSTK_FORMAT_ELF && j->o->system && fstat(fd, &st) == 0) {
+		    strerror(h->error));
+	format = n > 0 ? chstk_format(h->bytes, n) : CHSTK_FORMAT_OTHER;
+	kind = n > 0 ? container_kind(h->bytes, n) : CONTAINER_NONE;
+	if (format == CHSTK_FORMAT_ELF && j->o->system &&
+	    fstat(h->fd, &st) == 0) {
 		b.dev = st.st_dev;
 		b.ino = st.st_ino;
 	}
-	if (m->image && !(kind == CONTAINER_TAR && oci_is_archive(fd)))
+	if (m->image && !(kind == CONTAINER_TAR && oci_is_archive(h->fd)))
 		batch_add(&b, FOUND_ERROR, NULL, "not an image: neither an OCI archive nor a docker save tarball");
 	else if (m->image)
-		oci_scan(fd, false, path, &sel, &out);
+		oci_scan(h->fd, false, path, &sel, &out);
 	else if (format == CHSTK_FORMAT_ELF || format == CHSTK_FORMAT_AR)
-		read_library(&b, fd, head, (size_t)n, format, j->o);
-	else if (kind == CONTAINER_TAR && look_into && oci_is_archive(fd))
-		oci_scan(fd, false, path, &sel, &out);
+		read_library(&b, h->fd, h->bytes, n, format, j->o);
+	else if (kind == CONTAINER_TAR && look_into && oci_is_archive(h->fd))
+		oci_scan(h->fd, false, path, &sel, &out);
 	else if (kind != CONTAINER_NONE && look_into)
-		container_scan(fd, path, kind, &out);
-	else if (m->named == NAMED_ARG && n >= 0)
+		container_scan(h->fd, path, kind, &out);
+	else if (m->named == NAMED_ARG && h->error == 0)
 		batch_add(&b, FOUND_ERROR, NULL, "not an ELF file");
 	c.findings |= judge_batch(j, &b);
 	batch_clear(&b);
 	judge_file(j, path, c.findings);
-	close(fd);
+}
+
+void
+read_file(struct judge *j, int dirfd, const char *name, const struct met *m)
+{
+	unsigned char bytes[READ_HEAD];
+	struct head h = { .bytes = bytes };
+	ssize_t n;
+
+	do
+		h.fd = openat(dirfd, name, READ_OPEN_FLAGS |
+		    (m->follow ? 0 : O_NOFOLLOW));
+	while (h.fd == -1 && errno == EINTR);
+	if (h.fd == -1) {
+		h.error = errno;
+		read_head(j, &h, m);
+		return;
+	}
+	n = read_on(h.fd, bytes, 0, read_enough(j, m->named));
+	if (n == -1)
+		h.error = errno;
+	else
+		h.n = (size_t)n;
+	read_head(j, &h, m);
+	close(h.fd);
 }
 
 void

@@ -344,6 +344,11 @@ hard_json(struct buf *b, const struct chstk_info *info, const struct hard *h)
 	    h->pie == PIE_NA ? "null" : pie_word(h->pie),
 	    h->pie == PIE_NA ? "" : "\"", tri_json(h->canary),
 	    tri_json(h->fortify));
+	if (h->canary_checks >= 0)
+		buf_addf(b, ",\"canary_checks\":%jd",
+		    (intmax_t)h->canary_checks);
+	else
+		buf_puts(b, ",\"canary_checks\":null");
 	json_names(b, "fortified", h->fortified, h->nfortified, fk);
 	json_names(b, "unfortified", h->unfortified, h->nunfortified, fk);
 	json_string_or_null(b, "rpath", hd->has_rpath, hd->rpath);
@@ -388,6 +393,13 @@ static const struct counter_name {
 	{ "effective_exec", C_EFF_EXEC, G_SCAN },
 	{ "with_findings", C_FINDINGS, G_SCAN },
 	{ "allowed", C_ALLOWED, G_SCAN }, { "errors", C_ERRORS, G_SCAN },
+	{ "judged", C_SCOPE + SCOPE_LINUX, G_SCAN },
+	{ "boot_loader", C_SCOPE + SCOPE_BOOT, G_SCAN },
+	{ "foreign_machine", C_SCOPE + SCOPE_FOREIGN_MACHINE, G_SCAN },
+	{ "debug_files", C_SCOPE + SCOPE_DEBUG, G_SCAN },
+	{ "unlinked_members", C_SCOPE + SCOPE_UNLINKED, G_SCAN },
+	{ "lto_only", C_SCOPE + SCOPE_LTO, G_SCAN },
+	{ "foreign_os", C_SCOPE + SCOPE_FOREIGN_OS, G_SCAN },
 	{ "programs", C_PROGRAMS, G_HARDENING },
 	{ "pie", C_PIE, G_HARDENING },
 	{ "linked", C_LINKED, G_HARDENING },
@@ -441,6 +453,8 @@ static const struct counter_name {
  */
 static const char text_counts[] =
     "{files file|files}[ in {directories directory|directories}], {images ELF image|ELF images}: {exec} exec, {noexec} noexec, {absent} absent; {effective_exec} with an executable stack, {with_findings} with findings, {allowed} allowed, {errors error|errors}; ";
+static const char text_scope[] =
+    "not run or linked by Linux, so not judged (but with --all): {boot_loader boot-loader module|boot-loader modules}, {foreign_machine program for a machine|programs for machines} the root does not run, {debug_files debug file|debug files}, {unlinked_members unlinked archive member|unlinked archive members}, {lto_only LTO-only object|LTO-only objects}, {foreign_os} for other systems\n";
 static const char text_hardening[] =
     "hardening: {pie} of {programs program|programs} PIE; of {linked program or library|programs and libraries}, {relro_full} full RELRO, {relro_partial} partial, {relro_none} none; canary {canary} yes, {no_canary} no, {canary_unknown} unknown; fortified {fortified} yes, {unfortified} no, {fortify_unknown} unknown; {unsafe_paths unsafe search path|unsafe search paths}; {ibt_shstk} of {x86} x86 IBT+SHSTK, {bti_pac} of {aarch64} aarch64 BTI+PAC; {stripped} stripped; {textrel} with text relocations; ENDBR at {entry_endbr} of {x86_programs} x86 entry points; {go} Go, {rust} Rust\n";
 static const char text_diff[] =
@@ -462,8 +476,8 @@ struct writer {
 	void (*image)(struct buf *b, const struct where *w,
 	    const struct chstk_info *info, const struct verdict *v,
 	    const struct hard *h, const struct evidence *ev);
-	void (*error)(struct buf *b, const struct where *w, bool malformed,
-	    const char *msg);
+	void (*error)(struct buf *b, const struct where *w, enum unread what,
+	    bool allowed, const char *msg);
 	void (*finding_path)(struct buf *b, const char *path);
 	/* After the records, what each kind of finding met means (v: the
 	   counters, by enum counter) */
@@ -480,7 +494,7 @@ struct writer {
 	    const struct chstk_info *info, const struct verdict *v,
 	    const struct hard *h, const struct evidence *ev);
 	void (*log_error)(struct report *r, const struct where *w,
-	    bool malformed, const char *msg);
+	    enum unread what, bool allowed, const char *msg);
 	/* An --allow pattern that allowed nothing: without a hook, a
 	   message on the standard error. */
 	void (*unused)(struct buf *b, const struct allow_pattern *p);
@@ -643,6 +657,10 @@ text_image(struct buf *b, const struct where *w,
 	findings_list(b, v->findings, false);
 	if (v->allowed)
 		buf_add(b, "(allowed)", 9);
+	/* The class of an image not judged; judged with --all, its
+	   findings are what counts. */
+	if (v->scope != SCOPE_LINUX && v->findings == 0 && !v->allowed)
+		buf_addf(b, "(%s)", scope_name(v->scope));
 	while (b->len - start < 30)
 		buf_add(b, " ", 1);
 	buf_add(b, " ", 1);
@@ -785,6 +803,8 @@ text_summary(struct buf *b, const unsigned long *v, unsigned groups,
 	if (groups & 1u << G_SCAN) {
 		text_sentence(b, text_counts, v);
 		buf_addf(b, "%.2f s\n", seconds);
+		if (v[C_IMAGES] > v[C_SCOPE + SCOPE_LINUX])
+			text_sentence(b, text_scope, v);
 	}
 	if (groups & 1u << G_HARDENING)
 		text_sentence(b, text_hardening, v);
@@ -942,7 +962,8 @@ json_image(struct buf *b, const struct where *w,
 	buf_addf(b, "\"armor\":%s,\"findings\":[", armor == NULL ? "null" :
 	    strcmp(armor, "in") == 0 ? "true" : "false");
 	findings_list(b, v->findings, true);
-	buf_addf(b, "],\"allowed\":%s", v->allowed ? "true" : "false");
+	buf_addf(b, "],\"allowed\":%s,\"scope\":\"%s\"",
+	    v->allowed ? "true" : "false", scope_name(v->scope));
 	if (has_cause(info, v))
 		cause_json(b, info, ev);
 	if (ev->error[0] != '\0') {
@@ -957,14 +978,18 @@ json_image(struct buf *b, const struct where *w,
 }
 
 static void
-json_error(struct buf *b, const struct where *w, bool malformed,
-    const char *msg)
+json_error(struct buf *b, const struct where *w, enum unread what,
+    bool allowed, const char *msg)
 {
 	buf_add(b, "{", 1);
 	json_where(b, w);
 	buf_add(b, ",\"error\":", 9);
 	buf_json(b, msg);
-	buf_addf(b, ",\"findings\":[%s]}\n", malformed ? "\"malformed\"" : "");
+	buf_addf(b, ",\"findings\":[%s]", what != UNREAD_ERROR && !allowed ?
+	    "\"malformed\"" : "");
+	if (what != UNREAD_ERROR)
+		buf_addf(b, ",\"allowed\":%s", allowed ? "true" : "false");
+	buf_add(b, "}\n", 2);
 }
 
 static void
@@ -1016,6 +1041,16 @@ print0_path(struct buf *b, const char *path)
 	buf_add(b, path, strlen(path) + 1);
 }
 
+/* Why a finding at w is suppressed: the --allow pattern that waived it. */
+static void
+justify(struct report *r, const struct where *w, char *just, size_t len)
+{
+	const struct allow_pattern *p = allow_which(&r->o->allow, w);
+
+	snprintf(just, len, "allowed by the pattern '%s' of the --allow list",
+	    p != NULL ? p->text : "?");
+}
+
 /* One SARIF result per finding; findings an --allow pattern waived are
    suppressed results, the pattern their justification. */
 static void
@@ -1058,14 +1093,19 @@ sarif_image(struct report *r, const struct where *w,
 /* What could not be read: a malformed image is a finding, anything else
    a notification of the run. */
 static void
-sarif_error(struct report *r, const struct where *w, bool malformed,
-    const char *msg)
+sarif_error(struct report *r, const struct where *w, enum unread what,
+    bool allowed, const char *msg)
 {
-	if (malformed)
-		sarif_result(r->sarif, (unsigned)__builtin_ctzll(F_MALFORMED), w,
-		    NULL, msg, NULL);
-	else
+	char just[512];
+
+	if (what == UNREAD_ERROR) {
 		sarif_notification(r->sarif, w, msg);
+		return;
+	}
+	if (allowed)
+		justify(r, w, just, sizeof(just));
+	sarif_result(r->sarif, (unsigned)__builtin_ctzll(F_MALFORMED), w, NULL,
+	    msg, allowed ? just : NULL);
 }
 
 /* A host of a verdict, for people: "/usr/bin/a (via libb.so.1)". */
@@ -1690,30 +1730,34 @@ report_image(struct report *r, const struct where *w,
 }
 
 void
-report_error(struct report *r, const struct where *w, bool malformed,
-    const char *msg)
+report_error(struct report *r, const struct where *w, enum unread what,
+    bool allowed, const char *msg)
 {
 	char space[1024];
 	struct buf b;
 
-	if (!malformed)
+	if (what == UNREAD_ERROR)
 		stat_add(r->st, C_ERRORS);
 	if (writer(r)->log_error != NULL) {
 		pthread_mutex_lock(&r->lock);
 		clear_line(r);
-		writer(r)->log_error(r, w, malformed, msg);
+		writer(r)->log_error(r, w, what, allowed, msg);
 		pthread_mutex_unlock(&r->lock);
 		return;
 	}
 	BUF_INIT(b, space);
 	if (writer(r)->error != NULL) {
-		writer(r)->error(&b, w, malformed, msg);
+		writer(r)->error(&b, w, what, allowed, msg);
 		emit(r, &b);
 		return;
 	}
+	/* A waived finding is no message. */
+	if (allowed)
+		return;
 	buf_add(&b, "elfscan: ", 9);
 	text_where(&b, w);
-	buf_addf(&b, ": %s%s\n", malformed ? "malformed ELF: " : "", msg);
+	buf_addf(&b, ": %s%s\n", what == UNREAD_ELF ? "malformed ELF: " : "",
+	    msg);
 	to_stderr(r, &b);
 }
 

@@ -40,10 +40,12 @@ struct evidence;
 void report_image(struct report *r, const struct where *w,
     const struct chstk_info *info, const struct verdict *v,
     const struct hard *h, const struct evidence *ev);
-/* A file or member that could not be read: malformed, a finding (an ELF
-   image that does not parse), or an error, which is counted. */
-void report_error(struct report *r, const struct where *w, bool malformed,
-    const char *msg);
+/* What could not be read: an error, which is counted, or a finding: an
+   ELF image that does not parse, an ar archive damaged part of the way
+   (allowed: an --allow pattern waived that finding). */
+enum unread { UNREAD_ERROR, UNREAD_ELF, UNREAD_ARCHIVE };
+void report_error(struct report *r, const struct where *w, enum unread what,
+    bool allowed, const char *msg);
 void report_path0(struct report *r, const char *path);
 /* At the end: each --allow pattern that allowed nothing, as lintian
    reports unused overrides; not an error. */

@@ -77,6 +77,7 @@ struct system {
 	struct group *g;
 	size_t ng;
 	struct plugins plugins;	/* what processes dlopen */
+	struct runs runs;	/* read when opened, then read-only */
 	struct systemd sd;	/* the root's services */
 	unsigned ways;		/* how its MemoryDenyWriteExecute= works:
 				   MDWE_* bits, all that may be */
@@ -119,7 +120,7 @@ plugin_malformed(void *arg, const char *path, const char *msg)
 	char *p = named(s, path);
 
 	w.path = p;
-	report_error(s->r, &w, true, msg);
+	report_error(s->r, &w, UNREAD_ELF, false, msg);
 	free(p);
 }
 
@@ -148,6 +149,7 @@ system_open(const char *dir, const struct opts *o, struct report *r,
 		system_close(s);
 		return NULL;
 	}
+	runs_read(&s->runs, &s->fs, strcmp(dir, "/") == 0);
 	return s;
 }
 
@@ -158,8 +160,15 @@ system_open_image(const char *file, const char *image, const struct tree *t,
 	struct system *s = system_new(o, r);
 
 	rootfs_open_tree(&s->fs, file, image, t);
+	runs_read(&s->runs, &s->fs, false);
 	system_paths(s, NULL, NULL);
 	return s;
+}
+
+const struct runs *
+system_runs(const struct system *s)
+{
+	return &s->runs;
 }
 
 const char *
@@ -963,6 +972,7 @@ system_close(struct system *s)
 	cache_free(s->cache);
 	memo_free(&s->memo);
 	free(s->tunables);
+	runs_free(&s->runs);
 	systemd_free(&s->sd);
 	objects_free(&s->objs);
 	pthread_mutex_destroy(&s->lock);

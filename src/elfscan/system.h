@@ -19,6 +19,7 @@
  *               libraries
  *   closure.c   each program's libraries, loaded as its ld.so would, and
  *               what it dlopens
+ *   runs.c      the machines the root runs, and its binfmt_misc handlers
  *   ldso.c      the root's dynamic linker read as a file: which glibc, what
  *               it does with an executable stack, where it looks
  *   env.c       the glibc.rtld.execstack tunable the root sets
@@ -99,6 +100,9 @@ void system_add(struct system *s, const char *path, dev_t dev, ino_t ino,
    read (why): the search that finds it says so. Any thread. */
 void system_unread(struct system *s, const char *path, dev_t dev, ino_t ino,
     const char *why);
+/* What the root runs (struct runs, verdict.h): ELF files of no such
+   machine are no Linux programs there (scope.c). */
+const struct runs *system_runs(const struct system *s);
 /* After the walk: judge the root and report its verdicts. */
 void system_judge(struct system *s);
 void system_close(struct system *s);
@@ -169,6 +173,12 @@ int rootfs_list(const struct rootfs *fs, const char *dir,
    absolute one), sorted, each component's links resolved in the root. */
 void rootfs_glob(const struct rootfs *fs, const char *pattern,
     void (*fn)(void *arg, const char *path), void *arg);
+
+/* runs.c: what the root fs runs: this machine's kernel's machines too
+   when it is this machine's root. */
+struct runs;
+void runs_read(struct runs *r, const struct rootfs *fs, bool this_machine);
+void runs_free(struct runs *r);
 
 /* objects.c: each program and library once, by file identity. */
 struct obj {

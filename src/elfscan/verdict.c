@@ -224,6 +224,12 @@ verdict_of(const struct chstk_info *info, unsigned how, struct verdict *v)
 	if (v->effective == EFF_EXEC && info->kind == CHSTK_KIND_SHARED &&
 	    how & VERDICT_REFUSING)
 		v->findings |= F_DLOPEN_REFUSED;
+	/* The kernel maps a loadable segment from the file: past its end, a
+	   touch of the segment is a SIGBUS (mm/filemap.c). */
+	if (info->cut) {
+		v->findings |= F_MALFORMED;
+		v->why = "a segment or the section header table runs past the end of the file";
+	}
 	if (how & VERDICT_ALLOWED && v->findings) {
 		v->allowed = true;
 		v->waived = v->findings;

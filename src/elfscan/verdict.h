@@ -2,9 +2,10 @@
  * verdict.h - the rules elfscan judges an image by: what stack it gets
  * (verdict.c, a table of machines), its other defences with --hardening
  * and what --require asks of them (hardening.c), the path patterns of the
- * allowlist and of --require (allow.c), and the kinds of finding all of
- * them give (findings.c). Pure functions of what the library read: no I/O
- * but loading the allowlist.
+ * allowlist and of --require (allow.c), the classes of ELF files they do
+ * not judge (scope.c), and the kinds of finding all of them give
+ * (findings.c). Pure functions of what the library read: no I/O but
+ * loading the allowlist.
  */
 #ifndef VERDICT_H
 #define VERDICT_H
@@ -67,20 +68,22 @@
 #define F_RELRO_GAP F_BIT(34)
 #define F_RUN_PATH_OUTSIDE F_BIT(35)
 #define F_SUSPICIOUS_NAME F_BIT(36)
+/* --require'd: no GNU_RELRO segment at all (hardening.c). */
+#define F_NO_RELRO F_BIT(37)
 /* --require'd compiler defences the evidence shows missing (hardening.c,
    evidence.c). */
-#define F_NO_STACK_CLASH F_BIT(37)
-#define F_NOT_OPTIMIZED F_BIT(38)
-#define F_NO_AUTO_VAR_INIT F_BIT(39)
-#define F_COUNT 40
+#define F_NO_STACK_CLASH F_BIT(38)
+#define F_NOT_OPTIMIZED F_BIT(39)
+#define F_NO_AUTO_VAR_INIT F_BIT(40)
+#define F_COUNT 41
 #define F_FIRST_SYSTEM 17	/* the bit index of F_STACK_MADE_EXEC */
 /* The findings --require gives. */
 #define F_HARDENING (F_NO_PIE | F_NO_FULL_RELRO | F_NO_CANARY | F_NO_FORTIFY | \
     F_UNSAFE_RPATH | F_NO_IBT | F_NO_SHSTK | F_NO_BTI | F_NO_PAC | \
     F_NOT_STRIPPED | F_TEXTREL | F_MULTI_DYNAMIC | F_BAD_PROPERTY | \
     F_NO_ENDBR | F_NO_BTI_PLT | F_ODD_SEGMENT | F_RELRO_GAP | \
-    F_RUN_PATH_OUTSIDE | F_SUSPICIOUS_NAME | F_NO_STACK_CLASH | \
-    F_NOT_OPTIMIZED | F_NO_AUTO_VAR_INIT)
+    F_RUN_PATH_OUTSIDE | F_SUSPICIOUS_NAME | F_NO_RELRO | \
+    F_NO_STACK_CLASH | F_NOT_OPTIMIZED | F_NO_AUTO_VAR_INIT)
 
 /* findings.c: each kind of finding, once, for every writer. */
 struct finding_kind {
@@ -131,6 +134,55 @@ bool where_match(const char *pattern, const struct where *w);
 /* Does the pattern match the name (a path, FILE!MEMBER) itself? */
 bool glob_match(const char *pattern, const char *name);
 
+/*
+ * scope.c: what Linux's rules judge. Not every ELF file of a root is run
+ * or linked by Linux; the classes of those that are not, each told by
+ * rows of scope.c's table, are counted, never findings (--all judges them
+ * anyway). In the order of the table.
+ */
+enum scope {
+	SCOPE_LINUX,		/* judged by the rules */
+	SCOPE_FOREIGN_OS,	/* made for another operating system */
+	SCOPE_DEBUG,		/* a separate debug file */
+	SCOPE_BOOT,		/* a boot loader's module */
+	SCOPE_LTO,		/* compiler code for link-time optimization only */
+	SCOPE_UNLINKED,		/* an archive member no link pulls */
+	SCOPE_FOREIGN_MACHINE,	/* a program for a machine the root does
+				   not run */
+	SCOPE_COUNT
+};
+/* What a root runs (runs.c reads it): machines, by what the library
+   reads of an image, and the binfmt_misc handlers that serve others, by
+   the magic and mask they match an image's first bytes with. */
+#define BINFMT_LEN CHSTK_HEAD_LEN
+#define RUNS_MAX 32
+struct runs {
+	bool any;		/* not known: every machine runs */
+	struct {
+		unsigned short machine;
+		unsigned char elf_class;	/* 0: either */
+		unsigned char data;		/* 0: either byte order */
+	} m[RUNS_MAX];
+	size_t nm;
+	struct binfmt {
+		unsigned char magic[BINFMT_LEN], mask[BINFMT_LEN];
+	} *fmt;
+	size_t nfmt;
+};
+bool runs_serve(const struct runs *r, const struct chstk_info *info);
+/* The symbols of the image being read that tell its class, into *seen. */
+void scope_symbol(unsigned *seen, const struct chstk_sym *sym);
+/* The CHSTK_READ_* bits an image's class needs read beyond its headers
+   (a chstk_want_fn's answer). */
+unsigned scope_want(const struct chstk_info *info);
+/* The class of an image (member: of an ar archive; seen: scope_symbol's;
+   runs NULL: every machine runs), and why in a static sentence (NULL for
+   SCOPE_LINUX). */
+enum scope scope_of(const struct chstk_info *info, bool member, unsigned seen,
+    const struct runs *runs, const char **why);
+/* "linux", "boot-loader" ...: the word of text, JSON and SARIF. */
+const char *scope_name(enum scope s);
+
 /* verdict.c: the stack. */
 enum effective { EFF_NOEXEC, EFF_EXEC, EFF_UNKNOWN, EFF_NONE };
 
@@ -143,6 +195,8 @@ struct verdict {
 	const struct allow_pattern *allowed_by;	/* the pattern that did,
 						   set by the judge */
 	const char *why;	/* a sentence, static */
+	enum scope scope;	/* SCOPE_LINUX, or a class not judged
+				   (judged with --all) */
 };
 /* How an image is judged: verdict_of()'s how, bits. */
 enum {
@@ -200,6 +254,8 @@ struct hard {
 	enum tri bind_now;
 	enum pie pie;
 	enum tri canary;
+	int64_t canary_checks;	/* a stripped static program's reads of the
+				   stack protector's guard; -1: not counted */
 	enum tri fortify;	/* T_NA: nothing fortifiable used */
 	unsigned char fortified[HARD_NFORT], unfortified[HARD_NFORT];
 	unsigned nfortified, nunfortified;
@@ -232,6 +288,7 @@ struct hard {
 	unsigned nsuspicious;
 	char suspicious[HARD_NAME];	/* the first, escaped */
 	enum lang { LANG_UNKNOWN, LANG_GO, LANG_RUST } lang;
+	unsigned machine;	/* e_machine, for the promises of a profile */
 };
 /* Segments whose flags make no sense (struct hard.odd). */
 enum { ODD_TLS_EXEC = 1, ODD_STACK_NOT_RW = 2 };
@@ -245,16 +302,23 @@ const char *fortify_name(unsigned i);
 const char *relro_names(unsigned bits, char *buf, size_t len);
 
 /* --require: a glob (NULL: every path) and the findings a missing
-   property gives there. */
+   property gives there; from a profile, also the machines and images the
+   promise holds for. */
 struct require {
 	char *glob;
 	uint64_t findings;
+	unsigned machine;	/* e_machine; 0: every machine */
+	unsigned except[4];	/* but these (0: none) */
+	bool programs;		/* programs only */
 };
 /* Parse "[GLOB=]PROP,PROP..." into r. 0, or -1 with *bad pointing at the
    unknown word in arg (which ends at a comma or at the end). */
 int require_parse(struct require *r, const char *arg, const char **bad);
 /* The name of the i-th property (from 0), or NULL past the last. */
 const char *require_property(size_t i);
+/* The finding a missing property name[0, len) gives, or 0 for a word that
+   names no property. */
+uint64_t require_finding(const char *name, size_t len);
 uint64_t require_check(const struct require *req, size_t n,
     const struct where *w, const struct hard *h);
 void require_free(struct require *r, size_t n);
@@ -262,5 +326,16 @@ void require_free(struct require *r, size_t n);
    one sentence, in buf. */
 const char *hard_why(uint64_t bit, const struct hard *h, char *buf,
     size_t len);
+
+/* profiles.c: what a distribution's build flags promise (--profile). */
+/* The name of the i-th profile (from 0), or NULL past the last. */
+const char *profile_name(size_t i);
+/* Append to *req (*n entries) a requirement for each promise of profile
+   name that elfscan can check. 0, or -1 when no profile is so named. */
+int profile_require(const char *name, struct require **req, size_t *n);
+/* Print the promises of the profiles names[0, n) (n 0: of every
+   profile), in the table's order, each with its source, those not checked
+   with why (--list). */
+void profile_print(FILE *f, const char *const *names, size_t n);
 
 #endif

@@ -2,7 +2,8 @@
  * walk.c - the first stage: finding the files, in parallel. Worker threads
  * take directories from a shared stack (depth first, which keeps the stack
  * short), read each with getdents64, and hand regular files, known by
- * their d_type alone (no stat), to the next stage (read.c).
+ * their d_type alone (no stat), to heads.c, which reads many at a time and
+ * passes each to the next stage (read.c).
  *
  * Symbolic links are followed only when asked (-L), except those named on
  * the command line. Each directory is scanned once, by device and inode,
@@ -26,8 +27,10 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "container.h"
@@ -74,8 +77,15 @@ struct walker {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct job *stack;
-	unsigned idle, workers;
+	unsigned idle, workers;	/* workers: started, and main's */
 	bool done;
+	/* The threads started, up to o->jobs_most - 1 (grow). */
+	pthread_t *thread;
+	unsigned started;
+	atomic_bool grown;	/* no more will start */
+	atomic_llong next_look;	/* when grow looks again, in ns */
+	long inblock;		/* blocks read from the disk then */
+	bool reading;		/* and whether some were read before */
 	struct seen seen;	/* under lock */
 	/* The files named, by key: filled before the workers start, then
 	   only read. */
@@ -168,14 +178,21 @@ push(struct walker *w, const struct job *in, const char *path, size_t len,
 	pthread_mutex_unlock(&w->lock);
 }
 
-/* The next job; NULL when every worker is idle and nothing is left. */
+/* The next job; NULL when every worker is idle and nothing is left. A
+   worker reads the files it has in flight before it waits. */
 static struct job *
-pop(struct walker *w)
+pop(struct walker *w, struct heads *h)
 {
 	struct job *j;
 
 	pthread_mutex_lock(&w->lock);
 	while (w->stack == NULL && !w->done) {
+		if (heads_busy(h)) {
+			pthread_mutex_unlock(&w->lock);
+			heads_drain(h);
+			pthread_mutex_lock(&w->lock);
+			continue;
+		}
 		if (++w->idle == w->workers) {
 			w->done = true;
 			pthread_cond_broadcast(&w->cond);
@@ -199,7 +216,7 @@ walk_error(struct walker *w, const char *path, const char *what, int e)
 	char msg[256];
 
 	snprintf(msg, sizeof(msg), "%s: %s", what, strerror(e));
-	report_error(w->j->r, &where, false, msg);
+	report_error(w->j->r, &where, UNREAD_ERROR, false, msg);
 }
 
 /* Open a directory whose path may be longer than PATH_MAX. */
@@ -357,7 +374,7 @@ struct scratch {
 
 static void
 entry(struct walker *w, const struct job *j, int fd, dev_t dev,
-    const struct dirent64 *e, struct scratch *s)
+    const struct dirent64 *e, struct scratch *s, struct heads *h)
 {
 	size_t nlen = strlen(e->d_name), len;
 	unsigned char type;
@@ -383,14 +400,15 @@ entry(struct walker *w, const struct job *j, int fd, dev_t dev,
 		struct met m = { .path = s->path, .root = j->root_len,
 		    .follow = link, .named = NAMED_NO };
 
-		read_file(w->j, fd, e->d_name, &m);
+		heads_file(h, fd, e->d_name, &m);
 	}
 }
 
 /* getdents64 straight into the worker's buffer: no DIR to allocate, and
    none of fdopendir's extra system calls. */
 static void
-scan_dir(struct walker *w, const struct job *j, struct scratch *s)
+scan_dir(struct walker *w, const struct job *j, struct scratch *s,
+    struct heads *h)
 {
 	int fd = open_dir(j->path, j->len, j->root || w->o->follow);
 	/* A layout named is its own root, as a file named is. */
@@ -418,7 +436,8 @@ scan_dir(struct walker *w, const struct job *j, struct scratch *s)
 	if (j->image) {
 		struct where where = { .path = j->path };
 
-		report_error(w->j->r, &where, false, "not an OCI image layout");
+		report_error(w->j->r, &where, UNREAD_ERROR, false,
+		    "not an OCI image layout");
 		close(fd);
 		return;
 	}
@@ -431,11 +450,64 @@ scan_dir(struct walker *w, const struct job *j, struct scratch *s)
 			    (const struct dirent64 *)(s->dents + off);
 
 			off += e->d_reclen;
-			entry(w, j, fd, dev, e, s);
+			entry(w, j, fd, dev, e, s, h);
 		}
 	if (n == -1)
 		walk_error(w, j->path, "cannot read directory", errno);
-	close(fd);
+	heads_dir_done(h, fd);
+}
+
+static void *worker(void *arg);
+
+static long long
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/*
+ * With a cold cache the walkers wait for the disk, to list a directory or
+ * to read a file for the library, and as many as the CPUs keep too few of
+ * those reads in flight. Whenever the process read from the disk in the
+ * last two of the times grow looks, GROW_EVERY apart, one more walker
+ * joins, up to o->jobs_most. A warm walk reads nothing from the disk, or
+ * a few files gone from the cache now and then, and keeps o->jobs, and
+ * their memory.
+ */
+#define GROW_EVERY 20000000	/* ns */
+static void
+grow(struct walker *w)
+{
+	struct rusage ru;
+	long long now;
+
+	if (atomic_load_explicit(&w->grown, memory_order_relaxed))
+		return;
+	now = now_ns();
+	if (now < atomic_load_explicit(&w->next_look, memory_order_relaxed))
+		return;
+	pthread_mutex_lock(&w->lock);
+	if (now >= atomic_load(&w->next_look) && !w->done &&
+	    getrusage(RUSAGE_SELF, &ru) == 0) {
+		atomic_store(&w->next_look, now + GROW_EVERY);
+		if (ru.ru_inblock > w->inblock && w->reading) {
+			if (pthread_create(&w->thread[w->started], NULL,
+			    worker, w) == 0) {
+				w->started++;
+				w->workers++;
+			} else {
+				atomic_store(&w->grown, true);
+			}
+		}
+		w->reading = ru.ru_inblock > w->inblock;
+		w->inblock = ru.ru_inblock;
+		if (w->started + 1 >= w->o->jobs_most)
+			atomic_store(&w->grown, true);
+	}
+	pthread_mutex_unlock(&w->lock);
 }
 
 static void *
@@ -443,11 +515,12 @@ worker(void *arg)
 {
 	struct walker *w = arg;
 	struct scratch *s = xmalloc(sizeof(*s));
+	struct heads *h = heads_new(w->j);
 	struct job *j;
 
 	s->cap = 4096;
 	s->path = xmalloc(s->cap);
-	while ((j = pop(w)) != NULL) {
+	while ((j = pop(w, h)) != NULL) {
 		struct met m = { .path = j->path, .root = j->root_len,
 		    .follow = true, .named = j->named, .image = j->image,
 		    .ref = j->ref };
@@ -455,9 +528,11 @@ worker(void *arg)
 		if (j->file)
 			read_file(w->j, AT_FDCWD, j->path, &m);
 		else
-			scan_dir(w, j, s);
+			scan_dir(w, j, s, h);
 		free(j);
+		grow(w);
 	}
+	heads_free(h);
 	free(s->path);
 	free(s);
 	return NULL;
@@ -493,7 +568,7 @@ look(struct walker *w, const char *path, size_t i, bool arg, struct root *r)
 	} else if (S_ISDIR(st.st_mode)) {
 		r->kind = arg ? ROOT_DIR : ROOT_SKIP;
 	} else {
-		report_error(w->j->r, &where, false,
+		report_error(w->j->r, &where, UNREAD_ERROR, false,
 		    "not a regular file or directory");
 		return -1;
 	}
@@ -604,29 +679,31 @@ walk(struct judge *j, char **args, size_t nargs, char **listed,
     size_t nlisted)
 {
 	struct walker w = { .o = j->o, .j = j };
-	pthread_t *t = xmalloc(j->o->jobs * sizeof(*t));
-	unsigned i, started = 0;
+	struct rusage ru;
+	unsigned i;
 	size_t k;
 	int ret;
 
 	pthread_mutex_init(&w.lock, NULL);
 	pthread_cond_init(&w.cond, NULL);
 	ret = push_roots(&w, args, nargs, listed, nlisted);
-	/* The main thread is a worker too. Until every thread is started,
-	   the count stays above what the idle ones can reach. */
+	w.thread = xmalloc(j->o->jobs_most * sizeof(*w.thread));
+	w.inblock = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_inblock : 0;
+	atomic_init(&w.next_look, now_ns() + GROW_EVERY);
+	atomic_init(&w.grown, j->o->jobs >= j->o->jobs_most);
+	/* The main thread is a worker too. The threads wait for the lock
+	   until all are started. */
 	pthread_mutex_lock(&w.lock);
-	w.workers = j->o->jobs + 1;
-	pthread_mutex_unlock(&w.lock);
 	for (i = 0; i + 1 < j->o->jobs; i++)
-		if (pthread_create(&t[started], NULL, worker, &w) == 0)
-			started++;
-	pthread_mutex_lock(&w.lock);
-	w.workers = started + 1;
+		if (pthread_create(&w.thread[w.started], NULL, worker, &w) == 0)
+			w.started++;
+	w.workers = w.started + 1;
 	pthread_mutex_unlock(&w.lock);
 	worker(&w);
-	for (i = 0; i < started; i++)
-		pthread_join(t[i], NULL);
-	free(t);
+	/* Every worker is idle or gone: none starts another. */
+	for (i = 0; i < w.started; i++)
+		pthread_join(w.thread[i], NULL);
+	free(w.thread);
 	free(w.seen.slot);
 	free(w.named);
 	for (k = 0; k < nargs + nlisted; k++) {

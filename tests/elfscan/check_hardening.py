@@ -28,8 +28,9 @@ EXPLAINED = [
      "and says no; its .symtab holds libc's own functions, used or not, "
      "so elfscan says unknown (null)"),
     (("static-stripped",), "checksec", "canary",
-     "no symbol table at all: checksec says no canary; nothing tells, and "
-     "elfscan says unknown (null)"),
+     "no symbol table at all: checksec says no canary; the checks of the "
+     "guard in its code (canary_checks, which precision.sh counts with "
+     "objdump) make elfscan say yes"),
     (("object", "object-aarch64", "names"), "checksec", "relro",
      "RELRO is made by the linker: an object has no program headers, "
      "checksec says no, elfscan null (not applicable)"),

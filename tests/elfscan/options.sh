@@ -115,11 +115,13 @@ cp "$D/a/clean" "$M/sub2/hold-here"
 # held NAME TTY ARGS...: elfscan -j1 ARGS in the background, held at
 # hold-here until $T/NAME.go exists; its report in $T/NAME.out, its
 # standard error in $T/NAME.tty, on a terminal (under script) if TTY is yes.
+# failshim.so holds an open made through the C library: the scan reads
+# one file at a time (ELFSCAN_READER=threads), not through io_uring.
 held() {
 	name=$1 tty=$2
 	shift 2
 	rm -f "$T/$name.go" "$T/$name.go.held"
-	hold="LD_PRELOAD=$FAILSHIM FAILSHIM_HOLD=hold-here FAILSHIM_HOLD_UNTIL=$T/$name.go"
+	hold="LD_PRELOAD=$FAILSHIM FAILSHIM_HOLD=hold-here FAILSHIM_HOLD_UNTIL=$T/$name.go ELFSCAN_READER=threads"
 	if [ "$tty" = yes ]; then
 		script -qec "env $hold \"$ELFSCAN\" -j1 $* >\"$T/$name.out\"" /dev/null \
 		    >"$T/$name.tty" 2>&1 &

@@ -15,7 +15,10 @@
 # ELF stops the build even under warn; a bad policy is refused. --require:
 # a defence the program lacks (by readelf) stops the build under fix and
 # is named under warn, one it has passes, an unknown one is refused, and
-# so is stripped, which dh_strip does after dh_chstk.
+# so is stripped, which dh_strip does after dh_chstk. --profile: the
+# promises of debian's flags that hello, built without them, lacks (by
+# readelf) stop the build under fix and are named under warn; a misspelt
+# profile is refused.
 . "$top_srcdir/tests/packaging/common.sh"
 need dpkg-buildpackage dh dpkg-deb gcc readelf perl
 PATH=$HOOKS/debhelper:$PATH
@@ -191,12 +194,34 @@ write_rules "--require=pie,nx"
 build require-bogus
 failed_at_chstk "--require with an unknown defence: the build fails" "$?" require-bogus
 output_has "--require with an unknown defence: said" "$T/require-bogus.log" \
-    "dh_chstk: error: unknown defence 'nx' in 'pie,nx': want bti, canary, fortify, ibt, pac, pie, relro, rpath, shstk"
+    "dh_chstk: error: unknown defence 'nx' in 'pie,nx': want bti, canary, fortify, gnu-relro, ibt, pac, pie, relro, rpath, shstk"
 write_rules "--require=/usr/bin/*=pie,stripped"
 build require-stripped
 failed_at_chstk "--require=stripped: the build fails" "$?" require-stripped
 output_has "--require=stripped: said why" "$T/require-stripped.log" \
     "dh_chstk: error: cannot require 'stripped' in '/usr/bin/*=pie,stripped': the hook runs before the build strips the files"
+
+# --profile: hello, built without dpkg-buildflags' flags, has no canary
+# and calls printf unfortified (readelf), which debian's flags promise:
+# under fix the build fails naming both, under warn they are named; a
+# misspelt profile is refused with elfscan's close name.
+expect "hello: no __stack_chk_fail, printf without __printf_chk, by readelf" \
+    "$(readelf --dyn-syms -W "$T/off/$B/hello" | grep -c '__stack_chk_fail\|__printf_chk') $(readelf --dyn-syms -W "$T/off/$B/hello" | grep -c ' printf@')" "0 1"
+write_rules "--policy=fix --profile=debian"
+build profile
+failed_at_chstk "--profile=debian: the build fails" "$?" profile
+output_has "--profile=debian: names hello and what it lacks" "$T/profile.log" \
+    "dh_chstk: error: debian/chstk-hello/usr/bin/hello: lacks required hardening: no-canary, no-fortify"
+write_rules "--policy=warn --profile=debian"
+build profile-warn
+expect "--profile under warn: builds" "$?" 0
+output_has "--profile under warn: names hello and what it lacks" "$T/profile-warn.log" \
+    "dh_chstk: warning: debian/chstk-hello/usr/bin/hello: lacks required hardening: no-canary, no-fortify"
+write_rules "--policy=fix --profile=debain"
+build profile-bogus
+failed_at_chstk "--profile with a misspelt name: the build fails" "$?" profile-bogus
+output_has "--profile with a misspelt name: said, with the close one" "$T/profile-bogus.log" \
+    "dh_chstk: error: --profile=debain: unknown profile (did you mean 'debian'?)"
 
 # Allowed by a glob without a leading slash in debian/PACKAGE.chstk-allow,
 # under fail.

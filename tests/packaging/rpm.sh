@@ -17,7 +17,9 @@
 # the build before the fix policy. %chstk_require: a defence the program
 # lacks (by readelf) stops the build under fix and is named under warn,
 # one it has passes, an unknown one is refused, and so is stripped, which
-# rpm does after brp-chstk.
+# rpm does after brp-chstk. %chstk_profile: the promises of fedora's flags
+# that hello, built without them, lacks (by readelf) stop the build under
+# fix and are named under warn; a misspelt profile is refused.
 . "$top_srcdir/tests/packaging/common.sh"
 need rpmbuild rpm2cpio cpio gcc readelf
 
@@ -184,11 +186,29 @@ output_has "a bad policy: said" "$T/bogus.log" "brp-chstk: unknown policy 'maybe
 build require-bogus installed --define 'chstk_require pie,nx'
 expect "an unknown defence in %chstk_require: the build fails" "$?" 1
 output_has "an unknown defence in %chstk_require: said" "$T/require-bogus.log" \
-    "brp-chstk: unknown defence 'nx' in 'pie,nx': want bti, canary, fortify, ibt, pac, pie, relro, rpath, shstk"
+    "brp-chstk: unknown defence 'nx' in 'pie,nx': want bti, canary, fortify, gnu-relro, ibt, pac, pie, relro, rpath, shstk"
 build require-stripped installed --define 'chstk_require /usr/bin/*=pie,stripped'
 expect "stripped in %chstk_require: the build fails" "$?" 1
 output_has "stripped in %chstk_require: said why" "$T/require-stripped.log" \
     "brp-chstk: cannot require 'stripped' in '/usr/bin/*=pie,stripped': the hook runs before the build strips the files"
+# %chstk_profile: hello, built without redhat-rpm-config's flags, has no
+# canary, calls printf unfortified and is not bound now (readelf), which
+# fedora's flags promise: under fix the build fails naming each, under
+# warn they are named; a misspelt profile is refused.
+expect "hello: no __stack_chk_fail, printf without __printf_chk, by readelf" \
+    "$(readelf --dyn-syms -W "$T/off/$B/hello" | grep -c '__stack_chk_fail\|__printf_chk') $(readelf --dyn-syms -W "$T/off/$B/hello" | grep -c ' printf@')" "0 1"
+build profile load --define 'chstk_policy fix' --define 'chstk_profile fedora'
+expect "%chstk_profile fedora: the build fails" "$?" 1
+output_has "%chstk_profile fedora: names hello and what it lacks" "$T/profile.log" \
+    "brp-chstk: /usr/bin/hello: lacks required hardening: no-full-relro, no-canary, no-fortify, no-ibt, no-shstk"
+build profile-warn load --define 'chstk_policy warn' --define 'chstk_profile fedora'
+expect "%chstk_profile under warn: builds" "$?" 0
+output_has "%chstk_profile under warn: warns" "$T/profile-warn.log" \
+    "brp-chstk: warning: /usr/bin/hello: lacks required hardening: no-full-relro, no-canary, no-fortify, no-ibt, no-shstk"
+build profile-bogus installed --define 'chstk_profile fedorra'
+expect "a misspelt %chstk_profile: the build fails" "$?" 1
+output_has "a misspelt %chstk_profile: said, with the close one" "$T/profile-bogus.log" \
+    "brp-chstk: --profile=fedorra: unknown profile (did you mean 'fedora'?)"
 # %chstk_compare_with: the previous build, as a tree: hello there bound
 # now (readelf), the build's does not; the lost RELRO stops the build
 # under fix, named; under warn it is only named.

@@ -17,6 +17,20 @@ tests_reliability_failshim_la_LIBADD = -ldl
 AM_TESTS_ENVIRONMENT += \
 	FAILSHIM='$(abs_top_builddir)/tests/reliability/.libs/failshim.so'; \
 	export FAILSHIM;
+
+# readshim.so, preloaded by readfaults.sh to make the open or the read of
+# one file's head go wrong in elfscan's readers, io_uring's and the C
+# library's. liburing's header only: it calls the library elfscan loaded.
+check_LTLIBRARIES += tests/reliability/readshim.la
+tests_reliability_readshim_la_SOURCES = tests/reliability/readshim.c
+tests_reliability_readshim_la_CFLAGS = -std=gnu11 $(WARN_CFLAGS) \
+	$(LIBURING_CFLAGS) $(PTHREAD_CFLAGS)
+tests_reliability_readshim_la_LDFLAGS = -module -avoid-version -shared \
+	-rpath '$(abs_builddir)/tests/reliability'
+tests_reliability_readshim_la_LIBADD = -ldl -lpthread
+AM_TESTS_ENVIRONMENT += \
+	READSHIM='$(abs_top_builddir)/tests/reliability/.libs/readshim.so'; \
+	export READSHIM;
 if SANITIZERS
 AM_TESTS_ENVIRONMENT += SANITIZERS=yes; export SANITIZERS;
 else

@@ -137,6 +137,225 @@ START_TEST(tells_programs_from_shared_objects)
 }
 END_TEST
 
+/* Segments or a section header table past the end: cut; a program
+   whose code has no bytes in the file: no exec_in_file. */
+START_TEST(tells_a_file_cut_short)
+{
+	unsigned char buf[0x1100];
+	struct gen_phdr ph[1] = {
+		{ PT_LOAD, PF_R | PF_X, 0, 0x400000, 0, 0x800, 0x1000 },
+	};
+	struct seen s;
+	size_t size = program(&le64, buf, 1, PF_R | PF_W);
+
+	scan(buf, size, &s, NULL);
+	ck_assert(!s.info.cut && s.info.exec_in_file);
+	scan(buf, size - 1, &s, NULL);
+	ck_assert_int_eq(s.calls, 1);
+	ck_assert(s.info.cut);
+	/* A section header table said to lie past the end. */
+	gen_put(&le64, buf + 40, 8, size - 8);
+	gen_put(&le64, buf + 58, 2, 64);
+	gen_put(&le64, buf + 60, 2, 2);
+	scan(buf, size, &s, NULL);
+	ck_assert(s.info.cut);
+	gen_put(&le64, buf + 40, 8, 0);
+	gen_program(&le64, buf, sizeof(buf), ph, 1);
+	scan(buf, sizeof(buf), &s, NULL);
+	ck_assert(!s.info.cut && !s.info.exec_in_file && s.info.has_exec_code);
+}
+END_TEST
+
+/* The OS of an NT_GNU_ABI_TAG note, in both byte orders. */
+START_TEST(reads_the_abi_tag)
+{
+	const struct gen *g = _i ? &be32 : &le64;
+	struct gen_phdr ph[2] = {
+		{ PT_LOAD, PF_R | PF_X, 0, 0x400000, 0x300, 0x300, 0x1000 },
+		{ PT_NOTE, PF_R, 0x200, 0x400200, 48, 48, 4 },
+	};
+	unsigned char buf[0x300];
+	unsigned char *n = buf + 0x200;
+	struct seen s;
+
+	gen_program(g, buf, sizeof(buf), ph, 1);
+	scan(buf, sizeof(buf), &s, NULL);
+	ck_assert_int_eq(s.info.abi_tag, -1);
+	gen_program(g, buf, sizeof(buf), ph, 2);
+	/* An unrelated note first, then the tag: FreeBSD (3), 13.0.0. */
+	gen_put(g, n, 4, 4);
+	gen_put(g, n + 4, 4, 4);
+	gen_put(g, n + 8, 4, 3);
+	memcpy(n + 12, "GNU", 4);
+	gen_put(g, n + 20, 4, 4);
+	gen_put(g, n + 24, 4, 16);
+	gen_put(g, n + 28, 4, 1);
+	memcpy(n + 32, "GNU", 4);
+	gen_put(g, n + 36, 4, 3);
+	gen_put(g, n + 40, 4, 13);
+	scan(buf, sizeof(buf), &s, NULL);
+	ck_assert_int_eq(s.info.abi_tag, -1);	/* the note runs past 48 */
+	gen_put(g, buf + (g->bits == 64 ? 64 + 56 + 32 : 52 + 32 + 16),
+	    g->bits == 64 ? 8 : 4, 52);
+	scan(buf, sizeof(buf), &s, NULL);
+	ck_assert_int_eq(s.info.abi_tag, 3);
+	ck_assert_mem_eq(s.info.head, buf, CHSTK_HEAD_LEN);
+}
+END_TEST
+
+/* A file cut short whose dynamic section is gone with its end: reported,
+   without the hardening; whole, its dynamic section past the end is an
+   image that cannot be read. */
+START_TEST(reports_a_cut_file_without_what_is_gone)
+{
+	struct gen g = { 64, 0, ET_DYN, EM_X86_64 };
+	struct gen_phdr ph[2] = {
+		{ PT_LOAD, PF_R | PF_W, 0, 0, 0x1000, 0x1000, 0x1000 },
+		{ PT_DYNAMIC, PF_R | PF_W, 0xf00, 0xf00, 0x100, 0x100, 8 },
+	};
+	unsigned char buf[0x1000];
+	struct chstk_scan_opts o = { .read = CHSTK_READ_HARDENING };
+	struct chstk_error err;
+	struct seen s = { 0 };
+
+	gen_program(&g, buf, sizeof(buf), ph, 2);
+	ck_assert_int_eq(chstk_scan_mem_with(buf, 0x800, &o, record, &s, &err),
+	    0);
+	ck_assert(s.calls == 1 && s.info.cut && s.info.hardening == NULL);
+	ph[0].filesz = 0x800;
+	gen_program(&g, buf, sizeof(buf), ph, 2);
+	memset(&s, 0, sizeof(s));
+	ck_assert_int_eq(chstk_scan_mem_with(buf, 0x800, &o, record, &s, &err),
+	    CHSTK_ERR_TRUNCATED);
+	ck_assert_int_eq(s.calls, 0);
+}
+END_TEST
+
+/* What want was asked, and what the image's callback saw. */
+struct want_seen {
+	struct seen s;
+	struct {
+		int calls;
+		enum chstk_kind kind;
+		unsigned answer;
+	} a;
+	bool sections;
+	unsigned count;
+};
+
+/* The scan's argument, as the image's callback gets it. */
+static unsigned
+want(void *arg, const struct chstk_info *info)
+{
+	struct want_seen *w = arg;
+
+	w->a.calls++;
+	w->a.kind = info->kind;
+	return w->a.answer;
+}
+
+static int
+record_want(void *arg, const char *member, const struct chstk_info *info,
+    const struct chstk_error *err)
+{
+	struct want_seen *w = arg;
+
+	w->sections = info != NULL && info->sections != NULL;
+	if (w->sections)
+		w->count = info->sections->count;
+	return record(&w->s, member, info, err);
+}
+
+/* want is asked once an image's headers are read, only with
+   CHSTK_READ_WANT, and gets what it asks for. */
+START_TEST(asks_want_for_more)
+{
+	struct gen g = { 64, 0, ET_DYN, EM_X86_64 };
+	struct gen_phdr ph[1] = {
+		{ PT_LOAD, PF_R | PF_X, 0, 0, 0x200, 0x200, 0x1000 },
+	};
+	unsigned char buf[0x200], obj[1024];
+	struct chstk_scan_opts o = { .want = want };
+	struct want_seen w = { 0 };
+	size_t n;
+
+	gen_program(&g, buf, sizeof(buf), ph, 1);
+	w.a.answer = CHSTK_READ_SECTIONS;
+	ck_assert_int_eq(chstk_scan_mem_with(buf, sizeof(buf), &o, record_want,
+	    &w, NULL), 0);
+	ck_assert(w.a.calls == 0 && !w.sections);
+	o.read = CHSTK_READ_WANT;
+	ck_assert_int_eq(chstk_scan_mem_with(buf, sizeof(buf), &o, record_want,
+	    &w, NULL), 0);
+	ck_assert(w.a.calls == 1 && w.sections && w.count == 0);
+	ck_assert_int_eq(w.a.kind, CHSTK_KIND_SHARED);
+	w.a.answer = 0;
+	ck_assert_int_eq(chstk_scan_mem_with(buf, sizeof(buf), &o, record_want,
+	    &w, NULL), 0);
+	ck_assert(w.a.calls == 2 && !w.sections);
+	/* An object's sections are always read. */
+	g.type = ET_REL;
+	n = gen_object(&g, obj, 1, 0);
+	ck_assert_int_eq(chstk_scan_mem_with(obj, n, &o, record_want, &w,
+	    NULL), 0);
+	ck_assert(w.sections && w.count == 4);
+}
+END_TEST
+
+/* The guard reads of a stripped static program: each encoding once, one
+   across the boundary of two 64 KiB reads; none for a dynamic one. */
+START_TEST(counts_guard_reads)
+{
+	static const unsigned char x64[][9] = {
+		{ 0x64, 0x48, 0x8b, 0x04, 0x25, 0x28, 0, 0, 0 },
+		{ 0x64, 0x4c, 0x2b, 0x3c, 0x25, 0x28, 0, 0, 0 },
+		{ 0x64, 0x48, 0x33, 0x14, 0x25, 0x28, 0, 0, 0 },
+		{ 0x64, 0x48, 0x3b, 0x0c, 0x25, 0x28, 0, 0, 0 },
+		{ 0x64, 0x48, 0x89, 0x04, 0x25, 0x28, 0, 0, 0 },	/* a store */
+		{ 0x64, 0x48, 0x8b, 0x05, 0x25, 0x28, 0, 0, 0 },	/* rip-relative */
+	};
+	static const unsigned char x86[][7] = {
+		{ 0x65, 0xa1, 0x14, 0, 0, 0, 0x90 },
+		{ 0x65, 0x8b, 0x15, 0x14, 0, 0, 0 },
+		{ 0x65, 0x2b, 0x0d, 0x14, 0, 0, 0 },
+		{ 0x65, 0xa3, 0x14, 0, 0, 0, 0x90 },	/* a store */
+	};
+	struct gen g = le64;
+	size_t size = 0x30000, i;
+	unsigned char *buf = calloc(1, size);
+	struct gen_phdr ph[2] = {
+		{ PT_LOAD, PF_R | PF_X, 0, 0x400000, 0x30000, 0x30000, 0x1000 },
+		{ PT_INTERP, PF_R, 0x100, 0x400100, 0x10, 0x10, 1 },
+	};
+	struct chstk_scan_opts o = { .read = CHSTK_READ_HARDENING };
+	struct seen s = { 0 };
+
+	ck_assert_ptr_nonnull(buf);
+	gen_program(&g, buf, size, ph, 1);
+	for (i = 0; i < 6; i++)
+		memcpy(buf + 0x1000 + 0x100 * i, x64[i], 9);
+	memcpy(buf + 0x10000 - 4, x64[0], 9);
+	ck_assert_int_eq(chstk_scan_mem_with(buf, size, &o, record, &s, NULL), 0);
+	ck_assert_int_eq(s.info.hardening->guard_reads, 5);
+	gen_program(&g, buf, size, ph, 2);
+	ck_assert_int_eq(chstk_scan_mem_with(buf, size, &o, record, &s, NULL), 0);
+	ck_assert_int_eq(s.info.hardening->guard_reads, -1);
+	g.bits = 32;
+	g.machine = EM_386;
+	memset(buf, 0, size);
+	gen_program(&g, buf, size, ph, 1);
+	for (i = 0; i < 4; i++)
+		memcpy(buf + 0x1000 + 0x100 * i, x86[i], 7);
+	ck_assert_int_eq(chstk_scan_mem_with(buf, size, &o, record, &s, NULL), 0);
+	ck_assert_int_eq(s.info.hardening->guard_reads, 3);
+	g.machine = EM_PPC;
+	gen_program(&g, buf, size, ph, 1);
+	ck_assert_int_eq(chstk_scan_mem_with(buf, size, &o, record, &s, NULL), 0);
+	ck_assert_int_eq(s.info.hardening->guard_reads, -1);
+	free(buf);
+}
+END_TEST
+
 START_TEST(reads_the_note_of_objects)
 {
 	struct gen g = { 64, 0, ET_REL, EM_X86_64 };
@@ -398,6 +617,11 @@ main(void)
 	tcase_add_test(tc, last_pt_gnu_stack_wins_as_in_the_kernel);
 	tcase_add_test(tc, counts_writable_executable_segments);
 	tcase_add_test(tc, tells_programs_from_shared_objects);
+	tcase_add_test(tc, tells_a_file_cut_short);
+	tcase_add_loop_test(tc, reads_the_abi_tag, 0, 2);
+	tcase_add_test(tc, asks_want_for_more);
+	tcase_add_test(tc, reports_a_cut_file_without_what_is_gone);
+	tcase_add_test(tc, counts_guard_reads);
 	tcase_add_test(tc, reads_the_note_of_objects);
 	tcase_add_loop_test(tc, reads_dlopen_notes, 0, 2);
 	tcase_add_loop_test(tc, refuses_malformed_headers, 0,

@@ -44,9 +44,12 @@ feed(void *arg, void *out, size_t len)
 	return (ssize_t)n;
 }
 
+/* What a scan saw of its last image: its info, and the sections it
+   pointed to (the pointer itself is the scan's: NULL here). */
 struct seen {
 	unsigned images, bad;
 	struct chstk_info info;
+	struct chstk_sections sect;
 	char member[64];
 };
 
@@ -59,8 +62,12 @@ on_image(void *arg, const char *member, const struct chstk_info *info,
 	(void)err;
 	s->images++;
 	s->bad += info == NULL;
-	if (info != NULL)
+	if (info != NULL) {
 		s->info = *info;
+		s->info.sections = NULL;
+		if (info->sections != NULL)
+			s->sect = *info->sections;
+	}
 	snprintf(s->member, sizeof(s->member), "%s", member ? member : "");
 	return 0;
 }
@@ -136,6 +143,9 @@ START_TEST(object_in_small_pieces)
 	    on_image, &b, &err), 0);
 	ck_assert_int_eq(memcmp(&mem.info, &a.info, sizeof(mem.info)), 0);
 	ck_assert_int_eq(memcmp(&mem.info, &b.info, sizeof(mem.info)), 0);
+	ck_assert_int_eq(memcmp(&mem.sect, &a.sect, sizeof(mem.sect)), 0);
+	ck_assert_int_eq(memcmp(&mem.sect, &b.sect, sizeof(mem.sect)), 0);
+	ck_assert_uint_eq(mem.sect.count, 4);
 }
 END_TEST
 
@@ -185,6 +195,7 @@ START_TEST(archive_with_long_names)
 	ck_assert_str_eq(stream.member, "a_member_name_longer_than_sixteen.o");
 	ck_assert_str_eq(stream.member, mem.member);
 	ck_assert_int_eq(memcmp(&mem.info, &stream.info, sizeof(mem.info)), 0);
+	ck_assert_int_eq(memcmp(&mem.sect, &stream.sect, sizeof(mem.sect)), 0);
 }
 END_TEST
 

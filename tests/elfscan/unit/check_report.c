@@ -63,11 +63,11 @@ captured(void)
 START_TEST(a_message_erases_the_progress_line)
 {
 	r.line = true;
-	report_error(&r, &(struct where){ .path = "/d/f" }, false, "cannot read: Permission denied");
+	report_error(&r, &(struct where){ .path = "/d/f" }, UNREAD_ERROR, false, "cannot read: Permission denied");
 	ck_assert_str_eq(captured(),
 	    "\r\033[Kelfscan: /d/f: cannot read: Permission denied\n");
 	ck_assert(!r.line);
-	report_error(&r, &(struct where){ .path = "/d/g", .member = "m.o" }, true, "invalid ELF class 0");
+	report_error(&r, &(struct where){ .path = "/d/g", .member = "m.o" }, UNREAD_ELF, false, "invalid ELF class 0");
 	ck_assert_str_eq(captured(),
 	    "\r\033[Kelfscan: /d/f: cannot read: Permission denied\n"
 	    "elfscan: /d/g!m.o: malformed ELF: invalid ELF class 0\n");
@@ -76,15 +76,30 @@ END_TEST
 
 START_TEST(errors_are_counted_findings_are_not)
 {
-	report_error(&r, &(struct where){ .path = "/d/f" }, false, "damaged archive: bad header");
-	report_error(&r, &(struct where){ .path = "/d/g" }, true, "invalid ELF class 0");
+	report_error(&r, &(struct where){ .path = "/d/f" }, UNREAD_ERROR, false, "cannot read: Input/output error");
+	report_error(&r, &(struct where){ .path = "/d/g" }, UNREAD_ELF, false, "invalid ELF class 0");
+	report_error(&r, &(struct where){ .path = "/d/h.a" }, UNREAD_ARCHIVE, false, "damaged archive: bad header");
 	ck_assert_uint_eq(atomic_load(&st.c[C_ERRORS]), 1);
+	ck_assert_str_eq(captured(),
+	    "elfscan: /d/f: cannot read: Input/output error\n"
+	    "elfscan: /d/g: malformed ELF: invalid ELF class 0\n"
+	    "elfscan: /d/h.a: damaged archive: bad header\n");
+}
+END_TEST
+
+/* A finding --allow waived is no message. */
+START_TEST(a_waived_finding_says_nothing)
+{
+	report_error(&r, &(struct where){ .path = "/d/h.a" }, UNREAD_ARCHIVE, true, "damaged archive: bad header");
+	report_error(&r, &(struct where){ .path = "/d/g" }, UNREAD_ELF, true, "invalid ELF class 0");
+	ck_assert_str_eq(captured(), "");
+	ck_assert_uint_eq(atomic_load(&st.c[C_ERRORS]), 0);
 }
 END_TEST
 
 START_TEST(a_name_stays_on_one_line)
 {
-	report_error(&r, &(struct where){ .path = "/d/a\nb" }, false, "cannot open: No such file");
+	report_error(&r, &(struct where){ .path = "/d/a\nb" }, UNREAD_ERROR, false, "cannot open: No such file");
 	ck_assert_str_eq(captured(),
 	    "elfscan: /d/a\\nb: cannot open: No such file\n");
 }
@@ -99,6 +114,7 @@ main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, a_message_erases_the_progress_line);
 	tcase_add_test(tc, errors_are_counted_findings_are_not);
+	tcase_add_test(tc, a_waived_finding_says_nothing);
 	tcase_add_test(tc, a_name_stays_on_one_line);
 	suite_add_tcase(s, tc);
 	return gen_run(s);
