@@ -8,12 +8,12 @@
 # CC=clang ./configure --enable-fuzzing they are also libFuzzer programs,
 # and `make fuzz` runs each for FUZZ_SECONDS (see fuzz/run.sh).
 fuzz_common = fuzz/fuzz.h fuzz/common.c
-fuzz_ldadd = lib/libchstk-core.la $(LIBELF_LIBS)
+fuzz_ldadd = lib/libchstk-core.la $(LIBDW_LIBS) $(LIBELF_LIBS)
 
 # The container target drives elfscan's reading of packages, in its
 # library.
 fuzz_container_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/src/elfscan
-fuzz_container_libs = $(LIBELF_LIBS) $(JSON_C_LIBS) -ldl -lpthread
+fuzz_container_libs = $(LIBDW_LIBS) $(LIBELF_LIBS) $(JSON_C_LIBS) -ldl -lpthread
 
 check_PROGRAMS += fuzz/replay-scan fuzz/replay-rewrite fuzz/replay-container \
 	fuzz/gen-seeds
@@ -38,7 +38,7 @@ if FUZZING
 # libFuzzer's coverage instrumentation and the sanitizers.
 noinst_LIBRARIES += fuzz/libchstk-fuzz.a fuzz/libelfscan-fuzz.a
 fuzz_libchstk_fuzz_a_SOURCES = $(lib_libchstk_core_la_SOURCES)
-fuzz_libchstk_fuzz_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(FUZZ_CFLAGS)
+fuzz_libchstk_fuzz_a_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS) $(LIBELF_CFLAGS) $(FUZZ_CFLAGS)
 fuzz_libelfscan_fuzz_a_SOURCES = $(src_elfscan_libelfscan_a_SOURCES)
 fuzz_libelfscan_fuzz_a_CFLAGS = $(elfscan_cflags) $(FUZZ_CFLAGS)
 
@@ -46,11 +46,11 @@ noinst_PROGRAMS += fuzz/fuzz-scan fuzz/fuzz-rewrite fuzz/fuzz-container
 fuzz_fuzz_scan_SOURCES = $(fuzz_common) fuzz/scan.c
 fuzz_fuzz_scan_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 fuzz_fuzz_scan_LDFLAGS = $(FUZZ_LDFLAGS)
-fuzz_fuzz_scan_LDADD = fuzz/libchstk-fuzz.a $(LIBELF_LIBS)
+fuzz_fuzz_scan_LDADD = fuzz/libchstk-fuzz.a $(LIBDW_LIBS) $(LIBELF_LIBS)
 fuzz_fuzz_rewrite_SOURCES = $(fuzz_common) fuzz/rewrite.c
 fuzz_fuzz_rewrite_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 fuzz_fuzz_rewrite_LDFLAGS = $(FUZZ_LDFLAGS)
-fuzz_fuzz_rewrite_LDADD = fuzz/libchstk-fuzz.a $(LIBELF_LIBS)
+fuzz_fuzz_rewrite_LDADD = fuzz/libchstk-fuzz.a $(LIBDW_LIBS) $(LIBELF_LIBS)
 
 fuzz_fuzz_container_SOURCES = $(fuzz_common) fuzz/container.c
 fuzz_fuzz_container_CPPFLAGS = $(fuzz_container_cppflags)

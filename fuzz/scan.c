@@ -20,8 +20,12 @@
  * that reads that code through a window of 4 bytes, moved for nearly every
  * function; the hardening of each image (dynamic segments and sections,
  * property note and its fault, RELRO coverage, Go's version) must agree
- * too, and keep its promises. A callback that asks to stop must stop the
- * scan.
+ * too, and keep its promises. The hardening scans read the evidence too
+ * (CHSTK_READ_EVIDENCE, CHSTK_READ_CODE_SEARCH: the DWARF through libdw,
+ * annobin's notes, the code): every unit handed over must be possible, its
+ * strings cut where promised, and memory, file and stream must agree on
+ * the units, the notes and the code's counts. A callback that asks to stop
+ * must stop the scan.
  */
 #include <string.h>
 #include <unistd.h>
@@ -34,8 +38,10 @@ static struct fuzz_scan mem, fd, lent, stream, unsized;
 /* What a scan with CHSTK_READ_HARDENING saw. */
 struct hard_scan {
 	int r;
-	unsigned images, symbols;
+	unsigned images, symbols, units;
 	uint64_t digest;	/* of the symbols, in any order */
+	uint64_t unit_digest;	/* of the units, in order */
+	uint64_t evidence;	/* of the evidence read of each image */
 };
 
 /* FNV-1a of what the callback sees of sym: a sum of these is the same
@@ -94,6 +100,57 @@ on_symbol(void *arg, const struct chstk_sym *sym)
 	h->symbols++;
 	h->digest += symbol_hash(sym);
 	return 0;
+}
+
+static uint64_t
+mix(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * UINT64_C(1099511628211);
+}
+
+static uint64_t
+string_hash(uint64_t h, const char *s)
+{
+	for (; *s != '\0'; s++)
+		h = mix(h, (unsigned char)*s);
+	return mix(h, 0);
+}
+
+static int
+on_unit(void *arg, const struct chstk_unit *u)
+{
+	struct hard_scan *h = arg;
+
+	must(u->name != NULL && u->producer != NULL);
+	must(strlen(u->name) < CHSTK_PATH_LEN);
+	must(strlen(u->producer) < CHSTK_PATH_LEN);
+	must(!u->name_cut || strlen(u->name) == CHSTK_PATH_LEN - 1);
+	must(!u->producer_cut || strlen(u->producer) == CHSTK_PATH_LEN - 1);
+	h->units++;
+	h->unit_digest = mix(string_hash(string_hash(h->unit_digest,
+	    u->name), u->producer), u->language);
+	return 0;
+}
+
+/* What the evidence read of one image says, as a number. */
+static uint64_t
+evidence_hash(const struct chstk_hardening *hd)
+{
+	const struct chstk_annobin_value *an[] = { &hd->an_stack_prot,
+	    &hd->an_stack_clash, &hd->an_cf_full, &hd->an_fortify,
+	    &hd->an_glibcxx_assertions, &hd->an_optimize, &hd->an_lto,
+	    &hd->an_auto_var_init };
+	uint64_t h = UINT64_C(14695981039346656037);
+	size_t i;
+
+	h = mix(mix(mix(h, hd->dwarf), hd->units), hd->units_cut);
+	h = mix(mix(mix(h, hd->code), hd->code_cut), hd->trampolines);
+	h = mix(mix(mix(h, hd->probed), hd->unprobed), hd->an_notes);
+	for (i = 0; i < sizeof(an) / sizeof(an[0]); i++)
+		h = mix(mix(h, (uint64_t)an[i]->min), (uint64_t)an[i]->max);
+	for (i = 0; i < hd->build_id_len; i++)
+		h = mix(h, hd->build_id[i]);
+	return string_hash(h, hd->evidence_error);
 }
 
 /* FNV-1a of the image's dlopen notes, which must be a list that ends
@@ -163,6 +220,15 @@ on_hard_image(void *arg, const char *member, const struct chstk_info *info,
 	must(hd->has_rpath || hd->rpath[0] == '\0');
 	must(hd->has_runpath || hd->runpath[0] == '\0');
 	must(!hd->symtab || hd->sections);
+	must(hd->build_id_len <= CHSTK_BUILD_ID_MAX);
+	must(hd->evidence_error != NULL &&
+	    strlen(hd->evidence_error) < 256);
+	must(hd->dwarf || hd->units == 0);
+	must(hd->units <= CHSTK_UNITS_MAX);
+	must(!hd->code || info->machine == 62 /* EM_X86_64 */);
+	must(hd->an_notes > 0 || (hd->an_stack_clash.min == -1 &&
+	    hd->an_fortify.max == -1));
+	h->evidence = mix(h->evidence, evidence_hash(hd));
 	must((hd->relro_outside & ~hd->relro_sections) == 0);
 	must(hd->relro_sections < 1u << CHSTK_RELRO_KINDS);
 	must(hd->property_fault <= CHSTK_PROPERTY_MANY);
@@ -182,8 +248,9 @@ hard_scan(const uint8_t *data, size_t size, int in, struct hard_scan *h)
 {
 	struct chstk_scan_opts o = {
 		.read = CHSTK_READ_HARDENING | CHSTK_READ_CODE |
-		    CHSTK_READ_WANT,
+		    CHSTK_READ_EVIDENCE | CHSTK_READ_CODE_SEARCH | CHSTK_READ_WANT,
 		.symbol = on_symbol,
+		.unit = on_unit,
 		.want = want_all,
 	};
 	/* A stream of known size, 1000 bytes a read. */
@@ -252,6 +319,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    hm.symbols == hs.symbols && hm.digest == hs.digest);
 	must(hm.r == hw.r && hm.images == hw.images &&
 	    hm.symbols == hw.symbols && hm.digest == hw.digest);
+	/* And so does the evidence. */
+	must(hm.units == hf.units && hm.units == hs.units &&
+	    hm.units == hw.units);
+	must(hm.unit_digest == hf.unit_digest &&
+	    hm.unit_digest == hs.unit_digest &&
+	    hm.unit_digest == hw.unit_digest);
+	must(hm.evidence == hf.evidence && hm.evidence == hs.evidence &&
+	    hm.evidence == hw.evidence);
 	must(hm.images == mem.images || (hm.r < 0 && hm.images == 0 &&
 	    mem.images == 1 && !fuzz_is_archive(data, size)));
 

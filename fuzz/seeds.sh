@@ -42,6 +42,22 @@ awk 'BEGIN { for (i = 0; i < 360; i++) {
 	printf "int %s_%03d = %d;\n", n, i, i } }' >"$w/names.c"
 gcc -c -o "$out/names.o" "$w/names.c"
 gcc -shared -fPIC -o "$out/names.so" "$w/names.c"
+# The evidence (CHSTK_READ_EVIDENCE, CHSTK_READ_CODE_SEARCH): DWARF of gcc and
+# clang (DWARF 5's indexed strings), compressed both ways, an assembler's
+# unit, a separate debug file, annobin's notes in both forms, and code
+# with a trampoline and stack probes.
+gcc -g -O2 -o "$out/dwarf-prog" "$fix/hello.c"
+gcc -g -O2 -gz=zlib -o "$out/dwarf-gz" "$fix/lib.c" -shared -fPIC
+gcc -g -O2 -gz=zlib-gnu -o "$out/dwarf-zdebug" "$fix/lib.c" -shared -fPIC
+clang -g -gdwarf-5 -O2 -grecord-command-line -D_FORTIFY_SOURCE=3 -shared \
+    -fPIC -o "$out/dwarf5-clang.so" "$fix/lib.c"
+gcc -g -shared -fPIC -Wl,--no-warn-execstack -o "$out/dwarf-asm.so" \
+    "$fix/system/asm-answer.S"
+objcopy --only-keep-debug "$out/dwarf-prog" "$out/dwarf-prog.debug"
+as -o "$out/annobin-notes.o" "$fix/evidence/annobin-notes.s"
+as -o "$out/annobin-strings.o" "$fix/evidence/annobin-strings.s"
+cc tramp -O2 -Wl,--no-warn-execstack "$fix/trampoline.c"
+cc probes -O2 -fstack-clash-protection "$fix/evidence/frames.c"
 nasm -f bin -o "$out/tiny64" "$fix/tiny64.asm"
 nasm -f bin -o "$out/tiny32" "$fix/tiny32.asm"
 nasm -f bin -DPFLAGS=7 -o "$out/tiny64-wx" "$fix/tiny64.asm"

@@ -180,6 +180,16 @@ struct chstk_sections {
 };
 
 #define CHSTK_PATH_LEN 4096
+/* The longest build-id kept (GNU ld's are 20 bytes, a UUID 16). */
+#define CHSTK_BUILD_ID_MAX 64
+/* The most compilation units read of one image, and bytes of code. */
+#define CHSTK_UNITS_MAX 65536
+#define CHSTK_CODE_MAX (256u << 20)
+
+/* What annobin's notes say of one setting (struct chstk_hardening). */
+struct chstk_annobin_value {
+	int min, max;
+};
 /* The room for an image's dlopen notes (chstk_hardening.dlopen). */
 #define CHSTK_DLOPEN_LEN 16384
 /* The bytes of code read at an entry point or a function (CHSTK_READ_CODE):
@@ -308,6 +318,61 @@ struct chstk_hardening {
 	   point, when e_entry lies in an executable PT_LOAD's file image. */
 	bool has_entry_code;
 	unsigned char entry_code[CHSTK_CODE_LEN];
+	/* The descriptor of its first NT_GNU_BUILD_ID note (in a PT_NOTE
+	   segment), which names its separate debug file
+	   (/usr/lib/debug/.build-id/XX/YYYY.debug); build_id_len 0 when
+	   it has none, or one longer than CHSTK_BUILD_ID_MAX bytes. */
+	unsigned char build_id[CHSTK_BUILD_ID_MAX];
+	unsigned build_id_len;
+	/* With CHSTK_READ_EVIDENCE, what its debugging information shows of
+	   how it was built, with CHSTK_READ_CODE_SEARCH what its code shows; 0
+	   otherwise (an_notes 0: the an_* values mean nothing). */
+	bool dwarf;		/* has a .debug_info (or .zdebug_info)
+				   section: chstk_scan_opts.unit saw its
+				   compilation units */
+	unsigned units;		/* compilation units handed over */
+	bool units_cut;		/* more than CHSTK_UNITS_MAX: the rest
+				   were not read */
+	bool debug_alt;		/* has .gnu_debugaltlink: strings that lie
+				   in that dwz file are not read */
+	const char *evidence_error;	/* why its DWARF or code could not
+					   be read, or ""; valid during the
+					   call */
+	bool code;		/* its executable code was read (x86-64
+				   only): the counts below */
+	bool code_cut;		/* more than CHSTK_CODE_MAX bytes of it:
+				   the rest was not */
+	unsigned trampolines;	/* GCC's nested-function trampolines built
+				   on the stack (movl $0x90e3ff49, DISP(REG):
+				   jmp *%r11 written to memory) */
+	unsigned probed;	/* stack allocations probed a page at a time
+				   (-fstack-clash-protection: sub $0x1000,
+				   %rsp, then orq or movq $0x0,(%rsp)) */
+	unsigned unprobed;	/* stack allocations of a page or more at
+				   once, not probed (sub $N,%rsp, N >=
+				   0x1000) */
+	/* What annobin's notes say (.gnu.build.attributes, its ELF notes,
+	   or .annobin.notes, its strings): each setting's lowest and highest
+	   value over the notes that give it, -1 and -1 where none does. */
+	unsigned an_notes;	/* notes read */
+	struct chstk_annobin_value an_stack_prot;	/* -fstack-protector,
+							   weakest first: 0
+							   none, 1 explicit,
+							   2 basic, 3 strong,
+							   4 all */
+	struct chstk_annobin_value an_stack_clash;	/* 0 or 1 */
+	struct chstk_annobin_value an_cf_full;	/* -fcf-protection=full
+						   (branch and return):
+						   0 or 1 */
+	struct chstk_annobin_value an_fortify;	/* _FORTIFY_SOURCE's level
+						   (notes that LTO hid it
+						   from are left out) */
+	struct chstk_annobin_value an_glibcxx_assertions;	/* 0 or 1 */
+	struct chstk_annobin_value an_optimize;	/* -O level, 0 to 3 */
+	struct chstk_annobin_value an_lto;	/* -flto: 0 or 1 */
+	struct chstk_annobin_value an_auto_var_init;	/* -ftrivial-auto-var-
+							   init: 0 none, 1
+							   pattern, 2 zero */
 };
 
 /* One symbol, as chstk_scan_opts.symbol sees it. */
@@ -332,6 +397,27 @@ struct chstk_sym {
  * stops the scan, and the scanner returns it.
  */
 typedef int (*chstk_sym_fn)(void *arg, const struct chstk_sym *sym);
+
+/* One compilation unit of an image's DWARF (DW_TAG_compile_unit or
+   DW_TAG_skeleton_unit), as chstk_scan_opts.unit sees it. */
+struct chstk_unit {
+	const char *name;	/* DW_AT_name, "" when absent */
+	const char *producer;	/* DW_AT_producer, "" when absent */
+	bool name_cut, producer_cut;	/* longer than CHSTK_PATH_LEN - 1
+					   bytes: cut */
+	unsigned language;	/* DW_AT_language (DW_LANG_*), 0 when
+				   absent */
+	bool elsewhere;		/* a string of it lies in the dwz file
+				   (DW_FORM_GNU_strp_alt), not read: "" */
+};
+
+/*
+ * Called for each compilation unit of an image, in the order of
+ * .debug_info, before the image's chstk_scan_fn; arg is the scan's. unit
+ * is valid only during the call. Return 0 to go on; any other value
+ * stops the scan, and the scanner returns it.
+ */
+typedef int (*chstk_unit_fn)(void *arg, const struct chstk_unit *unit);
 
 /*
  * Called, when chstk_scan_opts.read has CHSTK_READ_WANT, for each image
@@ -365,6 +451,26 @@ enum {
 					   point and at each exported function
 					   (chstk_sym.code), a few bytes at
 					   each address */
+	/*
+	 * With CHSTK_READ_HARDENING: also what the image shows of how it
+	 * was built (the fields of struct chstk_hardening after build_id):
+	 * its DWARF compilation units through libdw, handed to
+	 * chstk_scan_opts.unit, and annobin's notes. Bounded: at most
+	 * CHSTK_UNITS_MAX units, and DWARF sections copied and expanded up to
+	 * 1 GiB. DWARF that cannot be read does not make the image
+	 * unreadable: evidence_error says why. An object's DWARF is not read
+	 * (its strings are named through relocations, which libdw does not
+	 * apply). Costs little for an image without them: its section
+	 * headers and their names, read again.
+	 */
+	CHSTK_READ_EVIDENCE = 64,
+	/*
+	 * With CHSTK_READ_HARDENING: also the x86-64 code of its executable
+	 * segments (sections, in an object) searched for trampolines and
+	 * stack probes, up to CHSTK_CODE_MAX bytes. Every byte of code is
+	 * read: some 1 GB/s of code on this machine's cores.
+	 */
+	CHSTK_READ_CODE_SEARCH = 128,
 };
 
 /* What the chstk_scan_*_with() functions read beyond the marking. */
@@ -388,6 +494,7 @@ struct chstk_scan_opts {
 	   caller built against an older header has no such member): asked
 	   what more to read of each image. */
 	chstk_want_fn want;
+	chstk_unit_fn unit;	/* with CHSTK_READ_EVIDENCE; may be NULL */
 };
 
 /* "exec", "noexec" or "default". Never NULL. */

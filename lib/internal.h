@@ -14,6 +14,11 @@
  *   ELF and archive formats
  *     hardening.c the dynamic section, PT_INTERP, property note and
  *                 symbol tables (CHSTK_READ_HARDENING, CHSTK_READ_DYNAMIC)
+ *     buildid.c   the build-id note
+ *     dwarf.c     the compilation units of the DWARF, through libdw, and
+ *                 the sections of annobin's notes (CHSTK_READ_EVIDENCE)
+ *     annobin.c   annobin's notes read
+ *     code.c      x86-64 code searched for trampolines and stack probes
  *     archive.c   the ar format: members read, an archive written anew
  *     object.c    .note.GNU-stack in relocatable objects
  *     phdr.c      PT_GNU_STACK in executables and shared objects
@@ -309,6 +314,8 @@ struct chstk_hardening_buf {
 	char rpath[CHSTK_PATH_LEN], runpath[CHSTK_PATH_LEN];
 	char soname[CHSTK_PATH_LEN], needed[CHSTK_PATH_LEN];
 	char interp[CHSTK_PATH_LEN];
+	char evidence_error[256];
+	char unit_name[CHSTK_PATH_LEN], unit_producer[CHSTK_PATH_LEN];
 	char dlopen[CHSTK_DLOPEN_LEN];
 };
 int chstk__hardening_read(const struct chstk_image *im,
@@ -333,6 +340,32 @@ struct chstk__symread_sizes {
 				   at most 65536) */
 };
 extern struct chstk__symread_sizes chstk__symread_sizes;
+
+/* buildid.c: h->build_id and build_id_len, from the PT_NOTE segments. */
+int chstk__build_id(const struct chstk_image *im, struct chstk_hardening *h,
+    struct chstk_error *err);
+
+/* dwarf.c: the units of the image's DWARF to o->unit, and annobin's
+   notes, into b (its evidence fields, evidence_error where they cannot
+   be read); im opened with CHSTK_IMAGE_SYMBOLS. 0, what o->unit
+   returned to stop, or an error (a read that failed). */
+int chstk__dwarf_read(const struct chstk_image *im,
+    const struct chstk_scan_opts *o, void *arg, struct chstk_hardening_buf *b,
+    struct chstk_error *err);
+
+/* annobin.c: annobin's notes in the bytes of .gnu.build.attributes (ELF
+   notes of the image's byte order) or .annobin.notes (strings), into h's
+   an_* fields. */
+void chstk__annobin_notes(const unsigned char *buf, size_t len, bool msb,
+    struct chstk_hardening *h);
+void chstk__annobin_strings(const unsigned char *buf, size_t len,
+    struct chstk_hardening *h);
+
+/* code.c: an x86-64 image's code searched, into b's code fields (its
+   evidence_error when the image does not hold it); other machines are
+   left alone. 0 or an error (a read that failed). */
+int chstk__code_scan(const struct chstk_image *im, struct chstk_hardening_buf *b,
+    struct chstk_error *err);
 
 /* phdr.c: the edit that gives an executable or shared object state want. */
 int chstk__phdr_edit(const struct chstk_image *im, enum chstk_state want,

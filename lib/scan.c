@@ -13,6 +13,31 @@
 
 #include "internal.h"
 
+/* With CHSTK_READ_EVIDENCE: the DWARF and annobin's notes; with
+   CHSTK_READ_CODE_SEARCH: the code. */
+static int
+read_evidence(const struct chstk_image *im, const struct chstk_scan_opts *o,
+    void *arg, struct chstk_hardening_buf *h, struct chstk_error *err)
+{
+	struct chstk_annobin_value none = { -1, -1 };
+	int r = 0;
+
+	h->evidence_error[0] = '\0';
+	h->h.evidence_error = h->evidence_error;
+	if (!(o->read & CHSTK_READ_HARDENING))
+		return 0;
+	if (o->read & CHSTK_READ_EVIDENCE) {
+		h->h.an_stack_prot = h->h.an_stack_clash = none;
+		h->h.an_cf_full = h->h.an_fortify = none;
+		h->h.an_glibcxx_assertions = h->h.an_optimize = none;
+		h->h.an_lto = h->h.an_auto_var_init = none;
+		r = chstk__dwarf_read(im, o, arg, h, err);
+	}
+	if (r == 0 && o->read & CHSTK_READ_CODE_SEARCH)
+		r = chstk__code_scan(im, h, err);
+	return r;
+}
+
 /* What the library keeps of an image until its callback has seen it. */
 struct kept {
 	struct chstk_hardening_buf *h;	/* NULL: the hardening not asked */
@@ -52,6 +77,10 @@ read_more(struct chstk_image *im, const struct chstk_scan_opts *o,
 	chstk__image_kind(im, info);
 	if (k->h != NULL)
 		r = chstk__hardening_read(im, info, o, arg, k->h, err);
+	if (r == 0 && k->h != NULL)
+		r = chstk__build_id(im, &k->h->h, err);
+	if (r == 0 && k->h != NULL)
+		r = read_evidence(im, o, arg, k->h, err);
 	/* With the hardening, every symbol is handed over. */
 	if (r == 0 && read & CHSTK_READ_DYNSYM &&
 	    !(read & CHSTK_READ_HARDENING) &&

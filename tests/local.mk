@@ -52,6 +52,7 @@ elfscan_shell_tests = \
 	tests/elfscan/profiles.sh \
 	tests/elfscan/annotests.sh \
 	tests/elfscan/hardening-names.sh \
+	tests/elfscan/evidence.sh \
 	tests/elfscan/proc.sh \
 	tests/elfscan/precision.sh \
 	tests/elfscan/layers.sh \
@@ -98,6 +99,7 @@ reliability_tests = \
 # MemoryDenyWriteExecute= per service. Container images built from those
 # roots are judged as roots, against their unpacked trees and the same glibc.
 system_tests = tests/system/glibc-roots.sh tests/system/mdwe-setup.sh \
+	tests/system/causes.sh \
 	tests/system/closures.sh tests/system/units.sh \
 	tests/system/image-roots.sh tests/system/plugins.sh
 
@@ -118,6 +120,10 @@ endif
 EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/elfscan/check_json.py tests/elfscan/check_hardening.py \
 	tests/elfscan/check_names.py tests/elfscan/elfview.py \
+	tests/elfscan/check_evidence.py tests/fixtures/evidence/frames.c \
+	tests/fixtures/evidence/tramplib.c \
+	tests/fixtures/evidence/annobin-notes.s \
+	tests/fixtures/evidence/annobin-strings.s \
 	tests/elfscan/check_annotests.py tests/fixtures/hardening.c \
 	tests/fixtures/annocheck/exports.c tests/fixtures/annocheck/noendbr.S \
 	tests/fixtures/annocheck/start.c tests/fixtures/annocheck/textrel.c \
@@ -161,7 +167,7 @@ unit_tests = \
 	tests/elfscan/unit/check_report
 unit_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS)
 unit_ldadd = tests/unit/libelfgen.a lib/libchstk-core.la $(CHECK_LIBS) \
-	$(LIBELF_LIBS)
+	$(LIBDW_LIBS) $(LIBELF_LIBS)
 check_LIBRARIES = tests/unit/libelfgen.a
 tests_unit_libelfgen_a_SOURCES = tests/unit/elfgen.c tests/unit/elfgen.h
 if HAVE_CHECK

@@ -31,6 +31,15 @@ next(struct batch *b, enum found_kind kind, const char *member)
 }
 
 int
+batch_unit(void *batch, const struct chstk_unit *unit)
+{
+	struct batch *b = batch;
+
+	ev_unit(&b->ev, unit);
+	return 0;
+}
+
+int
 batch_symbol(void *batch, const struct chstk_sym *sym)
 {
 	struct batch *b = batch;
@@ -62,6 +71,8 @@ batch_image(struct batch *b, const char *member, bool ar_member,
 	f->syms = b->syms;
 	f->scope_syms = b->scope_syms;
 	hard_syms_clear(&b->syms);
+	f->ev = b->ev;
+	ev_clear(&b->ev);
 	b->scope_syms = 0;
 	if (info->sections != NULL) {
 		t = xmalloc(sizeof(*t));
@@ -70,6 +81,8 @@ batch_image(struct batch *b, const char *member, bool ar_member,
 	}
 	if (info->hardening == NULL)
 		return;
+	if (b->evidence)
+		ev_image(&f->ev, info->hardening);
 	h = xmalloc(sizeof(*h));
 	*h = *info->hardening;
 	h->rpath = xstrdup(h->rpath);
@@ -77,6 +90,7 @@ batch_image(struct batch *b, const char *member, bool ar_member,
 	h->soname = xstrdup(h->soname);
 	h->interp = xstrdup(h->interp);
 	h->needed = xlistdup(h->needed);
+	h->evidence_error = NULL;
 	h->dlopen = xlistdup(h->dlopen);
 	f->info.hardening = h;
 }
@@ -84,9 +98,14 @@ batch_image(struct batch *b, const char *member, bool ar_member,
 void
 batch_copy(struct batch *b, const char *member, const struct found *f)
 {
+	bool evidence = b->evidence;
+
 	b->syms = f->syms;
 	b->scope_syms = f->scope_syms;
+	b->evidence = false;
 	batch_image(b, member, f->ar_member, &f->info);
+	b->evidence = evidence;
+	b->v[b->n - 1].ev = f->ev;
 }
 
 static void
@@ -117,6 +136,7 @@ batch_add(struct batch *b, enum found_kind kind, const char *member,
 
 	/* The symbols read belonged to an image that could not be read. */
 	hard_syms_clear(&b->syms);
+	ev_clear(&b->ev);
 	b->scope_syms = 0;
 
 	va_start(ap, fmt);
@@ -147,5 +167,6 @@ batch_clear(struct batch *b)
 	b->v = NULL;
 	b->n = b->cap = 0;
 	hard_syms_clear(&b->syms);
+	ev_clear(&b->ev);
 	b->scope_syms = 0;
 }

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "chstk.h"
+#include "evidence.h"
 #include "verdict.h"
 #include "where.h"
 
@@ -28,6 +29,8 @@ struct found {
 				   package is a member too, and may not be) */
 	struct chstk_info info;	/* info.hardening and its strings owned */
 	struct hard_syms syms;	/* with --hardening: what its symbols say */
+	struct evidence ev;	/* what its DWARF, notes and code say, when
+				   read (ev.looked) */
 	unsigned scope_syms;	/* what its symbols say of its class
 				   (scope_symbol) */
 	char *msg;		/* "what failed: why", but for images; owned */
@@ -44,14 +47,19 @@ struct batch {
 	   (an image's: tree.h); 0 when it is no file of a root. */
 	dev_t dev;
 	ino_t ino;
+	/* The library was asked for the evidence (CHSTK_READ_EVIDENCE). */
+	bool evidence;
 	struct found *v;
 	size_t n, cap;
 	struct hard_syms syms;	/* of the image being read */
+	struct evidence ev;	/* of the image being read: its units */
 	unsigned scope_syms;	/* of the image being read */
 };
 /* A symbol of the image being read: the library hands them over before
    the image itself, and keeps none. */
 int batch_symbol(void *batch, const struct chstk_sym *sym);
+/* A compilation unit of the image being read, handed over before it. */
+int batch_unit(void *batch, const struct chstk_unit *unit);
 /* What more to read of an image, once its headers are read (a
    chstk_want_fn): what its class needs. */
 unsigned batch_want(void *batch, const struct chstk_info *info);

@@ -300,6 +300,15 @@ collect(void *arg, const char *member, const struct chstk_info *info,
 	return 0;
 }
 
+/* A compilation unit of the member being read, for its batch. */
+static int
+collect_unit(void *arg, const struct chstk_unit *unit)
+{
+	struct level *l = arg;
+
+	return batch_unit(&l->s->b, unit);
+}
+
 /* A symbol of the member being read, for its batch. */
 static int
 collect_symbol(void *arg, const struct chstk_sym *sym)
@@ -342,10 +351,12 @@ scan_member(struct level *l, struct entry *e, const unsigned char *head,
 	struct member_stream m = { e, head, n, 0, ended };
 	struct chstk_scan_opts so = {
 		.read = (l->s->out->hardening ? CHSTK_READ_HARDENING |
-		    CHSTK_READ_CODE : 0) |
+		    CHSTK_READ_CODE | CHSTK_READ_EVIDENCE |
+		    (l->s->out->code ? CHSTK_READ_CODE_SEARCH : 0) : 0) |
 		    (l->s->out->dynamic ? CHSTK_READ_DYNAMIC : 0) |
 		    CHSTK_READ_WANT,
 		.symbol = collect_symbol,
+		.unit = collect_unit,
 		.want = batch_want,
 	};
 	struct chstk_error err;
@@ -635,6 +646,7 @@ container_scan_stream(ssize_t (*read)(void *arg, void *buf, size_t len),
 {
 	struct scan s = { .out = out, .read = read, .arg = arg,
 	    .b.at = { .path = path, .streamed = true }, .b.packed = true,
+	    .b.evidence = out->hardening,
 	    .budget = EXPAND_MIN };
 	struct level *l;
 	locale_t was, utf8;
@@ -680,6 +692,7 @@ container_scan(int fd, const char *path, enum container kind,
 {
 	struct scan s = { .out = out,
 	    .b.at = { .path = path, .streamed = true }, .b.packed = true,
+	    .b.evidence = out->hardening,
 	    .budget = EXPAND_MIN };
 	struct level *l;
 	locale_t was, utf8;

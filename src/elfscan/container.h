@@ -45,7 +45,9 @@ struct container_out {
 	   the entry holding more than *max. */
 	void (*kept)(void *arg, const char *name, const void *data,
 	    size_t len);
-	bool hardening;		/* read the hardening too */
+	bool hardening;		/* read the hardening too, and the
+				   evidence of DWARF and notes */
+	bool code;		/* and the code's (CHSTK_READ_CODE_SEARCH) */
 	bool dynamic;		/* read how each image links (the files of
 				   a root: system.h) */
 	/* oci_scan: NULL, or each image is a root (elfscan --system

@@ -49,6 +49,8 @@ struct opts {
 	bool uring;		/* read heads with io_uring (heads.c) */
 	struct allow allow;
 	bool hardening;		/* --hardening, any --require or --profile */
+	bool code;		/* --code (or --require stack-clash):
+				   every image's code searched too */
 	struct require *require;	/* --require's, then --profile's */
 	size_t nrequire;
 	const char **profiles;	/* --profile NAME, each */
@@ -116,6 +118,7 @@ struct progress;
 struct batch;
 struct system;
 struct diff;
+struct debugset;
 struct judge {
 	const struct opts *o;
 	struct report *r;
@@ -131,6 +134,9 @@ struct judge {
 	   side they are of. */
 	struct diff *diff;
 	int side;
+	/* The debug files of the debug packages named (debug.h), or
+	   NULL. */
+	const struct debugset *debug;
 };
 /* Returns whether the batch held a finding. */
 bool judge_batch(struct judge *j, const struct batch *b);

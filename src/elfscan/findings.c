@@ -369,6 +369,34 @@ static const struct finding_kind kinds[] = {
 	  "overwrite there redirects a call.",
 	  "Link with '-Wl,-z,relro' (and '-Wl,-z,now' for full RELRO).",
 	  "image" },
+	/* What --require found missing of the compiler's defences, by the
+	   evidence (evidence.c; elfscan(1), HARDENING). */
+	{ "no-stack-clash", "NoStackClashProtection", "warning", "5.0",
+	  "Stack frames are not probed against a stack clash.",
+	  "The image's code allocates a stack frame of a page or more at "
+	  "once, without touching each page (or annobin's notes or the "
+	  "compilers' recorded options say -fstack-clash-protection was not "
+	  "used): a frame that large can jump over the guard page below the "
+	  "stack into other memory, which an attacker who controls the size "
+	  "can aim.",
+	  "Compile with '-fstack-clash-protection' (Fedora's and Ubuntu's "
+	  "default; Debian's dpkg-buildflags adds it with "
+	  "'hardening=+all').", "image" },
+	{ "not-optimized", "NotOptimized", "note", "2.0",
+	  "The image was compiled below -O2.",
+	  "annobin's notes or the compilers' recorded options say some of "
+	  "the image was compiled with -O0, -O1 or -Og: _FORTIFY_SOURCE's "
+	  "checks need the optimizer, and most of them are missing below "
+	  "-O2.",
+	  "Compile with '-O2' (the distributions' default flags).", "image" },
+	{ "no-auto-var-init", "NoAutoVarInit", "note", "2.0",
+	  "Automatic variables are not initialized.",
+	  "annobin's notes or the compilers' recorded options say the image "
+	  "was compiled without -ftrivial-auto-var-init: a variable read "
+	  "before it is written holds whatever the stack held, which can "
+	  "leak data or be steered.",
+	  "Compile with '-ftrivial-auto-var-init=zero' (GCC 12 and Clang "
+	  "8 and later; the OpenSSF guide recommends it).", "image" },
 };
 
 _Static_assert(sizeof(kinds) / sizeof(kinds[0]) == F_COUNT,

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evidence.h"
 #include "verdict.h"
 #include "xalloc.h"
 
@@ -536,7 +537,7 @@ judge_annocheck(const struct chstk_info *info,
 
 void
 hardening_judge(const struct chstk_info *info, const struct hard_syms *s,
-    struct hard *out)
+    const struct evidence *ev, struct hard *out)
 {
 	const struct chstk_hardening *h = info->hardening;
 	bool linked = info->kind == CHSTK_KIND_PROGRAM ||
@@ -557,6 +558,12 @@ hardening_judge(const struct chstk_info *info, const struct hard_syms *s,
 	judge_paths(h, out);
 	judge_symbols(info, h, s, out);
 	judge_cfi(info, h, out);
+	out->stack_clash = ev != NULL && ev->looked ? ev_stack_clash(ev) :
+	    T_UNKNOWN;
+	out->optimized = ev != NULL && ev->looked ? ev_optimized(ev) :
+	    T_UNKNOWN;
+	out->auto_var_init = ev != NULL && ev->looked ?
+	    ev_auto_var_init(ev) : T_UNKNOWN;
 	judge_annocheck(info, h, s, out);
 }
 
@@ -585,6 +592,9 @@ static const struct {
 	{ "unicode", F_SUSPICIOUS_NAME },
 	/* A GNU_RELRO segment, full or partial (Debian's promise). */
 	{ "gnu-relro", F_NO_RELRO },
+	/* The compiler's defences, by the evidence. */
+	{ "stack-clash", F_NO_STACK_CLASH }, { "optimized", F_NOT_OPTIMIZED },
+	{ "auto-var-init", F_NO_AUTO_VAR_INIT },
 };
 
 const char *
@@ -712,6 +722,12 @@ require_check(const struct require *req, size_t n, const struct where *w,
 		got |= F_NO_PAC;
 	if (h->symbols == T_YES)
 		got |= F_NOT_STRIPPED;
+	if (h->stack_clash == T_NO)
+		got |= F_NO_STACK_CLASH;
+	if (h->optimized == T_NO)
+		got |= F_NOT_OPTIMIZED;
+	if (h->auto_var_init == T_NO)
+		got |= F_NO_AUTO_VAR_INIT;
 	return want & (got | annocheck_got(h));
 }
 
@@ -810,6 +826,12 @@ hard_why(uint64_t bit, const struct hard *h, char *buf, size_t len)
 		return "its GNU property note lacks the AArch64 BTI bit";
 	case F_NO_PAC:
 		return "its GNU property note lacks the AArch64 PAC bit";
+	case F_NO_STACK_CLASH:
+		return "its code allocates a stack frame of a page or more without probing it, or its notes or compilation units say it was built without -fstack-clash-protection";
+	case F_NOT_OPTIMIZED:
+		return "its notes or compilation units say it was built below -O2";
+	case F_NO_AUTO_VAR_INIT:
+		return "its notes or compilation units say it was built without -ftrivial-auto-var-init";
 	case F_NOT_STRIPPED:
 		return "a .symtab section is left";
 	default:

@@ -11,6 +11,7 @@
  * of one member of a container.
  */
 #include "batch.h"
+#include "debug.h"
 #include "diff.h"
 #include "elfscan.h"
 #include "report.h"
@@ -83,6 +84,24 @@ refusing(const struct judge *j, const struct batch *b,
 	    VERDICT_REFUSING : 0;
 }
 
+/* The image's evidence, completed by its separate debug file when it has
+   no DWARF or notes of its own: the debug packages named, then, for a
+   file on disk, the root's .build-id tree. */
+static void
+evidence_of(const struct judge *j, const struct batch *b,
+    const struct found *f, struct evidence *ev)
+{
+	const struct chstk_hardening *h = f->info.hardening;
+
+	*ev = f->ev;
+	if (!ev->looked || ev_has_own(ev) || h == NULL ||
+	    h->build_id_len == 0 || (f->info.kind != CHSTK_KIND_PROGRAM &&
+	    f->info.kind != CHSTK_KIND_SHARED))
+		return;
+	debug_find(j->debug, b->packed || j->sys == NULL ? NULL :
+	    system_fs(j->sys), h->build_id, h->build_id_len, ev);
+}
+
 /* An image Linux's rules do not judge (scope.c): counted in its class,
    reported with why, no finding. */
 static void
@@ -93,7 +112,9 @@ not_judged(struct judge *j, const struct batch *b, const struct found *f,
 	struct verdict v = { .effective = EFF_NONE, .why = why,
 	    .scope = scope };
 	struct hard h = { .known = false };
+	struct evidence ev;
 
+	ev_clear(&ev);
 	stat_add(j->st, C_IMAGES);
 	stat_add(j->st, C_STATE + f->info.state);
 	stat_add(j->st, C_SCOPE + scope);
@@ -101,7 +122,7 @@ not_judged(struct judge *j, const struct batch *b, const struct found *f,
 	if (j->diff != NULL)
 		diff_image(j->diff, j->side, &w, &f->info, &v, &h);
 	else
-		report_image(j->r, &w, &f->info, &v, &h);
+		report_image(j->r, &w, &f->info, &v, &h, &ev);
 }
 
 /* Returns whether the image has a finding. The allowlist waives the
@@ -114,6 +135,7 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 	struct stats *st = j->st;
 	struct where w = where_of(b, f);
 	unsigned how = 0, i;
+	struct evidence ev;
 	struct verdict v;
 	struct hard h;
 	const char *why;
@@ -124,6 +146,7 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 		not_judged(j, b, f, scope, why);
 		return false;
 	}
+	evidence_of(j, b, f, &ev);
 	/* Whether dlopen refuses it matters only to a library that asks
 	   for an executable stack: only such a one asks the root. */
 	verdict_of(&f->info, 0, &v);
@@ -140,7 +163,7 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 	if (j->sys != NULL && b->ino != 0 && scope == SCOPE_LINUX)
 		system_add(j->sys, f->member != NULL ? f->member :
 		    b->at.path, b->dev, b->ino, &f->info);
-	hardening_judge(&f->info, &f->syms, &h);
+	hardening_judge(&f->info, &f->syms, &ev, &h);
 	if (j->o->nrequire > 0)
 		v.findings |= require_check(j->o->require, j->o->nrequire, &w,
 		    &h);
@@ -161,7 +184,7 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 	for (i = 0; i < F_COUNT; i++)
 		if (v.findings & F_BIT(i))
 			stat_add(st, C_KIND + i);
-	report_image(j->r, &w, &f->info, &v, &h);
+	report_image(j->r, &w, &f->info, &v, &h, &ev);
 	return v.findings != 0;
 }
 

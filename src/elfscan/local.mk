@@ -22,6 +22,7 @@ elfscan_layers = \
 	src/elfscan/ldso.c \
 	src/elfscan/env.c \
 	src/elfscan/objects.c \
+	src/elfscan/debug.c \
 	src/elfscan/rootfs.c \
 	src/elfscan/tree.c \
 	src/elfscan/progress.c \
@@ -31,6 +32,7 @@ elfscan_layers = \
 	src/elfscan/buf.c \
 	src/elfscan/profiles.c \
 	src/elfscan/hardening.c \
+	src/elfscan/evidence.c \
 	src/elfscan/verdict.c \
 	src/elfscan/scope.c \
 	src/elfscan/allow.c \
@@ -41,7 +43,8 @@ elfscan_headers = \
 	src/elfscan/report.h src/elfscan/sarif.h src/elfscan/buf.h \
 	src/elfscan/verdict.h src/elfscan/where.h src/elfscan/lazy.h \
 	src/elfscan/xalloc.h src/elfscan/system.h src/elfscan/diff.h \
-	src/elfscan/proc.h src/elfscan/tree.h
+	src/elfscan/proc.h src/elfscan/tree.h src/elfscan/evidence.h \
+	src/elfscan/debug.h
 elfscan_cflags = $(AM_CFLAGS) $(PTHREAD_CFLAGS) $(LIBARCHIVE_CFLAGS) \
 	$(JSON_C_CFLAGS) $(LIBURING_CFLAGS)
 # What links libelfscan.a links these too. libarchive is not among them:

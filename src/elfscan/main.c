@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "container.h"
+#include "debug.h"
 #include "diff.h"
 #include "elfscan.h"
 #include "proc.h"
@@ -53,14 +54,21 @@ usage(FILE *f)
 "                         one such pattern\n"
 "      --hardening        also report RELRO, PIE, canary, FORTIFY_SOURCE,\n"
 "                         RPATH/RUNPATH, IBT/SHSTK, BTI/PAC, symbols, and\n"
-"                         annocheck's tests of the binary alone\n"
+"                         annocheck's tests of the binary alone, and\n"
+"                         what DWARF (in the file, its debug file, or a\n"
+"                         debug package named too) and annobin's notes\n"
+"                         tell of the compiler's options\n"
+"      --code             also search the x86-64 code of every image for\n"
+"                         stack probes (stack-clash protection): reads all\n"
+"                         code; implies --hardening\n"
 "      --require [GLOB=]PROPS\n"
 "                         a finding where one of PROPS (pie, relro, canary,\n"
 "                         fortify, rpath, ibt, shstk, bti, pac, stripped,\n"
 "                         textrel, one-dynamic, property-note, endbr,\n"
 "                         bti-plt, segments, relro-coverage, run-path,\n"
-"                         unicode) is missing, in paths matching GLOB\n"
-"                         (default: all); implies --hardening\n"
+"                         unicode, stack-clash, optimized, auto-var-init)\n"
+"                         is missing, in paths matching GLOB (default:\n"
+"                         all); implies --hardening (stack-clash: --code)\n"
 "      --profile NAME     a finding where a property the build flags of NAME\n"
 "                         promise is missing (fedora, rhel9, rhel10, debian,\n"
 "                         debian-all, ubuntu, openssf); with --require, both\n"
@@ -146,8 +154,8 @@ reader(struct opts *o, char *desc, size_t len)
 enum {
 	OPT_FORMAT = 256, OPT_SUMMARY, OPT_ALLOW, OPT_ALLOW_PATTERN,
 	OPT_NO_PROGRESS, OPT_RULES, OPT_HARDENING, OPT_REQUIRE, OPT_SYSTEM,
-	OPT_DIFF, OPT_NO_HEADER, OPT_FILES_FROM, OPT_NULL, OPT_PLATFORM,
-	OPT_PROC, OPT_ALL, OPT_PROFILE, OPT_LIST,
+	OPT_DIFF, OPT_CODE, OPT_NO_HEADER, OPT_FILES_FROM, OPT_NULL,
+	OPT_PLATFORM, OPT_PROC, OPT_ALL, OPT_PROFILE, OPT_LIST,
 };
 
 /* The leading ':' tells a missing argument from an unknown option, and
@@ -333,6 +341,9 @@ add_require(struct opts *o, const char *arg)
 			    (int)len, bad);
 		return -1;
 	}
+	/* Stripped images show stack-clash protection only in their code. */
+	if (o->require[o->nrequire].findings & F_NO_STACK_CLASH)
+		o->code = true;
 	o->nrequire++;
 	o->hardening = true;
 	return 0;
@@ -445,6 +456,7 @@ parse(int argc, char **argv, struct opts *o)
 		{ "allow", required_argument, NULL, OPT_ALLOW },
 		{ "allow-pattern", required_argument, NULL, OPT_ALLOW_PATTERN },
 		{ "hardening", no_argument, NULL, OPT_HARDENING },
+		{ "code", no_argument, NULL, OPT_CODE },
 		{ "require", required_argument, NULL, OPT_REQUIRE },
 		{ "profile", required_argument, NULL, OPT_PROFILE },
 		{ "list", no_argument, NULL, OPT_LIST },
@@ -508,6 +520,10 @@ parse(int argc, char **argv, struct opts *o)
 			allow_add(&o->allow, optarg, NULL, 0);
 			break;
 		case OPT_HARDENING:
+			o->hardening = true;
+			break;
+		case OPT_CODE:
+			o->code = true;
 			o->hardening = true;
 			break;
 		case OPT_REQUIRE:
@@ -757,6 +773,70 @@ sessions_free(struct session *s, int n)
 	free(s);
 }
 
+/* A member of a debug package: a debug file, when it is one (debug.h). */
+static void
+debug_member(void *arg, const struct batch *b)
+{
+	char *where;
+	size_t i;
+
+	for (i = 0; i < b->n; i++) {
+		const struct found *f = &b->v[i];
+
+		if (f->kind != FOUND_IMAGE || f->member == NULL)
+			continue;
+		if (asprintf(&where, "%s!%s", b->at.path, f->member) < 0)
+			oom();
+		debugset_add(arg, where, f->member, &f->info, &f->ev);
+		free(where);
+	}
+}
+
+/*
+ * The debug packages among the paths named (by their names: debug.h),
+ * when something else is named beside them: read first, their debug
+ * files kept by build-id for the images of the others, and not scanned
+ * themselves. Returns -1 when one cannot be read (said).
+ */
+static int
+debug_packages(struct pathset *paths, struct debugset *d)
+{
+	struct container_out out = { .found = debug_member, .arg = d,
+	    .hardening = true };
+	unsigned char head[512];
+	enum container kind;
+	size_t i, k = 0, n = 0;
+	ssize_t got;
+	int fd, r = 0;
+
+	for (i = 0; i < paths->n; i++)
+		n += !debug_package_name(paths->v[i]);
+	for (i = 0; i < paths->n; i++) {
+		if (n == 0 || !debug_package_name(paths->v[i])) {
+			paths->v[k++] = paths->v[i];
+			continue;
+		}
+		fd = open(paths->v[i], O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		got = fd == -1 ? -1 : pread(fd, head, sizeof(head), 0);
+		kind = got > 0 ? container_kind(head, (size_t)got) :
+		    CONTAINER_NONE;
+		if (kind == CONTAINER_NONE) {
+			warnx("%s: cannot read the debug package: %s",
+			    paths->v[i], got == -1 ? strerror(errno) :
+			    "not a package");
+			r = -1;
+		} else {
+			container_scan(fd, paths->v[i], kind, &out);
+		}
+		if (fd != -1)
+			close(fd);
+		free(paths->v[i]);
+	}
+	paths->n = k;
+	debugset_ready(d);
+	return r;
+}
+
 /* --diff: OLD then NEW walked, each image to its side, then compared. */
 static int
 walk_diff(struct judge *j, const struct session *s)
@@ -812,6 +892,7 @@ main(int argc, char **argv)
 	struct judge j = { .o = &o, .r = &r, .st = &st };
 	struct pathset all = { NULL, 0 }, listed = { NULL, 0 };
 	struct session *sess = NULL;
+	struct debugset *debug = NULL;
 	struct timespec t0, t1;
 	int i, nsess = 0, failed;
 	size_t k;
@@ -853,6 +934,12 @@ main(int argc, char **argv)
 		failed = 1;
 		goto out;
 	}
+	if (!o.system && !o.diff && nsess == 1 && (debug = debugset_new(),
+	    debug_packages(&sess[0].paths, debug) < 0)) {
+		failed = 1;
+		goto out;
+	}
+	j.debug = debug;
 	for (i = 0; i < nsess; i++)
 		for (k = 0; k < sess[i].paths.n; k++)
 			add(&all, sess[i].paths.v[k]);
@@ -893,6 +980,7 @@ main(int argc, char **argv)
 	}
 out:
 	sessions_free(sess, nsess);
+	debugset_free(debug);
 	free_list(&all);
 	free_list(&listed);
 	allow_free(&o.allow);

@@ -823,6 +823,7 @@ read_layer(void *arg, const struct source *s)
 	struct container_out out = { .found = on_layer_found, .arg = l,
 	    .entry = on_entry, .kept = on_kept,
 	    .hardening = l->src->out->hardening && !l->keeping,
+	    .code = l->src->out->code && !l->keeping,
 	    .dynamic = l->root && !l->keeping };
 
 	container_scan_stream(s->read, s->arg, s->size, l->src->path, "/",

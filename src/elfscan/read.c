@@ -11,7 +11,9 @@
  * image named as a root (--system IMAGE) is read as one: each image it
  * holds gets a root of its own (system.h), whose verdicts follow its
  * files. With --hardening the library reads each image's other defences
- * too, and hands over its symbols (batch.c).
+ * too, and hands over its symbols and DWARF units (batch.c); an image
+ * that gets an executable stack is read again for why (its DWARF, its
+ * code), unless that was read.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,21 +40,69 @@ collect(void *arg, const char *member, const struct chstk_info *info,
 	return 0;
 }
 
+/* Does the image get an executable stack, so that the record says why? */
+static bool
+asks(const struct found *f)
+{
+	struct verdict v;
+
+	if (f->kind != FOUND_IMAGE)
+		return false;
+	verdict_of(&f->info, 0, &v);
+	return v.effective == EFF_EXEC;
+}
+
+/*
+ * Every image of the file that gets an executable stack is read again for
+ * why, whole: its DWARF, its notes, its code (the trampolines), unless
+ * the first read did that. The images come in the same order; one that
+ * does not (the file changed meanwhile) keeps what it had.
+ */
+static void
+read_causes(struct batch *b, int fd)
+{
+	struct chstk_scan_opts so = { .read = CHSTK_READ_HARDENING |
+	    CHSTK_READ_EVIDENCE | CHSTK_READ_CODE_SEARCH, .unit = batch_unit,
+	    .regular = true };
+	struct batch again = { .at = b->at, .evidence = true };
+	struct chstk_error err;
+	size_t i;
+	bool need = false;
+
+	for (i = 0; i < b->n; i++)
+		need |= asks(&b->v[i]) && !(b->v[i].ev.looked &&
+		    b->v[i].ev.code);
+	if (!need)
+		return;
+	chstk_scan_fd_with(fd, &so, collect, &again, &err);
+	for (i = 0; i < b->n && i < again.n; i++)
+		if (asks(&b->v[i]) && again.v[i].kind == FOUND_IMAGE &&
+		    (b->v[i].member == NULL) == (again.v[i].member == NULL) &&
+		    (b->v[i].member == NULL ||
+		    strcmp(b->v[i].member, again.v[i].member) == 0))
+			b->v[i].ev = again.v[i].ev;
+	batch_clear(&again);
+}
+
 static void
 read_library(struct batch *b, int fd, const unsigned char *head, size_t n,
     enum chstk_format format, const struct opts *o)
 {
 	struct chstk_scan_opts so = {
 		.read = (o->hardening ? CHSTK_READ_HARDENING |
-		    CHSTK_READ_CODE : 0) | (o->system ? CHSTK_READ_DYNAMIC : 0) |
-		    CHSTK_READ_WANT,
-		.symbol = batch_symbol, .head = head, .head_len = n,
-		.regular = true, .want = batch_want,
+		    CHSTK_READ_CODE | CHSTK_READ_EVIDENCE : 0) |
+		    (o->hardening && o->code ? CHSTK_READ_CODE_SEARCH : 0) |
+		    (o->system ? CHSTK_READ_DYNAMIC : 0) | CHSTK_READ_WANT,
+		.symbol = batch_symbol, .unit = batch_unit, .head = head,
+		.head_len = n, .regular = true, .want = batch_want,
 	};
 	struct chstk_error err;
 	int r;
 
+	b->evidence = o->hardening;
 	r = chstk_scan_fd_with(fd, &so, collect, b, &err);
+	if (r >= 0)
+		read_causes(b, fd);
 	if (r == CHSTK_ERR_SYS || r == CHSTK_ERR_NOMEM)
 		batch_add(b, FOUND_ERROR, NULL, "cannot read: %s",
 		    r == CHSTK_ERR_SYS ? strerror(err.sys_errno) : err.msg);

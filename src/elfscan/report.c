@@ -14,6 +14,7 @@
 
 #include "buf.h"
 #include "diff.h"
+#include "evidence.h"
 #include "report.h"
 #include "sarif.h"
 #include "xalloc.h"
@@ -213,14 +214,16 @@ endbr_text(struct buf *b, const struct hard *h)
 	buf_add(b, " ", 1);
 }
 
+/* The --hardening columns; CLASH is the stack allocations of a page or
+   more probed, of those the code shows, or what other evidence says. */
 static void
-hard_text(struct buf *b, const struct hard *h)
+hard_text(struct buf *b, const struct hard *h, const struct evidence *ev)
 {
-	char fort[16];
+	char fort[16], clash[24];
 
 	if (!h->known) {
-		buf_addf(b, "%-7s %-6s %-6s %-7s %-6s %-9s %-4s %-7s %-9s ", "-",
-		    "-", "-", "-", "-", "-", "-", "-", "-");
+		buf_addf(b, "%-7s %-6s %-6s %-7s %-6s %-9s %-4s %-7s %-9s %-5s ",
+		    "-", "-", "-", "-", "-", "-", "-", "-", "-", "-");
 		return;
 	}
 	if (h->fortify == T_UNKNOWN || h->fortify == T_NA)
@@ -236,6 +239,12 @@ hard_text(struct buf *b, const struct hard *h)
 	buf_addf(b, "%-4s %-7s ", tri_word(h->symbols),
 	    tri_word(h->textrel));
 	endbr_text(b, h);
+	if (ev->code && ev->probed + ev->unprobed > 0)
+		snprintf(clash, sizeof(clash), "%u/%u", ev->probed,
+		    ev->probed + ev->unprobed);
+	else
+		snprintf(clash, sizeof(clash), "%s", tri_word(h->stack_clash));
+	buf_addf(b, "%-5s ", clash);
 }
 
 static void
@@ -323,6 +332,7 @@ hard_json(struct buf *b, const struct chstk_info *info, const struct hard *h)
 {
 	const struct chstk_hardening *hd = info->hardening;
 	bool fk = h->fortify != T_UNKNOWN;
+	unsigned i;
 
 	if (!h->known)
 		return;
@@ -347,6 +357,17 @@ hard_json(struct buf *b, const struct chstk_info *info, const struct hard *h)
 	buf_addf(b, ",\"ibt\":%s,\"shstk\":%s,\"bti\":%s,\"pac\":%s,"
 	    "\"symbols\":%s", tri_json(h->ibt), tri_json(h->shstk),
 	    tri_json(h->bti), tri_json(h->pac), tri_json(h->symbols));
+	buf_addf(b, ",\"stack_clash\":%s,\"optimized\":%s,"
+	    "\"auto_var_init\":%s", tri_json(h->stack_clash),
+	    tri_json(h->optimized), tri_json(h->auto_var_init));
+	if (hd->build_id_len > 0) {
+		buf_puts(b, ",\"build_id\":\"");
+		for (i = 0; i < hd->build_id_len; i++)
+			buf_addf(b, "%02x", hd->build_id[i]);
+		buf_puts(b, "\"");
+	} else {
+		buf_puts(b, ",\"build_id\":null");
+	}
 	annocheck_json(b, info, h);
 }
 
@@ -450,10 +471,11 @@ static const char text_processes[] =
  */
 struct writer {
 	void (*header)(struct buf *b, const struct opts *o);
-	/* h: NULL without --hardening */
+	/* h: NULL without --hardening; ev: the evidence, ev->looked false
+	   where none was read */
 	void (*image)(struct buf *b, const struct where *w,
 	    const struct chstk_info *info, const struct verdict *v,
-	    const struct hard *h);
+	    const struct hard *h, const struct evidence *ev);
 	void (*error)(struct buf *b, const struct where *w, enum unread what,
 	    bool allowed, const char *msg);
 	void (*finding_path)(struct buf *b, const char *path);
@@ -470,7 +492,7 @@ struct writer {
 	   error. */
 	void (*log_image)(struct report *r, const struct where *w,
 	    const struct chstk_info *info, const struct verdict *v,
-	    const struct hard *h);
+	    const struct hard *h, const struct evidence *ev);
 	void (*log_error)(struct report *r, const struct where *w,
 	    enum unread what, bool allowed, const char *msg);
 	/* An --allow pattern that allowed nothing: without a hook, a
@@ -491,6 +513,113 @@ struct writer {
 	void (*log_process)(struct report *r, const struct proc_verdict *v);
 };
 
+/* Does the record say why the image asks for an executable stack? Every
+   image that gets one: a program or library that asks, an object that
+   makes what it is linked into ask. */
+static bool
+has_cause(const struct chstk_info *info, const struct verdict *v)
+{
+	return v->effective == EFF_EXEC && info->kind != CHSTK_KIND_OTHER;
+}
+
+/* The cause and whether 'chstk -E' is safe, for people: "from the
+   assembly source a.S; chstk -E: likely safe: ..." */
+static enum ev_safe
+stack_cause_text(struct buf *b, const struct chstk_info *info,
+    const struct evidence *ev)
+{
+	char cause[1024];
+	enum ev_safe safe = ev_cause(info, ev, cause, sizeof(cause));
+
+	buf_puts(b, cause);
+	buf_puts(b, "; chstk -E: ");
+	buf_puts(b, ev_safe_phrase(safe, info, ev));
+	return safe;
+}
+
+/* "7/9" of the units that record their options. */
+static void
+of_units(struct buf *b, const char *what, unsigned n, unsigned of,
+    const char **sep)
+{
+	buf_addf(b, "%s%s %u/%u", *sep, what, n, of);
+	*sep = ", ";
+}
+
+/* What the evidence shows of how the image was built, for people (with
+   --hardening): the units and their options, annobin's notes, the code;
+   "; " between the three. */
+static void
+built_text(struct buf *b, const struct evidence *ev)
+{
+	const struct ev_flags *f = &ev->f;
+	const char *sep = ": ", *part = "";
+	unsigned r = ev->recorded;
+
+	if (ev->units > 0) {
+		buf_addf(b, "%u unit%s", ev->units, ev->units == 1 ? "" : "s");
+		if (ev->compiler[0] != '\0') {
+			buf_puts(b, " (");
+			buf_text(b, ev->compiler);
+			buf_puts(b, ")");
+		}
+		if (ev->debug_file[0] != '\0') {
+			buf_puts(b, " from ");
+			buf_text(b, ev->debug_file);
+		}
+		part = "; ";
+	}
+	if (r > 0) {
+		of_units(b, "-O2+", f->opt[OPT_2] + f->opt[OPT_3] +
+		    f->opt[OPT_S] + f->opt[OPT_FAST], r, &sep);
+		of_units(b, "stack-clash", f->stack_clash, r, &sep);
+		of_units(b, "cf-protection", f->cf_full, r, &sep);
+		of_units(b, "auto-var-init", f->auto_var_init, r, &sep);
+		of_units(b, "lto", f->lto, r, &sep);
+		of_units(b, "stack-protector-strong", f->sp_strong, r, &sep);
+		if (f->defines > 0) {
+			of_units(b, "fortify3", f->fortify[3], f->defines, &sep);
+			of_units(b, "fortify2", f->fortify[2], f->defines, &sep);
+			of_units(b, "glibcxx-assertions", f->glibcxx, f->defines,
+			    &sep);
+		} else {
+			buf_addf(b, "%sfortify unknown", sep);
+		}
+	}
+	if (ev->unrecorded > 0)
+		buf_addf(b, "%s%u without recorded options", sep,
+		    ev->unrecorded), sep = ", ";
+	if (ev->gimple > 0)
+		buf_addf(b, "%s%u by LTO", sep, ev->gimple), sep = ", ";
+	if (ev->assembler > 0)
+		buf_addf(b, "%s%u assembly", sep, ev->assembler);
+	if (ev->an_notes > 0) {
+		buf_addf(b, "%sannobin: %u notes", part, ev->an_notes);
+		part = "; ";
+	}
+	if (ev->code && ev->probed + ev->unprobed == 0)
+		buf_addf(b, "%scode: no stack frame of a page or more", part);
+	else if (ev->code)
+		buf_addf(b, "%scode: %u of %u stack frames of a page or more probed",
+		    part, ev->probed, ev->probed + ev->unprobed);
+	if (ev->code && ev->trampolines > 0)
+		buf_addf(b, ", %u trampoline%s", ev->trampolines,
+		    ev->trampolines == 1 ? "" : "s");
+	if (ev->debug_problem[0] != '\0') {
+		buf_addf(b, "%s", part);
+		buf_text(b, ev->debug_problem);
+	}
+}
+
+/* Anything for built_text to say? Not the code alone: the CLASH column
+   says what it shows. */
+static bool
+has_built(const struct evidence *ev)
+{
+	return ev->looked && (ev->units > 0 || ev->an_notes > 0 ||
+	    ev->debug_problem[0] != '\0');
+}
+
 static void
 text_header(struct buf *b, const struct opts *o)
 {
@@ -502,16 +631,16 @@ text_header(struct buf *b, const struct opts *o)
 	buf_addf(b, "%-7s %-7s %-6s %-2s %-9s %-5s ", "STACK", "EFFECT",
 	    "TYPE", "BI", "MACHINE", "ARMOR");
 	if (o->hardening)
-		buf_addf(b, "%-7s %-6s %-6s %-7s %-6s %-9s %-4s %-7s %-9s ",
+		buf_addf(b, "%-7s %-6s %-6s %-7s %-6s %-9s %-4s %-7s %-9s %-5s ",
 		    "RELRO", "PIE", "CANARY", "FORTIFY", "RPATH", "CFI", "SYMS",
-		    "TEXTREL", "ENDBR");
+		    "TEXTREL", "ENDBR", "CLASH");
 	buf_addf(b, "%-30s %s\n", "FINDINGS", "FILE");
 }
 
 static void
 text_image(struct buf *b, const struct where *w,
     const struct chstk_info *info, const struct verdict *v,
-    const struct hard *h)
+    const struct hard *h, const struct evidence *ev)
 {
 	const char *armor = armor_word(info);
 	char mbuf[16];
@@ -523,7 +652,7 @@ text_image(struct buf *b, const struct where *w,
 	    machine_name(info->machine, mbuf, sizeof(mbuf)),
 	    armor ? armor : "-");
 	if (h != NULL)
-		hard_text(b, h);
+		hard_text(b, h, ev);
 	start = b->len;
 	findings_list(b, v->findings, false);
 	if (v->allowed)
@@ -601,13 +730,15 @@ text_sentence(struct buf *b, const char *tmpl, const unsigned long *v)
 }
 
 /* text, as words after prefix, wrapped at 79 columns, the lines after
-   the first indented as far as the prefix goes. A quoted command is not
-   broken: a quote that starts a word runs to the next quote. */
+   the first indented by indent. A quoted command is not broken: a quote
+   that starts a word runs to the next quote. */
 static void
-text_wrap(struct buf *b, const char *prefix, const char *text)
+text_wrap_in(struct buf *b, const char *prefix, size_t indent,
+    const char *text)
 {
-	size_t indent = strlen(prefix), col = indent, len;
+	size_t col = strlen(prefix), len;
 	const char *p = text, *q;
+	bool start = true;
 
 	buf_puts(b, prefix);
 	while (*p != '\0') {
@@ -618,19 +749,28 @@ text_wrap(struct buf *b, const char *prefix, const char *text)
 				break;
 			}
 		len = (size_t)(q - p);
-		if (col > indent && col + 1 + len > 79) {
+		if (!start && col + 1 + len > 79) {
 			buf_addf(b, "\n%*s", (int)indent, "");
 			col = indent;
-		} else if (col > indent) {
+		} else if (!start) {
 			buf_add(b, " ", 1);
 			col++;
 		}
 		buf_add(b, p, len);
 		col += len;
+		start = false;
 		for (p = q; *p == ' '; p++)
 			;
 	}
 	buf_add(b, "\n", 1);
+}
+
+/* The same, the lines after the first indented as far as the prefix
+   goes. */
+static void
+text_wrap(struct buf *b, const char *prefix, const char *text)
+{
+	text_wrap_in(b, prefix, strlen(prefix), text);
 }
 
 /* What each kind of finding met means, and how to fix it, once. */
@@ -640,13 +780,15 @@ text_notes(struct buf *b, const unsigned long *v)
 	const struct finding_kind *k;
 	unsigned long n;
 	unsigned i;
+	bool first = true;
 
 	for (i = 0; i < F_COUNT; i++) {
 		if ((n = v[C_KIND + i]) == 0)
 			continue;
 		k = finding_kind(i);
-		buf_addf(b, "%s%s (%lu %s%s): ", b->len == 0 ? "\n" : "",
+		buf_addf(b, "%s%s (%lu %s%s): ", first ? "\n" : "",
 		    k->id, n, k->noun, n == 1 ? "" : "s");
+		first = false;
 		buf_puts(b, k->brief);
 		buf_add(b, "\n", 1);
 		text_wrap(b, "  Why: ", k->full);
@@ -676,22 +818,142 @@ text_summary(struct buf *b, const unsigned long *v, unsigned groups,
 		buf_addf(b, "%.2f s\n", seconds);
 }
 
+/* The verdict's why, and for an image that asks for an executable stack
+   its cause and whether chstk -E is safe, in a phrase: into buf. */
+static const char *
+why_of(const struct chstk_info *info, const struct verdict *v,
+    const struct evidence *ev, char *buf, size_t len)
+{
+	char cause[1024];
+	enum ev_safe safe;
+
+	if (!has_cause(info, v))
+		return v->why;
+	safe = ev_cause(info, ev, cause, sizeof(cause));
+	snprintf(buf, len, "%s; %s; chstk -E: %s", v->why, cause,
+	    ev_safe_phrase(safe, info, ev));
+	return buf;
+}
+
+/* The cause's members: why the image asks, what in it says so, whether
+   chstk -E is safe. */
+static void
+cause_json(struct buf *b, const struct chstk_info *info,
+    const struct evidence *ev)
+{
+	char cause[1024];
+	enum ev_safe safe = ev_cause(info, ev, cause, sizeof(cause));
+	const char *p, *q;
+
+	buf_puts(b, ",\"cause\":");
+	buf_json(b, cause);
+	buf_addf(b, ",\"exec_safe\":\"%s\",\"exec_safe_why\":",
+	    ev_safe_word(safe));
+	buf_json(b, ev_safe_phrase(safe, info, ev));
+	buf_puts(b, ",\"assembly_sources\":[");
+	for (p = ev->asm_names; ev->asm_listed > 0 && *p != '\0'; p = q) {
+		char one[EV_TEXT];
+
+		q = strstr(p, ", ");
+		snprintf(one, sizeof(one), "%.*s", (int)(q != NULL ?
+		    (size_t)(q - p) : strlen(p)), p);
+		buf_puts(b, p == ev->asm_names ? "" : ",");
+		buf_json(b, one);
+		q = q != NULL ? q + 2 : p + strlen(p);
+	}
+	buf_puts(b, "],\"trampolines\":");
+	if (ev->code)
+		buf_addf(b, "%u", ev->trampolines);
+	else
+		buf_puts(b, "null");
+}
+
+/* [min,max] of an annobin setting, or null. */
+static void
+annobin_json(struct buf *b, const char *key,
+    const struct chstk_annobin_value *v)
+{
+	if (v->min < 0)
+		buf_addf(b, ",\"%s\":null", key);
+	else
+		buf_addf(b, ",\"%s\":[%d,%d]", key, v->min, v->max);
+}
+
+/* The "evidence" member of --hardening: the units' options, annobin's
+   notes, the code. */
+static void
+evidence_json(struct buf *b, const struct evidence *ev)
+{
+	static const char *const opt_key[OPT_COUNT] = { "O0", "O1", "O2",
+	    "O3", "Os", "Og", "Ofast" };
+	const struct ev_flags *f = &ev->f;
+	unsigned i;
+
+	buf_addf(b, ",\"evidence\":{\"units\":%u,\"assembler\":%u,"
+	    "\"gimple\":%u,\"recorded\":%u,\"unrecorded\":%u,"
+	    "\"units_cut\":%s", ev->units, ev->assembler, ev->gimple,
+	    ev->recorded, ev->unrecorded, ev->units_cut ? "true" : "false");
+	json_string_or_null(b, "compiler", ev->compiler[0] != '\0',
+	    ev->compiler);
+	json_string_or_null(b, "debug_file", ev->debug_file[0] != '\0',
+	    ev->debug_file);
+	json_string_or_null(b, "debug_problem", ev->debug_problem[0] != '\0',
+	    ev->debug_problem);
+	json_string_or_null(b, "error", ev->error[0] != '\0', ev->error);
+	buf_puts(b, ",\"options\":{");
+	for (i = 0; i < OPT_COUNT; i++)
+		buf_addf(b, "%s\"%s\":%u", i ? "," : "", opt_key[i], f->opt[i]);
+	buf_addf(b, ",\"stack_clash\":%u,\"cf_protection_full\":%u,"
+	    "\"auto_var_init\":%u,\"lto\":%u,\"stack_protector_strong\":%u,"
+	    "\"stack_protector\":%u", f->stack_clash, f->cf_full,
+	    f->auto_var_init, f->lto, f->sp_strong, f->sp_basic);
+	if (f->defines > 0)
+		buf_addf(b, ",\"defines\":%u,\"fortify\":[%u,%u,%u,%u],"
+		    "\"glibcxx_assertions\":%u}", f->defines, f->fortify[0],
+		    f->fortify[1], f->fortify[2], f->fortify[3], f->glibcxx);
+	else
+		buf_puts(b, ",\"defines\":0,\"fortify\":null,"
+		    "\"glibcxx_assertions\":null}");
+	if (ev->an_notes == 0) {
+		buf_puts(b, ",\"annobin\":null");
+	} else {
+		buf_addf(b, ",\"annobin\":{\"notes\":%u", ev->an_notes);
+		annobin_json(b, "stack_protector", &ev->an_stack_prot);
+		annobin_json(b, "stack_clash", &ev->an_stack_clash);
+		annobin_json(b, "cf_protection_full", &ev->an_cf_full);
+		annobin_json(b, "fortify", &ev->an_fortify);
+		annobin_json(b, "glibcxx_assertions",
+		    &ev->an_glibcxx_assertions);
+		annobin_json(b, "optimize", &ev->an_optimize);
+		annobin_json(b, "lto", &ev->an_lto);
+		annobin_json(b, "auto_var_init", &ev->an_auto_var_init);
+		buf_puts(b, "}");
+	}
+	if (ev->code)
+		buf_addf(b, ",\"code\":{\"trampolines\":%u,\"probed\":%u,"
+		    "\"unprobed\":%u,\"cut\":%s}}", ev->trampolines, ev->probed,
+		    ev->unprobed, ev->code_cut ? "true" : "false");
+	else
+		buf_puts(b, ",\"code\":null}");
+}
+
 static void
 json_image(struct buf *b, const struct where *w,
     const struct chstk_info *info, const struct verdict *v,
-    const struct hard *h)
+    const struct hard *h, const struct evidence *ev)
 {
 	const char *armor = armor_word(info);
-	char mbuf[16];
+	char mbuf[16], why[1536];
 
 	buf_add(b, "{", 1);
 	json_where(b, w);
-	buf_addf(b, ",\"type\":\"%s\",\"class\":%d,\"endian\":\"%s\",\"machine\":\"%s\",\"stack\":\"%s\",\"effective\":\"%s\",\"why\":\"%s\",\"wx\":%u,",
+	buf_addf(b, ",\"type\":\"%s\",\"class\":%d,\"endian\":\"%s\",\"machine\":\"%s\",\"stack\":\"%s\",\"effective\":\"%s\",\"why\":",
 	    type_name(info), info->elf_class == ELFCLASS64 ? 64 : 32,
 	    info->data == ELFDATA2MSB ? "big" : "little",
 	    machine_name(info->machine, mbuf, sizeof(mbuf)),
-	    stack_word(info->state), effective_name(v->effective), v->why,
-	    info->wx);
+	    stack_word(info->state), effective_name(v->effective));
+	buf_json(b, why_of(info, v, ev, why, sizeof(why)));
+	buf_addf(b, ",\"wx\":%u,", info->wx);
 	if (info->has_exec_code)
 		buf_addf(b, "\"exec_limit\":\"%#jx\",",
 		    (uintmax_t)info->exec_limit);
@@ -702,8 +964,16 @@ json_image(struct buf *b, const struct where *w,
 	findings_list(b, v->findings, true);
 	buf_addf(b, "],\"allowed\":%s,\"scope\":\"%s\"",
 	    v->allowed ? "true" : "false", scope_name(v->scope));
+	if (has_cause(info, v))
+		cause_json(b, info, ev);
+	if (ev->error[0] != '\0') {
+		buf_puts(b, ",\"evidence_error\":");
+		buf_json(b, ev->error);
+	}
 	if (h != NULL)
 		hard_json(b, info, h);
+	if (h != NULL && h->known && ev->looked)
+		evidence_json(b, ev);
 	buf_add(b, "}\n", 2);
 }
 
@@ -786,11 +1056,11 @@ justify(struct report *r, const struct where *w, char *just, size_t len)
 static void
 sarif_image(struct report *r, const struct where *w,
     const struct chstk_info *info, const struct verdict *v,
-    const struct hard *h)
+    const struct hard *h, const struct evidence *ev)
 {
 	struct region mark = { info->mark_offset, info->mark_size };
 	struct region wx_region = { info->wx_offset, info->wx_size };
-	char just[512], wx[64], lack[600];
+	char just[512], wx[64], lack[600], why[1536];
 	uint64_t waived = 0;
 	unsigned i;
 
@@ -814,7 +1084,8 @@ sarif_image(struct report *r, const struct where *w,
 			sarif_result(r->sarif, i, w, &wx_region, wx,
 			    waived & F_BIT(i) ? just : NULL);
 		else
-			sarif_result(r->sarif, i, w, &mark, v->why,
+			sarif_result(r->sarif, i, w, &mark,
+			    why_of(info, v, ev, why, sizeof(why)),
 			    waived & F_BIT(i) ? just : NULL);
 	}
 }
@@ -898,6 +1169,22 @@ text_root(struct buf *b, const char *root, const char *image,
 	buf_puts(b, "\n");
 }
 
+/* A verdict's cause, after its why: "; from the assembly source a.S;
+   chstk -E: likely safe: ..." */
+static void
+verdict_cause(struct buf *b, const struct sys_verdict *v, bool text)
+{
+	if (v->cause == NULL)
+		return;
+	buf_puts(b, "; ");
+	if (text)
+		buf_text(b, v->cause);
+	else
+		buf_puts(b, v->cause);
+	buf_puts(b, "; chstk -E: ");
+	buf_puts(b, v->exec_safe_why);
+}
+
 static void
 text_verdict(struct buf *b, const struct sys_verdict *v)
 {
@@ -905,6 +1192,7 @@ text_verdict(struct buf *b, const struct sys_verdict *v)
 	buf_text(b, v->subject);
 	buf_puts(b, ": ");
 	buf_text(b, v->why);
+	verdict_cause(b, v, true);
 	hosts_text(b, v);
 	buf_puts(b, "\n");
 }
@@ -940,6 +1228,13 @@ json_verdict(struct buf *b, const struct sys_verdict *v)
 	buf_json(b, v->subject);
 	buf_puts(b, ",\"why\":");
 	buf_json(b, v->why);
+	if (v->cause != NULL) {
+		buf_puts(b, ",\"cause\":");
+		buf_json(b, v->cause);
+		buf_addf(b, ",\"exec_safe\":\"%s\",\"exec_safe_why\":",
+		    v->exec_safe);
+		buf_json(b, v->exec_safe_why);
+	}
 	buf_puts(b, ",\"hosts\":[");
 	for (i = 0; i < v->nhosts; i++) {
 		buf_puts(b, i ? ",{\"path\":" : "{\"path\":");
@@ -978,6 +1273,7 @@ sarif_verdict(struct report *r, const struct sys_verdict *v)
 		buf_puts(&b, ": ");
 		buf_puts(&b, v->subject);
 	}
+	verdict_cause(&b, v, false);
 	hosts_text(&b, v);
 	sarif_result(r->sarif, v->finding, &w, NULL, b.p, NULL);
 	buf_free(&b);
@@ -1334,25 +1630,102 @@ report_header(struct report *r)
 	emit(r, &b);
 }
 
-void
-report_image(struct report *r, const struct where *w,
+/* Evidence that could not be read, said where the format says it: a
+   message on the standard error, or, in SARIF, a notification; JSON
+   records carry it. Not an error: the image was read. */
+static void
+evidence_problem(struct report *r, const struct where *w,
+    const struct evidence *ev)
+{
+	char space[512], msg[EV_TEXT + 40];
+	struct buf b;
+
+	if (ev->error[0] == '\0' || writer(r)->image == json_image)
+		return;
+	snprintf(msg, sizeof(msg), "cannot read its DWARF: %s", ev->error);
+	if (writer(r)->log_error != NULL) {
+		pthread_mutex_lock(&r->lock);
+		sarif_notification(r->sarif, w, msg);
+		pthread_mutex_unlock(&r->lock);
+		return;
+	}
+	BUF_INIT(b, space);
+	buf_add(&b, "elfscan: ", 9);
+	text_where(&b, w);
+	buf_addf(&b, ": %s\n", msg);
+	to_stderr(r, &b);
+}
+
+/* Keep "WHERE: " and what b holds, to be said after the records. */
+static void
+keep_line(struct report *r, struct lines *l, const struct where *w,
+    struct buf *b)
+{
+	char space[1024];
+	struct buf line;
+
+	BUF_INIT(line, space);
+	text_where(&line, w);
+	buf_puts(&line, ": ");
+	buf_add(&line, b->p, b->len);
+	pthread_mutex_lock(&r->lock);
+	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n++] = xstrdup(line.p);
+	pthread_mutex_unlock(&r->lock);
+	buf_free(&line);
+}
+
+/* In text, the image's cause and how it was built, kept for after the
+   records. */
+static void
+keep_after(struct report *r, const struct where *w,
     const struct chstk_info *info, const struct verdict *v,
-    const struct hard *h)
+    const struct hard *h, const struct evidence *ev)
 {
 	char space[1024];
 	struct buf b;
 
+	if (writer(r) != &text_writer || r->o->no_header ||
+	    (r->o->quiet && v->findings == 0))
+		return;
+	/* What the marking or the findings say already is not said
+	   again: only what the evidence shows. */
+	if (has_cause(info, v)) {
+		BUF_INIT(b, space);
+		if (stack_cause_text(&b, info, ev) != SAFE_UNKNOWN ||
+		    ev->assembler > 0 || ev->trampolines > 0)
+			keep_line(r, &r->causes, w, &b);
+		buf_free(&b);
+	}
+	if (r->o->hardening && h != NULL && h->known && has_built(ev)) {
+		BUF_INIT(b, space);
+		built_text(&b, ev);
+		keep_line(r, &r->built, w, &b);
+		buf_free(&b);
+	}
+}
+
+void
+report_image(struct report *r, const struct where *w,
+    const struct chstk_info *info, const struct verdict *v,
+    const struct hard *h, const struct evidence *ev)
+{
+	char space[1024];
+	struct buf b;
+
+	evidence_problem(r, w, ev);
+	keep_after(r, w, info, v, h, ev);
 	if (writer(r)->log_image != NULL) {
 		pthread_mutex_lock(&r->lock);
 		clear_line(r);
-		writer(r)->log_image(r, w, info, v, h);
+		writer(r)->log_image(r, w, info, v, h, ev);
 		pthread_mutex_unlock(&r->lock);
 		return;
 	}
 	if (writer(r)->image == NULL || (r->o->quiet && v->findings == 0))
 		return;
 	BUF_INIT(b, space);
-	writer(r)->image(&b, w, info, v, r->o->hardening ? h : NULL);
+	writer(r)->image(&b, w, info, v, r->o->hardening ? h : NULL, ev);
 	emit(r, &b);
 }
 
@@ -1444,6 +1817,31 @@ counts(const struct report *r, unsigned long *v)
 		v[i] = atomic_load(&r->st->c[i]);
 }
 
+static int
+by_text(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The lines kept, under a title, in order, wrapped as the notes are;
+   then freed. */
+static void
+said_after(struct buf *b, struct lines *l, const char *title)
+{
+	size_t i;
+
+	if (l->n > 0)
+		buf_addf(b, "\n%s\n", title);
+	qsort(l->v, l->n, sizeof(*l->v), by_text);
+	for (i = 0; i < l->n; i++) {
+		text_wrap_in(b, "  ", 4, l->v[i]);
+		free(l->v[i]);
+	}
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
 void
 report_notes(struct report *r)
 {
@@ -1451,12 +1849,19 @@ report_notes(struct report *r)
 	char space[4096];
 	struct buf b;
 
-	if (writer(r)->notes == NULL || r->o->no_header)
-		return;
-	counts(r, v);
 	BUF_INIT(b, space);
-	writer(r)->notes(&b, v);
-	emit(r, &b);
+	said_after(&b, &r->causes,
+	    "Why they get an executable stack, and whether 'chstk -E' is safe:");
+	said_after(&b, &r->built,
+	    "How they were built, by their DWARF and annobin's notes:");
+	if (writer(r)->notes != NULL && !r->o->no_header) {
+		counts(r, v);
+		writer(r)->notes(&b, v);
+	}
+	if (b.len > 0)
+		emit(r, &b);
+	else
+		buf_free(&b);
 }
 
 void

@@ -25,12 +25,21 @@ struct report {
 					   while stdout is blocked */
 	bool line;		/* a progress line is on the terminal */
 	struct sarif *sarif;	/* --format=sarif: the log being written */
+	/* Text: what is said of images after the records, before the notes
+	   (report_notes): why each that gets an executable stack asks for
+	   it, and how each whose evidence tells was built; under lock. */
+	struct lines {
+		char **v;
+		size_t n;
+	} causes, built;
 };
 void report_header(struct report *r);
-/* h: the image's defences judged, used with --hardening */
+/* h: the image's defences judged, used with --hardening; ev: what its
+   evidence says (ev->looked false when none was read) */
+struct evidence;
 void report_image(struct report *r, const struct where *w,
     const struct chstk_info *info, const struct verdict *v,
-    const struct hard *h);
+    const struct hard *h, const struct evidence *ev);
 /* What could not be read: an error, which is counted, or a finding: an
    ELF image that does not parse, an ar archive damaged part of the way
    (allowed: an --allow pattern waived that finding). */
@@ -65,6 +74,12 @@ struct sys_verdict {
 	const char *subject;	/* in the root: the library, program or
 				   file at fault, or a library's name */
 	const char *why;	/* a sentence, lowercase, no period */
+	/* What made the subject ask for an executable stack, and whether
+	   'chstk -E' is safe on it (evidence.h): NULL where the verdict is
+	   not about such a file. */
+	const char *cause;
+	const char *exec_safe;	/* "likely", "no" or "unknown" */
+	const char *exec_safe_why;	/* its phrase */
 	const struct sys_host *hosts;
 	size_t nhosts;
 };
@@ -116,8 +131,10 @@ void report_process(struct report *r, const struct proc_verdict *v);
 /* --diff: one defence of one image that changed (diff.h). */
 struct diff_change;
 void report_change(struct report *r, const struct diff_change *c);
-/* After the records: in text, unless --no-header, each kind of finding
-   met, what it means and how to fix it (findings.c's texts), once. */
+/* After the records: in text, unless --no-header, why the images that
+   get an executable stack ask for it and how those whose evidence tells
+   were built, then each kind of finding met, what it means and how to fix
+   it (findings.c's texts), once. */
 void report_notes(struct report *r);
 void report_summary(struct report *r, double seconds);
 

@@ -39,6 +39,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "debug.h"
 #include "elfscan.h"
 #include "buf.h"
 #include "report.h"
@@ -53,6 +54,9 @@ struct group {
 	const char *why;
 	struct sys_host *hosts;
 	size_t n;
+	char *cause;		/* what made the subject ask, or NULL */
+	enum ev_safe safe;	/* whether chstk -E is safe on it */
+	const char *safe_why;
 };
 
 struct system {
@@ -171,6 +175,12 @@ const char *
 system_inside(const struct system *s, const char *path)
 {
 	return rootfs_inside(&s->fs, path);
+}
+
+const struct rootfs *
+system_fs(const struct system *s)
+{
+	return &s->fs;
 }
 
 /*
@@ -870,6 +880,29 @@ by_host(const void *a, const void *b)
 	    ((const struct sys_host *)b)->path);
 }
 
+/*
+ * A verdict on a file that asks for an executable stack (a library, or
+ * the program itself): what made it ask and whether chstk -E is safe on
+ * it, from the file read again whole, code and DWARF, and its separate
+ * debug file in the root (evidence.h).
+ */
+static void
+group_cause(struct system *s, struct group *g)
+{
+	uint64_t f = F_BIT(g->finding);
+	struct chstk_info info;
+	struct evidence ev;
+	char cause[1024];
+
+	if (!(f & (F_STACK_MADE_EXEC | F_STARTUP_REFUSED | F_PLUGIN_REFUSED |
+	    F_PLUGIN_EXEC_STACK)) || g->subject[0] != '/' ||
+	    !debug_evidence_at(&s->fs, g->subject, &info, &ev))
+		return;
+	g->safe = ev_cause(&info, &ev, cause, sizeof(cause));
+	g->cause = xstrdup(cause);
+	g->safe_why = ev_safe_phrase(g->safe, &info, &ev);
+}
+
 /* After the walk, in one thread: the lock is not taken. */
 void
 system_judge(struct system *s)
@@ -896,10 +929,14 @@ system_judge(struct system *s)
 		struct group *g = &s->g[i];
 
 		qsort(g->hosts, g->n, sizeof(*g->hosts), by_host);
+		group_cause(s, g);
 		v = (struct sys_verdict){ .finding = g->finding,
 		    .root = s->fs.name, .image = s->fs.image,
 		    .in_image = s->fs.tree != NULL, .subject = g->subject,
-		    .why = g->why, .hosts = g->hosts, .nhosts = g->n };
+		    .why = g->why, .cause = g->cause,
+		    .exec_safe = ev_safe_word(g->safe),
+		    .exec_safe_why = g->safe_why, .hosts = g->hosts,
+		    .nhosts = g->n };
 		report_verdict(s->r, &v);
 		stat_add(s->r->st, C_VERDICTS);
 		stat_add(s->r->st, C_KIND + g->finding);
@@ -923,6 +960,7 @@ system_close(struct system *s)
 		}
 		free(s->g[i].hosts);
 		free(s->g[i].subject);
+		free(s->g[i].cause);
 	}
 	free(s->g);
 	plugins_free(&s->plugins);

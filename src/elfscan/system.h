@@ -73,6 +73,8 @@ size_t system_keeps(const char *path);
 /* The root's in-root path of a path the walk named, or NULL when it lies
    outside the root. */
 const char *system_inside(const struct system *s, const char *path);
+/* The root's files (for its separate debug files). */
+const struct rootfs *system_fs(const struct system *s);
 /* Does the root's glibc refuse to dlopen a library of this machine and
    class that asks for an executable stack? */
 bool system_refuses_dlopen(struct system *s, unsigned machine,

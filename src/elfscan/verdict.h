@@ -70,14 +70,20 @@
 #define F_SUSPICIOUS_NAME F_BIT(36)
 /* --require'd: no GNU_RELRO segment at all (hardening.c). */
 #define F_NO_RELRO F_BIT(37)
-#define F_COUNT 38
+/* --require'd compiler defences the evidence shows missing (hardening.c,
+   evidence.c). */
+#define F_NO_STACK_CLASH F_BIT(38)
+#define F_NOT_OPTIMIZED F_BIT(39)
+#define F_NO_AUTO_VAR_INIT F_BIT(40)
+#define F_COUNT 41
 #define F_FIRST_SYSTEM 17	/* the bit index of F_STACK_MADE_EXEC */
 /* The findings --require gives. */
 #define F_HARDENING (F_NO_PIE | F_NO_FULL_RELRO | F_NO_CANARY | F_NO_FORTIFY | \
     F_UNSAFE_RPATH | F_NO_IBT | F_NO_SHSTK | F_NO_BTI | F_NO_PAC | \
     F_NOT_STRIPPED | F_TEXTREL | F_MULTI_DYNAMIC | F_BAD_PROPERTY | \
     F_NO_ENDBR | F_NO_BTI_PLT | F_ODD_SEGMENT | F_RELRO_GAP | \
-    F_RUN_PATH_OUTSIDE | F_SUSPICIOUS_NAME | F_NO_RELRO)
+    F_RUN_PATH_OUTSIDE | F_SUSPICIOUS_NAME | F_NO_RELRO | \
+    F_NO_STACK_CLASH | F_NOT_OPTIMIZED | F_NO_AUTO_VAR_INIT)
 
 /* findings.c: each kind of finding, once, for every writer. */
 struct finding_kind {
@@ -258,6 +264,9 @@ struct hard {
 	char unsafe[512];	/* the unsafe entries, ':'-separated */
 	enum tri ibt, shstk, bti, pac;
 	enum tri symbols;	/* .symtab present */
+	/* What the evidence shows (evidence.h): the code's stack probes,
+	   annobin's notes, the compilers' recorded options. */
+	enum tri stack_clash, optimized, auto_var_init;
 	/* annocheck's tests of the binary alone (elfscan(1), HARDENING):
 	   T_NA where a test means nothing for the image. */
 	enum tri textrel;	/* text relocations */
@@ -283,8 +292,10 @@ struct hard {
 };
 /* Segments whose flags make no sense (struct hard.odd). */
 enum { ODD_TLS_EXEC = 1, ODD_STACK_NOT_RW = 2 };
+struct evidence;
+/* ev: the image's evidence, or NULL when none was read */
 void hardening_judge(const struct chstk_info *info, const struct hard_syms *s,
-    struct hard *out);
+    const struct evidence *ev, struct hard *out);
 const char *fortify_name(unsigned i);
 /* The names of the CHSTK_RELRO_* sections of bits, ':'-separated, in
    buf. */

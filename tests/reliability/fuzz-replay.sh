@@ -7,7 +7,7 @@
 # (fuzz/regress/, one file per bug, named for it). A broken promise aborts
 # the target; in a --enable-sanitizers build, ASan and UBSan watch too.
 . "$top_srcdir/tests/lib.sh"
-need gcc as nasm ar strip llvm-ar tar gzip zstd xz cpio python3 \
+need gcc clang as objcopy nasm ar strip llvm-ar tar gzip zstd xz cpio python3 \
     powerpc-linux-gnu-as s390x-linux-gnu-as \
     aarch64-linux-gnu-as mips-linux-gnu-as
 
