@@ -128,7 +128,7 @@ write_rules
 build fail
 failed_at_chstk "fail: the build fails" "$?" fail
 output_has "fail: names hello-exec and why" "$T/fail.log" \
-    "dh_chstk: error: debian/chstk-hello/usr/bin/hello-exec: executable stack: marked exec [exec-stack]"
+    "dh_chstk: error: debian/chstk-hello/usr/bin/hello-exec: executable stack: marked exec; nothing in the file tells: no DWARF"
 output_lacks "fail: does not name hello" "$T/fail.log" \
     "dh_chstk: error: debian/chstk-hello/usr/bin/hello:"
 output_has "fail: the fix in the build first, then the fix policy, then an allowance" "$T/fail.log" \
@@ -140,7 +140,7 @@ write_rules --policy=fix
 build fix
 expect "fix: builds" "$?" 0
 output_has "fix: says what it marked, and what it was" "$T/fix.log" \
-    "dh_chstk: debian/chstk-hello/usr/bin/hello-exec: executable stack marked noexec (was: marked exec [exec-stack])"
+    "dh_chstk: debian/chstk-hello/usr/bin/hello-exec: executable stack marked noexec (was: marked exec; nothing in the file tells: no DWARF"
 expect "fix: dh_chstk runs right before dh_strip" \
     "$(sed -n 's/^   \(debian\/rules override_\)\{0,1\}\(dh_[a-z_]*\).*/\2/p' "$T/fix.log" | grep -B1 -x dh_strip)" \
     "dh_chstk

@@ -70,7 +70,7 @@ output_lacks "off: brp-chstk did not run" "$T/off.log" brp-chstk
 build fail installed
 expect "fail: the build fails" "$?" 1
 output_has "fail: names hello-exec and why" "$T/fail.log" \
-    "brp-chstk: /usr/bin/hello-exec: executable stack: marked exec [exec-stack]"
+    "brp-chstk: /usr/bin/hello-exec: executable stack: marked exec; nothing in the file tells: no DWARF"
 output_lacks "fail: does not name hello" "$T/fail.log" "/usr/bin/hello:"
 output_has "fail: the fix in the build first, then the fix policy, then an allowance" "$T/fail.log" \
     "brp-chstk: 1 ELF image with an executable stack: fix the build: give each assembly source a .note.GNU-stack section (or assemble with -Wa,--noexecstack) and link without -z execstack; until then %chstk_policy fix marks it noexec, or %chstk_allow allows it"
@@ -87,7 +87,7 @@ write_spec "$TOP/SPECS/hello.spec" '%global chstk_policy fix'
 build fix installed
 expect "fix: builds" "$?" 0
 output_has "fix: says what it marked, and what it was" "$T/fix.log" \
-    "brp-chstk: /usr/bin/hello-exec: executable stack marked noexec (was: marked exec [exec-stack])"
+    "brp-chstk: /usr/bin/hello-exec: executable stack marked noexec (was: marked exec; nothing in the file tells: no DWARF"
 fixed_programs fix
 
 # With a -debuginfo package: brp-chstk runs first, before find-debuginfo
@@ -112,7 +112,7 @@ expect "debuginfo: brp-chstk runs before find-debuginfo and brp-strip" \
     "$(grep -o -e '/brp-strip ' -e '/brp-chstk ' -e '/find-debuginfo ' "$T/debuginfo.log" | tr -d ' \n')" \
     "/brp-chstk/find-debuginfo/brp-strip"
 output_has "debuginfo: says what it marked" "$T/debuginfo.log" \
-    "brp-chstk: /usr/bin/hello-exec: executable stack marked noexec (was: marked exec [exec-stack])"
+    "brp-chstk: /usr/bin/hello-exec: executable stack marked noexec (was: marked exec; its DWARF names no assembly source and its code builds no trampoline"
 output_lacks "debuginfo: names no debugging file" "$T/debuginfo.log" "brp-chstk: /usr/lib/debug/"
 same_stack debuginfo hello-exec RW
 same_stack debuginfo hello RW
