@@ -7,6 +7,8 @@
  * read through here, from one of two backends:
  *
  *   a directory   this machine's files, with openat2's RESOLVE_IN_ROOT
+ *                 (where there is no openat2, resolved the same way
+ *                 one name at a time)
  *   an image      its file system as its layers make it (tree.h): what
  *                 a path is and the bytes the layer pass kept; the bytes
  *                 of its other files went by with that pass
@@ -52,6 +54,77 @@ struct rootfs_ops {
 
 /* ---- a directory of this machine ---- */
 
+/* Where openat2 is not there (Linux before 5.6, qemu-user, a seccomp
+   filter that refuses it: ENOSYS), path is resolved inside the root one
+   name at a time, as RESOLVE_IN_ROOT does: ".." at the root stays there,
+   an absolute link starts again at the root, more than 40 links is ELOOP
+   (path_resolution(7)). The result, into out, names no link. Unlike
+   openat2, a tree changed while it is resolved may lead it astray; it is
+   only read. 0, or -1 and errno. */
+static int
+resolve_in_root(int root, const char *path, char *out, size_t cap)
+{
+	char todo[2 * PATH_MAX], next[2 * PATH_MAX], target[PATH_MAX];
+	size_t len = 0, n, before;
+	const char *p = todo, *end;
+	struct stat sb;
+	int links = 0;
+	bool dot, dotdot;
+	ssize_t t;
+
+	if (snprintf(todo, sizeof(todo), "%s", path) >= (int)sizeof(todo))
+		goto toolong;
+	out[0] = '\0';
+	for (;;) {
+		p += strspn(p, "/");
+		if (*p == '\0')
+			return 0;
+		end = strchrnul(p, '/');
+		n = (size_t)(end - p);
+		dot = n == 1 && p[0] == '.';
+		dotdot = n == 2 && p[0] == '.' && p[1] == '.';
+		if (dotdot) {
+			while (len > 0 && out[len - 1] != '/')
+				len--;
+			len -= len > 0;
+			out[len] = '\0';
+		}
+		before = len;
+		if (!dot && !dotdot) {
+			if (len + 1 + n >= cap)
+				goto toolong;
+			if (len > 0)
+				out[len++] = '/';
+			memcpy(out + len, p, n);
+			out[len += n] = '\0';
+		}
+		p = end;
+		if (len == before)
+			continue;
+		if (fstatat(root, out, &sb, AT_SYMLINK_NOFOLLOW) == -1)
+			return -1;
+		if (!S_ISLNK(sb.st_mode))
+			continue;
+		if (++links > 40) {
+			errno = ELOOP;
+			return -1;
+		}
+		if ((t = readlinkat(root, out, target, sizeof(target) - 1)) < 0)
+			return -1;
+		target[t] = '\0';
+		if (snprintf(next, sizeof(next), "%s/%s", target, p) >=
+		    (int)sizeof(next))
+			goto toolong;
+		memcpy(todo, next, strlen(next) + 1);
+		p = todo;
+		len = target[0] == '/' ? 0 : before;
+		out[len] = '\0';
+	}
+toolong:
+	errno = ENAMETOOLONG;
+	return -1;
+}
+
 /* open(2) of the in-root path, resolved inside the root. This machine's
    root ("/") has nothing to be resolved inside: a plain openat, which
    every system call tracer knows (valgrind 3.19 does not know openat2),
@@ -59,20 +132,32 @@ struct rootfs_ops {
 static int
 dir_openat(const struct rootfs *fs, const char *path, int flags)
 {
+	static bool no_openat2;
 	/* openat2 refuses O_PATH with any flag but these. */
 	struct open_how how = {
 		.flags = (unsigned)flags | O_CLOEXEC |
 		    (flags & O_PATH ? 0 : O_NOCTTY),
 		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 	};
+	char real[PATH_MAX];
+	int fd;
 
 	while (*path == '/')
 		path++;
 	if (fs->len == 0)
 		return openat(fs->fd, *path != '\0' ? path : ".",
 		    (int)how.flags);
-	return (int)syscall(SYS_openat2, fs->fd, *path != '\0' ? path : ".",
-	    &how, sizeof(how));
+	if (!__atomic_load_n(&no_openat2, __ATOMIC_RELAXED)) {
+		fd = (int)syscall(SYS_openat2, fs->fd,
+		    *path != '\0' ? path : ".", &how, sizeof(how));
+		if (fd != -1 || errno != ENOSYS)
+			return fd;
+		__atomic_store_n(&no_openat2, true, __ATOMIC_RELAXED);
+	}
+	if (resolve_in_root(fs->fd, path, real, sizeof(real)) == -1)
+		return -1;
+	return openat(fs->fd, real[0] != '\0' ? real : ".",
+	    (int)how.flags | O_NOFOLLOW);
 }
 
 /* The in-root path of the file open on fd, its links resolved. */

@@ -27,47 +27,13 @@ expect "ELFSCAN_READER=bogus: exit status 2" "$?" 2
 expect "ELFSCAN_READER=bogus: one line" "$(cat "$T/err")" \
     "elfscan: ELFSCAN_READER=bogus: not io_uring or threads"
 # Where io_uring is not allowed (a seccomp filter, as in a container) the
-# reader is chosen when elfscan runs, and --version says why. deny ERRNO
-# PROGRAM...: PROGRAM with io_uring_setup failing with ERRNO.
-cat >"$T/deny.c" <<'EOF'
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
-int
-main(int argc, char **argv)
-{
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-		    offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO |
-		    (atoi(argv[1]) & SECCOMP_RET_DATA)),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
-
-	if (argc < 3 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0) {
-		perror("deny");
-		return 3;
-	}
-	execvp(argv[2], argv + 2);
-	perror(argv[2]);
-	return 3;
-}
-EOF
-gcc -o "$T/deny" "$T/deny.c" || fail "build deny"
+# reader is chosen when elfscan runs, and --version says why.
+gcc -o "$T/deny" "$FIX/deny.c" || fail "build deny"
 for e in 1:"Operation not permitted" 38:"Function not implemented"; do
 	want="threads (io_uring: ${e#*:})"
 	[ "$reader" = "threads (built without liburing)" ] && want=$reader
 	expect "io_uring_setup denied, errno ${e%%:*}: --version" \
-	    "$("$T/deny" "${e%%:*}" "$ELFSCAN" --version | sed -n 's/^reader: //p')" "$want"
+	    "$("$T/deny" io_uring_setup "${e%%:*}" "$ELFSCAN" --version | sed -n 's/^reader: //p')" "$want"
 done
 [ "$reader" = io_uring ] ||
     { echo "note: reader: $reader: there is no io_uring reader to compare here"; finish; }
@@ -156,7 +122,7 @@ printf '#!/bin/sh\nulimit -n 200 && exec "%s" "$@"\n' "$ELFSCAN" >"$T/limited"
 chmod +x "$T/limited"
 prog=$T/limited same few-files
 # io_uring denied: the default gives the threads reader's scan.
-printf '#!/bin/sh\nexec "%s" 1 "%s" "$@"\n' "$T/deny" "$ELFSCAN" >"$T/denied"
+printf '#!/bin/sh\nexec "%s" io_uring_setup 1 "%s" "$@"\n' "$T/deny" "$ELFSCAN" >"$T/denied"
 chmod +x "$T/denied"
 prog=$T/denied scan denied io_uring
 prog=

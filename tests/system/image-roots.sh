@@ -25,7 +25,9 @@
 # tests/system/units.sh proves against systemd and the kernel for a tree);
 # each program's fate predicted is what glibc did to it in the unpacked
 # tree. A script's interpreter is not known in an image (its bytes went by
-# with the layer pass): its service is said not to be judged. The base
+# with the layer pass): its service is said not to be judged. The tree is
+# judged again with openat2 refused (an older kernel, qemu-user): its
+# links are resolved inside it all the same, the report alike. The base
 # image copied by skopeo as an OCI archive and a docker save tarball is
 # judged the same again.
 . "$top_srcdir/tests/lib.sh"
@@ -38,6 +40,7 @@ need gcc readelf python3 tar umoci skopeo debootstrap unshare chroot mount
 B=$T/build
 mkdir -p "$B"
 cc() { gcc -Wall -O1 -I"$FIX" "$@" 2>>"$B/build.log"; }
+cc -o "$T/deny" "$FIX/deny.c" || fail "build deny"
 lib() { # FILE SONAME EXTRA...: a library answering 42
 	f=$1 so=$2
 	shift 2
@@ -244,6 +247,15 @@ for suite in bookworm trixie; do
 		S "$D" >"$T/$v-dir.json" 2>"$T/$v-dir.err"
 		expect "$v: the unpacked tree is judged (status 1)" "$?" 1
 		expect "$v: the unpacked tree: no error" "$(cat "$T/$v-dir.err")" ""
+		# Without openat2 (an older kernel, qemu-user, a seccomp
+		# filter), the tree's links are resolved inside it all the same.
+		"$T/deny" openat2 38 "$ELFSCAN" --system --no-progress \
+		    --format=json "$D" >"$T/$v-no2.json" 2>"$T/$v-no2.err"
+		expect "$v: without openat2: the same status" "$?" 1
+		sort "$T/$v-no2.json" "$T/$v-no2.err" >"$T/$v-no2.sorted"
+		sort "$T/$v-dir.json" "$T/$v-dir.err" >"$T/$v-dir.sorted"
+		expect "$v: without openat2: the same report" \
+		    "$(diff "$T/$v-dir.sorted" "$T/$v-no2.sorted" | head -n 3)" ""
 		view verdicts "$T/$suite.json" "$tag" "$I" | sort >"$T/$v-img.verdicts"
 		# The script's service the tree judges by its interpreter; the
 		# image, said above, does not.
