@@ -57,4 +57,18 @@ for renderer in groff mandoc; do
 	expect "elfscan.1 PROFILES under $renderer: the promises of elfscan --list" \
 	    "$(cat "$T/$renderer-profiles")" "$(cat "$T/promises")"
 done
+# The properties --require takes, as elfscan(1) lists them: each one
+# elfscan takes, and each one its --help names.
+awk '/^\.It Fl -require/ { p = 1; next } p && /^are required/ { exit }
+    p && /^\.(Pq )?Cm / { print }' "$top_srcdir/man/elfscan.1" |
+    tr ' ,' '\n\n' | grep -E '^[a-z][a-z-]+$' | grep -vx -e Cm -e Pq >"$T/props"
+expect_match "elfscan.1: --require's properties" "$(wc -l <"$T/props")" "[1-9][0-9]"
+"$ELFSCAN" --help | tr -s ' (),\n' '\n' >"$T/help-words"
+mkdir "$T/empty"
+while read -r prop; do
+	"$ELFSCAN" -q --require "$prop" "$T/empty" >/dev/null 2>"$T/err"
+	[ $? -le 1 ] || fail "elfscan --require $prop: $(cat "$T/err")"
+	grep -qx -- "$prop" "$T/help-words" || fail "elfscan --help does not name $prop"
+done <"$T/props"
+pass "elfscan takes each of the $(wc -l <"$T/props") properties elfscan.1 lists, and --help names them"
 finish
