@@ -640,22 +640,27 @@ gconv_named(const char *conf, const char *dir, size_t len, const char *path,
 	return false;
 }
 
-/* Each file of a gconv directory's configuration, its text added to
-   *all. */
+/* A gconv directory's configuration as its files are read. */
+struct gconv_text {
+	const struct plugins *p;
+	char *all;	/* the text of the files read */
+};
+
+/* Each file of a gconv directory's configuration, its text added. */
 static void
 gconv_more(void *arg, const char *path)
 {
-	struct plugins *p = ((void **)arg)[0];
-	char **all = ((void **)arg)[1], *text, *more;
+	struct gconv_text *g = arg;
+	char *text, *more;
 	size_t len;
 
-	if ((text = rootfs_read(p->fs, path, 16 << 20, &len)) == NULL)
+	if ((text = rootfs_read(g->p->fs, path, 16 << 20, &len)) == NULL)
 		return;
-	if (asprintf(&more, "%s%s\n", *all, text) < 0)
+	if (asprintf(&more, "%s%s\n", g->all, text) < 0)
 		oom();
-	free(*all);
+	free(g->all);
 	free(text);
-	*all = more;
+	g->all = more;
 }
 
 /* The configuration of the gconv directory dir, every file of it in one
@@ -663,18 +668,18 @@ gconv_more(void *arg, const char *path)
 static char *
 gconv_conf(struct plugins *p, const char *dir)
 {
-	char *all = xstrdup(""), *path;
-	void *arg[2] = { p, &all };
+	struct gconv_text g = { p, xstrdup("") };
+	char *path;
 
 	if (asprintf(&path, "%s/gconv-modules", dir) < 0)
 		oom();
-	gconv_more(arg, path);
+	gconv_more(&g, path);
 	free(path);
 	if (asprintf(&path, "%s/gconv-modules.d/*.conf", dir) < 0)
 		oom();
-	rootfs_glob(p->fs, path, gconv_more, arg);
+	rootfs_glob(p->fs, path, gconv_more, &g);
 	free(path);
-	return all;
+	return g.all;
 }
 
 /* The gconv modules the walk met for l's machine, each judged when its

@@ -945,6 +945,9 @@ system_judge(struct system *s)
 			    F_FIRST_SYSTEM);
 	}
 }
+_Static_assert(C_V_MDWE - C_V_STACK ==
+    __builtin_ctzll(F_MDWE_BREAKS) - F_FIRST_SYSTEM,
+    "the verdicts' counters are in the order of their findings");
 
 void
 system_close(struct system *s)

@@ -77,6 +77,8 @@
 #define F_NO_AUTO_VAR_INIT F_BIT(40)
 #define F_COUNT 41
 #define F_FIRST_SYSTEM 17	/* the bit index of F_STACK_MADE_EXEC */
+_Static_assert(F_BIT(F_FIRST_SYSTEM) == F_STACK_MADE_EXEC,
+    "F_FIRST_SYSTEM is the bit of the first verdict of a root");
 /* The findings --require gives. */
 #define F_HARDENING (F_NO_PIE | F_NO_FULL_RELRO | F_NO_CANARY | F_NO_FORTIFY | \
     F_UNSAFE_RPATH | F_NO_IBT | F_NO_SHSTK | F_NO_BTI | F_NO_PAC | \
