@@ -295,19 +295,57 @@ proc_entry(struct runs *r, const char *text)
 		add_format(r, off, magic, nmagic, mask, nmask);
 }
 
-/* What the file open on fd holds, up to cap - 1 bytes (a file of /proc
-   says its size is 0), in buf; closes fd. false when it cannot be read. */
-static bool
-read_all(int fd, char *buf, size_t cap)
+/* The directories of the handlers registered at boot, with the suffix
+   of their files (NULL: any). */
+static const struct {
+	const char *dir, *suffix;
+} boot_confs[] = {
+	{ "/etc/binfmt.d", ".conf" }, { "/run/binfmt.d", ".conf" },
+	{ "/usr/lib/binfmt.d", ".conf" }, { "/var/lib/binfmts", NULL },
+};
+
+size_t
+runs_keeps(const char *path)
 {
+	const char *base = strrchr(path, '/');
+	size_t i, len, sl;
+
+	for (i = 0; i < sizeof(boot_confs) / sizeof(boot_confs[0]); i++) {
+		len = strlen(boot_confs[i].dir);
+		sl = boot_confs[i].suffix ? strlen(boot_confs[i].suffix) : 0;
+		if (base == path + len &&
+		    strncmp(path, boot_confs[i].dir, len) == 0 &&
+		    base[1] != '.' && strlen(base + 1) >= sl &&
+		    (sl == 0 || strcmp(path + strlen(path) - sl,
+		    boot_confs[i].suffix) == 0))
+			return CONF_MAX;
+	}
+	return 0;
+}
+
+/* A file of the kernel's (its size says 0) in the root, read until its
+   end, at most CONF_MAX - 1 bytes; NULL when it cannot be read. */
+static char *
+read_proc(const struct rootfs *fs, const char *path)
+{
+	char *text;
 	size_t got = 0;
 	ssize_t n = 1;
+	int fd;
 
-	while (got < cap - 1 && (n = read(fd, buf + got, cap - 1 - got)) > 0)
+	if ((fd = rootfs_open(fs, path)) == -1)
+		return NULL;
+	text = xmalloc(CONF_MAX);
+	while (got < CONF_MAX - 1 &&
+	    (n = read(fd, text + got, CONF_MAX - 1 - got)) > 0)
 		got += (size_t)n;
 	close(fd);
-	buf[got] = '\0';
-	return n >= 0;
+	text[got] = '\0';
+	if (n < 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
 }
 
 /* The names rootfs_list gives, kept. */
@@ -325,17 +363,18 @@ add_name(void *arg, const char *name)
 	l->v[l->n++] = xstrdup(name);
 }
 
-/* Each file of the directory dir in the root whose name ends in suffix,
-   read whole, to fn. */
+/* Each file of the directory dir in the root whose name ends in suffix
+   (NULL: any), read whole, to fn: through rootfs_read, which has the
+   bytes an image's layer pass kept (runs_keeps), or where proc is true
+   through read_proc. */
 static void
 each_file(const struct rootfs *fs, const char *dir, const char *suffix,
-    void (*fn)(struct runs *r, const char *text), struct runs *r)
+    bool proc, void (*fn)(struct runs *r, const char *text), struct runs *r)
 {
 	size_t i, len, sl = suffix ? strlen(suffix) : 0;
-	char path[512], *text = xmalloc(CONF_MAX);
 	struct names l = { NULL, 0 };
 	const char *name;
-	int fd;
+	char path[512], *text;
 
 	rootfs_list(fs, dir, add_name, &l);
 	for (i = 0; i < l.n; i++) {
@@ -345,13 +384,14 @@ each_file(const struct rootfs *fs, const char *dir, const char *suffix,
 		    strcmp(name + len - sl, suffix) == 0)) &&
 		    (size_t)snprintf(path, sizeof(path), "%s/%s", dir,
 		    name) < sizeof(path) &&
-		    (fd = rootfs_open(fs, path)) != -1 &&
-		    read_all(fd, text, CONF_MAX))
+		    (text = proc ? read_proc(fs, path) :
+		    rootfs_read(fs, path, CONF_MAX, &len)) != NULL) {
 			fn(r, text);
+			free(text);
+		}
 		free(l.v[i]);
 	}
 	free(l.v);
-	free(text);
 }
 
 /* A binfmt.d file: one rule a line. */
@@ -370,12 +410,8 @@ conf_file(struct runs *r, const char *text)
 void
 runs_read(struct runs *r, const struct rootfs *fs, bool this_machine)
 {
-	static const char *const confs[] = {
-		"/etc/binfmt.d", "/run/binfmt.d", "/usr/lib/binfmt.d",
-	};
-	char status[64];
+	char *status;
 	size_t i;
-	int fd;
 
 	memset(r, 0, sizeof(*r));
 	if (this_machine)
@@ -385,15 +421,18 @@ runs_read(struct runs *r, const struct rootfs *fs, bool this_machine)
 	   programs only, or one cut down) says nothing of what it runs. */
 	if (r->nm == 0)
 		r->any = true;
-	for (i = 0; i < sizeof(confs) / sizeof(confs[0]); i++)
-		each_file(fs, confs[i], ".conf", conf_file, r);
-	each_file(fs, "/var/lib/binfmts", NULL, binfmts_file, r);
+	for (i = 0; i < sizeof(boot_confs) / sizeof(boot_confs[0]); i++)
+		each_file(fs, boot_confs[i].dir, boot_confs[i].suffix, false,
+		    boot_confs[i].suffix != NULL ? conf_file : binfmts_file,
+		    r);
 	/* The handlers the running kernel holds, when enabled. */
-	if (this_machine &&
-	    (fd = rootfs_open(fs, "/proc/sys/fs/binfmt_misc/status")) != -1 &&
-	    read_all(fd, status, sizeof(status)) &&
-	    strncmp(status, "enabled", 7) == 0)
-		each_file(fs, "/proc/sys/fs/binfmt_misc", NULL, proc_entry, r);
+	if (this_machine && (status = read_proc(fs,
+	    "/proc/sys/fs/binfmt_misc/status")) != NULL) {
+		if (strncmp(status, "enabled", 7) == 0)
+			each_file(fs, "/proc/sys/fs/binfmt_misc", NULL, true,
+			    proc_entry, r);
+		free(status);
+	}
 }
 
 void

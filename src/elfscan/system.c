@@ -215,11 +215,13 @@ static const struct {
 size_t
 system_keeps(const char *path)
 {
-	size_t i;
+	size_t i, max;
 
 	for (i = 0; i < sizeof(kept) / sizeof(kept[0]); i++)
 		if (fnmatch(kept[i].glob, path, FNM_PATHNAME) == 0)
 			return kept[i].max;
+	if ((max = runs_keeps(path)) != 0)
+		return max;
 	return units_keeps(path);
 }
 

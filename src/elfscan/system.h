@@ -179,6 +179,10 @@ void rootfs_glob(const struct rootfs *fs, const char *pattern,
 struct runs;
 void runs_read(struct runs *r, const struct rootfs *fs, bool this_machine);
 void runs_free(struct runs *r);
+/* The bytes an image's layer pass keeps of the file at path for
+   runs_read (system_keeps): the binfmt handlers registered at boot; 0 for
+   none. */
+size_t runs_keeps(const char *path);
 
 /* objects.c: each program and library once, by file identity. */
 struct obj {

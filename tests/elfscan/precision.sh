@@ -10,6 +10,7 @@
 #   symbol, no code; ld's trace shows it is never pulled), a slim LTO
 #   object, a FreeBSD program, a program of a machine the root does not run
 #   (and the same served by a binfmt handler of the root, in both formats,
+#   the root a directory and an image,
 #   or tagged for Linux);
 # elfscan -q --system on a root of them all and one real exec-stack library
 # names exactly the library; a program cut short is malformed (eu-elflint
@@ -19,7 +20,7 @@
 need gcc as ld ar objcopy elfedit readelf objdump eu-strip eu-elflint dwz \
     rustc go ghc file \
     powerpc-linux-gnu-as powerpc-linux-gnu-ld s390x-linux-gnu-as \
-    s390x-linux-gnu-ld clang ld.lld nasm python3
+    s390x-linux-gnu-ld clang ld.lld nasm python3 tar umoci
 : "${ELFSCAN:?}"
 # bootstrap installs syslinux-common, whose modules are the real thing.
 COM32=/usr/lib/syslinux/modules/bios/ldlinux.c32
@@ -242,6 +243,25 @@ J=$T/unserved.json
 expect "served by the root's handlers: judged; in the other root not; tagged: judged" \
     "$served; $(scope s390x-exec); $(scope ppc-tagged)" \
     "linux exec-stack; linux exec-stack; foreign-machine -; linux exec-stack"
+# The same root as a container image: the handlers are read from what its
+# layer pass kept.
+tar -C "$S" -cf "$T/served.tar" . && umoci init --layout "$T/img" &&
+    umoci new --image "$T/img:s" &&
+    umoci raw add-layer --image "$T/img:s" "$T/served.tar" ||
+    fail "stack the image"
+J=$T/served-img.json
+"$ELFSCAN" --system --format=json --no-progress "$T/img" >"$J" 2>/dev/null
+expect "an image of the root: served by its handlers alike" \
+    "$(python3 - "$J" <<'PY'
+import json, sys
+v = {}
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    v[r.get("member", "").rsplit("/", 1)[-1]] = r
+print("; ".join("%s %s" % (v[n]["scope"], ",".join(v[n]["findings"]) or "-")
+                for n in ("ppc-exec", "s390x-exec")))
+PY
+)" "$served"
 rm "$S/usr/lib/binfmt.d/qemu-ppc.conf" "$S/var/lib/binfmts/qemu-s390x"
 J=$T/served.json
 "$ELFSCAN" --system --format=json --no-progress "$S" >"$J" 2>/dev/null
