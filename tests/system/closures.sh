@@ -23,37 +23,25 @@ need gcc readelf python3 debootstrap unshare chroot flock mount
 B=$T/build
 mkdir -p "$B"
 cc() { gcc -Wall -O1 -I"$FIX" "$@" 2>>"$B/build.log"; }
-lib() { # NAME SONAME EXTRA...: a library answering 42
-	n=$1 so=$2
-	shift 2
-	cc -shared -fPIC -Wl,--no-as-needed -Wl,--no-warn-execstack \
-	    -Wl,-soname,"$so" -o "$B/$n" \
-	    "$FIX/lib.c" "$@"
-}
-prog() { # NAME EXTRA...: hello.c, linked against what follows
-	n=$1
-	shift
-	cc -o "$B/$n" "$FIX/hello.c" -Wl,--no-as-needed -Wl,--no-warn-execstack "$@"
-}
 cc -c -o "$B/asm.o" "$FIX/system/asm-answer.S" &&
-    lib libxs.so.1 libxs.so.1 "$B/asm.o" &&
-    lib libmid.so.1 libmid.so.1 -L"$B" -l:libxs.so.1 &&
-    lib libshadow.so.1 libshadow.so.1 &&
-    mkdir -p "$B/rp" && lib rp/libshadow.so.1 libshadow.so.1 "$B/asm.o" &&
-    lib libmid2.so.1 libmid2.so.1 -L"$B" -l:libshadow.so.1 &&
-    lib libappxs.so libappxs.so "$B/asm.o" &&
-    prog needs-xs -L"$B" -l:libxs.so.1 &&
-    prog via-mid -L"$B" -l:libmid.so.1 &&
-    prog rpath-inherit -L"$B" -l:libmid2.so.1 -Wl,--disable-new-dtags \
+    fixture_lib libxs.so.1 libxs.so.1 "$B/asm.o" &&
+    fixture_lib libmid.so.1 libmid.so.1 -L"$B" -l:libxs.so.1 &&
+    fixture_lib libshadow.so.1 libshadow.so.1 &&
+    mkdir -p "$B/rp" && fixture_lib rp/libshadow.so.1 libshadow.so.1 "$B/asm.o" &&
+    fixture_lib libmid2.so.1 libmid2.so.1 -L"$B" -l:libshadow.so.1 &&
+    fixture_lib libappxs.so libappxs.so "$B/asm.o" &&
+    fixture_prog needs-xs -L"$B" -l:libxs.so.1 &&
+    fixture_prog via-mid -L"$B" -l:libmid.so.1 &&
+    fixture_prog rpath-inherit -L"$B" -l:libmid2.so.1 -Wl,--disable-new-dtags \
 	-Wl,-rpath,/opt/rp &&
-    prog runpath-no-inherit -L"$B" -l:libmid2.so.1 -Wl,--enable-new-dtags \
+    fixture_prog runpath-no-inherit -L"$B" -l:libmid2.so.1 -Wl,--enable-new-dtags \
 	-Wl,-rpath,/opt/rp &&
-    prog app -L"$B" -l:libappxs.so -Wl,--enable-new-dtags \
+    fixture_prog app -L"$B" -l:libappxs.so -Wl,--enable-new-dtags \
 	-Wl,-rpath,'$ORIGIN/../lib' &&
-    prog app-broken -L"$B" -l:libappxs.so -Wl,--enable-new-dtags \
+    fixture_prog app-broken -L"$B" -l:libappxs.so -Wl,--enable-new-dtags \
 	-Wl,-rpath,'$ORIGIN/../nolib' &&
-    prog clean &&
-    prog self-exec -z execstack ||
+    fixture_prog clean &&
+    fixture_prog self-exec -z execstack ||
     { cat "$B/build.log"; fail "build the fixtures"; finish; }
 pass "the fixtures build"
 expect "libxs.so.1 asks for an executable stack" "$(readelf_stack "$B/libxs.so.1")" RWE

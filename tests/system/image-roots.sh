@@ -41,34 +41,22 @@ B=$T/build
 mkdir -p "$B"
 cc() { gcc -Wall -O1 -I"$FIX" "$@" 2>>"$B/build.log"; }
 cc -o "$T/deny" "$FIX/deny.c" || fail "build deny"
-lib() { # FILE SONAME EXTRA...: a library answering 42
-	f=$1 so=$2
-	shift 2
-	cc -shared -fPIC -Wl,--no-warn-execstack -Wl,-soname,"$so" -o "$f" \
-	    "$FIX/lib.c" "$@"
-}
-prog() { # FILE EXTRA...: hello.c, linked against what follows
-	f=$1
-	shift
-	cc -o "$f" "$FIX/hello.c" -Wl,--no-as-needed -Wl,--no-warn-execstack "$@"
-}
-
 # The libraries each program is linked against, built once, clean: the
 # layers hold their own copies.
 cc -c -o "$B/asm.o" "$FIX/system/asm-answer.S" &&
     for n in xs gone swap opq abs loop; do
-	lib "$B/lib$n.so.1" "lib$n.so.1" || exit 1
+	fixture_lib "$B/lib$n.so.1" "lib$n.so.1" || exit 1
     done &&
-    prog "$B/needs-xs" -L"$B" -l:libxs.so.1 &&
-    prog "$B/needs-gone" -L"$B" -l:libgone.so.1 &&
-    prog "$B/needs-swap" -L"$B" -l:libswap.so.1 &&
-    prog "$B/needs-opq" -L"$B" -l:libopq.so.1 -Wl,--enable-new-dtags \
+    fixture_prog "$B/needs-xs" -L"$B" -l:libxs.so.1 &&
+    fixture_prog "$B/needs-gone" -L"$B" -l:libgone.so.1 &&
+    fixture_prog "$B/needs-swap" -L"$B" -l:libswap.so.1 &&
+    fixture_prog "$B/needs-opq" -L"$B" -l:libopq.so.1 -Wl,--enable-new-dtags \
 	-Wl,-rpath,/opt/opq &&
-    prog "$B/needs-abs" -L"$B" -l:libabs.so.1 -Wl,--enable-new-dtags \
+    fixture_prog "$B/needs-abs" -L"$B" -l:libabs.so.1 -Wl,--enable-new-dtags \
 	-Wl,-rpath,/opt/abs/lib &&
-    prog "$B/needs-loop" -L"$B" -l:libloop.so.1 &&
-    prog "$B/clean" &&
-    prog "$B/self-exec" -z execstack ||
+    fixture_prog "$B/needs-loop" -L"$B" -l:libloop.so.1 &&
+    fixture_prog "$B/clean" &&
+    fixture_prog "$B/self-exec" -z execstack ||
     { cat "$B/build.log"; fail "build the fixtures"; finish; }
 
 progs="/usr/local/bin/needs-xs /usr/local/bin/needs-gone
@@ -89,7 +77,7 @@ services() { # P
 	    printf '[Service]\nEnvironmentFile=-/etc/default/chstk-env\nExecStart=/usr/local/bin/needs-swap\nMemoryDenyWriteExecute=yes\n' \
 		>"$u/chstk-env.service" &&
 	    printf 'LD_LIBRARY_PATH=/opt/svc\n' >"$1/etc/default/chstk-env" &&
-	    lib "$1/opt/svc/libswap.so.1" libswap.so.1 "$B/asm.o" &&
+	    fixture_lib "$1/opt/svc/libswap.so.1" libswap.so.1 "$B/asm.o" &&
 	    printf '[Service]\nExecStart=/usr/local/bin/self-exec\n' \
 		>"$u/chstk-drop.service" &&
 	    printf '[Service]\nMemoryDenyWriteExecute=yes\n' \
@@ -111,12 +99,12 @@ layer2() { # SUITE
 		cp "$B/${f##*/}" "$p$f"
 	done
 	cp "$B/needs-xs" "$p/srv/app/bin/outside"
-	lib "$p/usr/local/lib/libxs.so.1.0" libxs.so.1 "$B/asm.o" &&
+	fixture_lib "$p/usr/local/lib/libxs.so.1.0" libxs.so.1 "$B/asm.o" &&
 	    ln -s libxs.so.1.0 "$p/usr/local/lib/libxs.so.1" &&
-	    lib "$p/usr/local/lib/libgone.so.1" libgone.so.1 "$B/asm.o" &&
-	    lib "$p/usr/local/lib/libswap.so.1" libswap.so.1 "$B/asm.o" &&
-	    lib "$p/opt/opq/libopq.so.1" libopq.so.1 "$B/asm.o" &&
-	    lib "$p$applib/libabs.so.1" libabs.so.1 "$B/asm.o" &&
+	    fixture_lib "$p/usr/local/lib/libgone.so.1" libgone.so.1 "$B/asm.o" &&
+	    fixture_lib "$p/usr/local/lib/libswap.so.1" libswap.so.1 "$B/asm.o" &&
+	    fixture_lib "$p/opt/opq/libopq.so.1" libopq.so.1 "$B/asm.o" &&
+	    fixture_lib "$p$applib/libabs.so.1" libabs.so.1 "$B/asm.o" &&
 	    ln -s "$applib" "$p/opt/abs/lib" &&
 	    ln -s libloop.so.1 "$p/usr/local/lib/libloop.so.1" &&
 	    services "$p" ||

@@ -28,6 +28,15 @@
 #                       directory a tool given a root reads
 #   root_dir NAME       print where root_host mounts view NAME
 #
+# And the fixtures placed in roots, built by the caller's cc (its gcc and
+# flags) with --no-as-needed, so that every library named is needed; FILE
+# is under $B unless it is absolute:
+#
+#   fixture_lib FILE SONAME EXTRA...
+#                       a library answering 42 (lib.c), linked with EXTRA
+#   fixture_prog FILE EXTRA...
+#                       a program (hello.c) linked with EXTRA
+#
 # A root is cached under $XDG_CACHE_HOME/chstk/roots/SUITE-KEY, KEY a hash
 # of ROOTS_VERSION, the suite and the packages it holds: a change to either
 # makes a new root. It is read-only by convention: nothing here writes to a
@@ -43,6 +52,20 @@
 # with an environment of PATH, LC_ALL=C and the VAR=VALUE given, nothing
 # else. Nothing it mounts is seen outside, and nothing it does reaches the
 # cache. It needs root: debootstrap, mount and chroot do.
+
+fixture_lib() {
+	f=$1 so=$2
+	shift 2
+	case $f in /*) ;; *) f=$B/$f ;; esac
+	cc -shared -fPIC -Wl,--no-as-needed -Wl,--no-warn-execstack \
+	    -Wl,-soname,"$so" -o "$f" "$FIX/lib.c" "$@"
+}
+fixture_prog() {
+	f=$1
+	shift
+	case $f in /*) ;; *) f=$B/$f ;; esac
+	cc -o "$f" "$FIX/hello.c" -Wl,--no-as-needed -Wl,--no-warn-execstack "$@"
+}
 
 # Bump when the way a root is made changes, so that caches rebuild.
 ROOTS_VERSION=1
