@@ -68,10 +68,16 @@ batch_image(struct batch *b, const char *member, bool ar_member,
 
 	f->ar_member = ar_member;
 	f->info = *info;
-	f->syms = b->syms;
+	if (info->hardening != NULL) {
+		f->syms = xmalloc(sizeof(*f->syms));
+		*f->syms = b->syms;
+	}
 	f->scope_syms = b->scope_syms;
 	hard_syms_clear(&b->syms);
-	f->ev = b->ev;
+	if (b->evidence || b->ev.units != 0) {
+		f->ev = xmalloc(sizeof(*f->ev));
+		*f->ev = b->ev;
+	}
 	ev_clear(&b->ev);
 	b->scope_syms = 0;
 	if (info->sections != NULL) {
@@ -82,7 +88,7 @@ batch_image(struct batch *b, const char *member, bool ar_member,
 	if (info->hardening == NULL)
 		return;
 	if (b->evidence)
-		ev_image(&f->ev, info->hardening);
+		ev_image(f->ev, info->hardening);
 	h = xmalloc(sizeof(*h));
 	*h = *info->hardening;
 	h->rpath = xstrdup(h->rpath);
@@ -100,12 +106,15 @@ batch_copy(struct batch *b, const char *member, const struct found *f)
 {
 	bool evidence = b->evidence;
 
-	b->syms = f->syms;
+	b->syms = *found_syms(f);
 	b->scope_syms = f->scope_syms;
 	b->evidence = false;
 	batch_image(b, member, f->ar_member, &f->info);
 	b->evidence = evidence;
-	b->v[b->n - 1].ev = f->ev;
+	if (f->ev != NULL) {
+		b->v[b->n - 1].ev = xmalloc(sizeof(*f->ev));
+		*b->v[b->n - 1].ev = *f->ev;
+	}
 }
 
 static void
@@ -161,6 +170,8 @@ batch_clear(struct batch *b)
 	for (i = 0; i < b->n; i++) {
 		free(b->v[i].member);
 		free(b->v[i].msg);
+		free(b->v[i].ev);
+		free(b->v[i].syms);
 		free_lent(&b->v[i].info);
 	}
 	free(b->v);
@@ -169,4 +180,18 @@ batch_clear(struct batch *b)
 	hard_syms_clear(&b->syms);
 	ev_clear(&b->ev);
 	b->scope_syms = 0;
+}
+
+const struct evidence *
+found_ev(const struct found *f)
+{
+	return f->ev != NULL ? f->ev : &ev_none;
+}
+
+const struct hard_syms *
+found_syms(const struct found *f)
+{
+	static const struct hard_syms none;
+
+	return f->syms != NULL ? f->syms : &none;
 }

@@ -28,9 +28,14 @@ struct found {
 	bool ar_member;		/* an ar archive's member (an image of a
 				   package is a member too, and may not be) */
 	struct chstk_info info;	/* info.hardening and its strings owned */
-	struct hard_syms syms;	/* with --hardening: what its symbols say */
-	struct evidence ev;	/* what its DWARF, notes and code say, when
-				   read (ev.looked) */
+	/* With --hardening (info.hardening): what its symbols say; NULL:
+	   none read (found_syms). Out of line, as ev. */
+	struct hard_syms *syms;
+	/* What its DWARF, notes and code say, when the library was asked
+	   for them (batch.evidence); NULL: nothing read, as ev_clear has
+	   it (found_ev). Out of line: an archive's members wait here for
+	   the judge, a thousand and more of them. */
+	struct evidence *ev;
 	unsigned scope_syms;	/* what its symbols say of its class
 				   (scope_symbol) */
 	char *msg;		/* "what failed: why", but for images; owned */
@@ -70,5 +75,9 @@ void batch_copy(struct batch *b, const char *member, const struct found *f);
 void batch_add(struct batch *b, enum found_kind kind, const char *member,
     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void batch_clear(struct batch *b);
+/* The evidence of f, read or none. */
+const struct evidence *found_ev(const struct found *f);
+/* What the symbols of f say, read or not. */
+const struct hard_syms *found_syms(const struct found *f);
 
 #endif

@@ -22,15 +22,18 @@
 
 #define DW_LANG_MIPS_ASSEMBLER 0x8001
 
+#define NO_NOTE { -1, -1 }
+const struct evidence ev_none = {
+	.an_stack_prot = NO_NOTE, .an_stack_clash = NO_NOTE,
+	.an_cf_full = NO_NOTE, .an_fortify = NO_NOTE,
+	.an_glibcxx_assertions = NO_NOTE, .an_optimize = NO_NOTE,
+	.an_lto = NO_NOTE, .an_auto_var_init = NO_NOTE,
+};
+
 void
 ev_clear(struct evidence *e)
 {
-	struct chstk_annobin_value none = { -1, -1 };
-
-	memset(e, 0, sizeof(*e));
-	e->an_stack_prot = e->an_stack_clash = e->an_cf_full = none;
-	e->an_fortify = e->an_glibcxx_assertions = e->an_optimize = none;
-	e->an_lto = e->an_auto_var_init = none;
+	*e = ev_none;
 }
 
 /* What one producer's options set, the last of each kind winning. */

@@ -72,6 +72,8 @@ struct evidence {
 	char error[EV_TEXT];	/* why the DWARF or code was not read */
 };
 
+/* Nothing read: no units, no notes (their values -1). */
+extern const struct evidence ev_none;
 void ev_clear(struct evidence *e);
 /* One compilation unit of the image (or of its debug file). */
 void ev_unit(struct evidence *e, const struct chstk_unit *u);

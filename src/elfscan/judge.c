@@ -93,7 +93,7 @@ evidence_of(const struct judge *j, const struct batch *b,
 {
 	const struct chstk_hardening *h = f->info.hardening;
 
-	*ev = f->ev;
+	*ev = *found_ev(f);
 	if (!ev->looked || ev_has_own(ev) || h == NULL ||
 	    h->build_id_len == 0 || (f->info.kind != CHSTK_KIND_PROGRAM &&
 	    f->info.kind != CHSTK_KIND_SHARED))
@@ -163,7 +163,7 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 	if (j->sys != NULL && b->ino != 0 && scope == SCOPE_LINUX)
 		system_add(j->sys, f->member != NULL ? f->member :
 		    b->at.path, b->dev, b->ino, &f->info);
-	hardening_judge(&f->info, &f->syms, &ev, &h);
+	hardening_judge(&f->info, found_syms(f), &ev, &h);
 	if (j->o->nrequire > 0)
 		v.findings |= require_check(j->o->require, j->o->nrequire, &w,
 		    &h);

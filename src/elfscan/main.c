@@ -788,7 +788,7 @@ debug_member(void *arg, const struct batch *b)
 			continue;
 		if (asprintf(&where, "%s!%s", b->at.path, f->member) < 0)
 			oom();
-		debugset_add(arg, where, f->member, &f->info, &f->ev);
+		debugset_add(arg, where, f->member, &f->info, found_ev(f));
 		free(where);
 	}
 }

@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -70,8 +71,8 @@ read_causes(struct batch *b, int fd)
 	bool need = false;
 
 	for (i = 0; i < b->n; i++)
-		need |= asks(&b->v[i]) && !(b->v[i].ev.looked &&
-		    b->v[i].ev.code);
+		need |= asks(&b->v[i]) && !(found_ev(&b->v[i])->looked &&
+		    found_ev(&b->v[i])->code);
 	if (!need)
 		return;
 	chstk_scan_fd_with(fd, &so, collect, &again, &err);
@@ -79,8 +80,11 @@ read_causes(struct batch *b, int fd)
 		if (asks(&b->v[i]) && again.v[i].kind == FOUND_IMAGE &&
 		    (b->v[i].member == NULL) == (again.v[i].member == NULL) &&
 		    (b->v[i].member == NULL ||
-		    strcmp(b->v[i].member, again.v[i].member) == 0))
+		    strcmp(b->v[i].member, again.v[i].member) == 0)) {
+			free(b->v[i].ev);
 			b->v[i].ev = again.v[i].ev;
+			again.v[i].ev = NULL;
+		}
 	batch_clear(&again);
 }
 
