@@ -281,7 +281,8 @@ by_id(const void *a, const void *b)
 void
 debugset_ready(struct debugset *d)
 {
-	if (d != NULL)
+	/* qsort takes no null array, even of none. */
+	if (d != NULL && d->n > 1)
 		qsort(d->v, d->n, sizeof(*d->v), by_id);
 }
 

@@ -192,7 +192,8 @@ sorted(struct diff *d, int side)
 
 	for (r = d->side[side]; r != NULL; r = r->next)
 		v[i++] = r;
-	qsort(v, d->n[side], sizeof(*v), diff_by_key);
+	if (d->n[side] > 1)
+		qsort(v, d->n[side], sizeof(*v), diff_by_key);
 	return v;
 }
 
@@ -283,7 +284,8 @@ unpaired(struct drec **v, size_t n, size_t *count)
 			l[*count].key = loose(v[i]->key);
 			l[(*count)++].at = i;
 		}
-	qsort(l, *count, sizeof(*l), by_loose);
+	if (*count > 1)
+		qsort(l, *count, sizeof(*l), by_loose);
 	return l;
 }
 

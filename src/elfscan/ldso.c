@@ -155,7 +155,8 @@ cache_parse(struct cache *c, size_t size)
 			return -1;
 		c->n++;
 	}
-	qsort(c->v, c->n, sizeof(*c->v), by_name);
+	if (c->n > 1)
+		qsort(c->v, c->n, sizeof(*c->v), by_name);
 	return 0;
 }
 

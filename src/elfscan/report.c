@@ -1830,8 +1830,9 @@ said_after(struct buf *b, struct lines *l, const char *title)
 {
 	size_t i;
 
-	if (l->n > 0)
-		buf_addf(b, "\n%s\n", title);
+	if (l->n == 0)
+		return;
+	buf_addf(b, "\n%s\n", title);
 	qsort(l->v, l->n, sizeof(*l->v), by_text);
 	for (i = 0; i < l->n; i++) {
 		text_wrap_in(b, "  ", 4, l->v[i]);

@@ -617,7 +617,8 @@ rootfs_glob(const struct rootfs *fs, const char *pattern,
 	if (pattern[0] != '/')
 		return;
 	glob_under(fs, "", pattern, &m, 0);
-	qsort(m.v, m.n, sizeof(*m.v), by_path);
+	if (m.n > 1)
+		qsort(m.v, m.n, sizeof(*m.v), by_path);
 	for (i = 0; i < m.n; i++) {
 		fn(arg, m.v[i]);
 		free(m.v[i]);

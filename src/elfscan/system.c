@@ -926,11 +926,13 @@ system_judge(struct system *s)
 			    NULL, NULL);
 	}
 	report_rules(s);
-	qsort(s->g, s->ng, sizeof(*s->g), by_subject);
+	if (s->ng > 1)
+		qsort(s->g, s->ng, sizeof(*s->g), by_subject);
 	for (i = 0; i < s->ng; i++) {
 		struct group *g = &s->g[i];
 
-		qsort(g->hosts, g->n, sizeof(*g->hosts), by_host);
+		if (g->n > 1)
+			qsort(g->hosts, g->n, sizeof(*g->hosts), by_host);
 		group_cause(s, g);
 		v = (struct sys_verdict){ .finding = g->finding,
 		    .root = s->fs.name, .image = s->fs.image,

@@ -1784,7 +1784,8 @@ systemd_read(struct systemd *sd, const struct rootfs *fs,
 	find_dirs(&c);
 	for (i = 0; i < c.ndir; i++)
 		each_entry(&c, c.dir[i], add_entry, NULL);
-	qsort(c.e, c.ne, sizeof(*c.e), by_entry);
+	if (c.ne > 1)
+		qsort(c.e, c.ne, sizeof(*c.e), by_entry);
 	for (i = 0; i < c.ne; i++)
 		if (c.e[i].kind == E_ALIAS)
 			aliased(&c, &c.e[i], true);
