@@ -181,17 +181,3 @@ batch_clear(struct batch *b)
 	ev_clear(&b->ev);
 	b->scope_syms = 0;
 }
-
-const struct evidence *
-found_ev(const struct found *f)
-{
-	return f->ev != NULL ? f->ev : &ev_none;
-}
-
-const struct hard_syms *
-found_syms(const struct found *f)
-{
-	static const struct hard_syms none;
-
-	return f->syms != NULL ? f->syms : &none;
-}

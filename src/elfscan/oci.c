@@ -359,10 +359,12 @@ add_name(struct image *i, const char *name)
 	const char *p;
 	char *joined;
 
-	for (p = i->name; p != NULL; p = strchr(p, ','), p += p != NULL)
+	for (p = i->name; p != NULL; p = strchr(p, ',')) {
+		p += *p == ',';
 		if (strncmp(p, name, len) == 0 && (p[len] == ',' ||
 		    p[len] == '\0'))
 			return;
+	}
 	if (asprintf(&joined, "%s,%s", i->name, name) < 0)
 		oom();
 	free(i->name);
