@@ -38,14 +38,16 @@ check_batch(void *arg, const struct batch *b)
 			must(f->info.elf_class == 1 || f->info.elf_class == 2);
 			must(!f->info.pie ||
 			    f->info.kind == CHSTK_KIND_PROGRAM);
-			must(f->info.hardening != NULL);
-			must(strlen(f->info.hardening->rpath) <
-			    CHSTK_PATH_LEN);
-			must(strlen(f->info.hardening->runpath) <
-			    CHSTK_PATH_LEN);
+			/* A member cut short: without what is gone. */
+			must(f->info.hardening != NULL || f->info.cut);
+			must(f->info.hardening == NULL ||
+			    (strlen(f->info.hardening->rpath) <
+			    CHSTK_PATH_LEN && strlen(f->info.hardening->runpath) <
+			    CHSTK_PATH_LEN));
 			continue;
 		}
-		must(f->kind == FOUND_MALFORMED || f->kind == FOUND_ERROR);
+		must(f->kind == FOUND_MALFORMED || f->kind == FOUND_DAMAGED ||
+		    f->kind == FOUND_ERROR);
 		must(f->kind == FOUND_ERROR || f->member != NULL);
 		must(f->msg != NULL && f->msg[0] != '\0');
 		must(strchr(f->msg, '\n') == NULL);

@@ -135,9 +135,9 @@ struct chstk_info {
 	   its program's program headers (eu-strip -f; see sections). Never
 	   set where the size is not known (a stream that does not say). */
 	bool cut;
-	/* Some executable PT_LOAD has bytes in the file (p_filesz > 0). A
-	   separate debug file whose program headers say so
-	   (objcopy --only-keep-debug) has none. */
+	/* Some executable PT_LOAD has bytes in the file and in memory
+	   (p_filesz and p_memsz > 0). A separate debug file whose program
+	   headers say so (objcopy --only-keep-debug) has none. */
 	bool exec_in_file;
 	/* The OS word of the image's NT_GNU_ABI_TAG note (owner "GNU", type
 	   1, the .note.ABI-tag glibc's start files put in every program

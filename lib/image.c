@@ -884,7 +884,8 @@ chstk__image_info(const struct chstk_image *im, struct chstk_info *info)
 			    i * im->ehdr.e_phentsize;
 			info->wx_size = im->ehdr.e_phentsize;
 		}
-		if (ph->p_flags & PF_X && ph->p_filesz > 0)
+		/* Bytes in the file, and mapped: a p_memsz of 0 maps none. */
+		if (ph->p_flags & PF_X && ph->p_filesz > 0 && ph->p_memsz > 0)
 			info->exec_in_file = true;
 		if (ph->p_flags & PF_X && ph->p_memsz > 0) {
 			uint64_t last = ph->p_memsz - 1 > UINT64_MAX - ph->p_vaddr ?
