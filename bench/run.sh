@@ -168,8 +168,8 @@ echo "elfscan: $("$elfscan" --version | paste -sd, - | sed "s/,/, /g"); scanelf:
 names="elfscan elfscan-threads floor floor-j64 floor-uring scanelf${before:+ before}"
 cold_names="elfscan elfscan-threads elfscan-j64 floor floor-j64 floor-uring scanelf${before:+ before}"
 for tree in $trees; do
-	files=$("$elfscan" -q --summary --no-progress "$tree" 2>/dev/null | tail -1 |
-	    awk '{ print $1 }')
+	files=$("$elfscan" -q --summary --no-progress "$tree" 2>/dev/null |
+	    sed -n 's/^\([0-9]*\) files\{0,1\} in .*/\1/p')
 	echo
 	echo "tree: $tree ($files files; floor: $("$floor" "$tree"))"
 	rm -f "$out"/elfscan* "$out"/floor* "$out"/scanelf "$out"/before "$out"/load
