@@ -135,14 +135,6 @@ attribute_note(struct chstk_hardening *h, const unsigned char *p, size_t n)
 		setting(h, name, v);
 }
 
-static uint32_t
-get32(const unsigned char *p, bool msb)
-{
-	return msb ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	    (uint32_t)p[2] << 8 | p[3] : (uint32_t)p[3] << 24 |
-	    (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
-}
-
 void
 chstk__annobin_notes(const unsigned char *buf, size_t len, bool msb,
     struct chstk_hardening *h)
@@ -152,9 +144,9 @@ chstk__annobin_notes(const unsigned char *buf, size_t len, bool msb,
 
 	/* annobin aligns its notes to 4 bytes in 64-bit files too. */
 	while (len - pos >= 12) {
-		nsz = get32(buf + pos, msb);
-		dsz = get32(buf + pos + 4, msb);
-		type = get32(buf + pos + 8, msb);
+		nsz = chstk__get32(buf + pos, msb);
+		dsz = chstk__get32(buf + pos + 4, msb);
+		type = chstk__get32(buf + pos + 8, msb);
 		if (nsz > len - pos - 12)
 			return;
 		name_end = pos + 12 + (nsz + 3) / 4 * 4;

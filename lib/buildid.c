@@ -21,14 +21,6 @@
    kilobytes. */
 #define NOTES_MAX 65536
 
-static uint32_t
-get32(const unsigned char *p, bool msb)
-{
-	return msb ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	    (uint32_t)p[2] << 8 | p[3] : (uint32_t)p[3] << 24 |
-	    (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
-}
-
 /* The notes in buf[0, len), aligned to align: the build-id into h.
    Returns whether it was found. */
 static bool
@@ -38,16 +30,16 @@ walk_notes(const unsigned char *buf, size_t len, size_t align, bool msb,
 	size_t pos = 0, nsz, dsz, name_end, desc_end;
 
 	while (len - pos >= 12) {
-		nsz = get32(buf + pos, msb);
-		dsz = get32(buf + pos + 4, msb);
+		nsz = chstk__get32(buf + pos, msb);
+		dsz = chstk__get32(buf + pos + 4, msb);
 		if (nsz > len || dsz > len)
 			return false;
 		name_end = pos + 12 + (nsz + align - 1) / align * align;
 		if (name_end > len || dsz > len - name_end)
 			return false;
 		desc_end = name_end + (dsz + align - 1) / align * align;
-		if (get32(buf + pos + 8, msb) == NT_GNU_BUILD_ID && nsz == 4 &&
-		    memcmp(buf + pos + 12, "GNU", 4) == 0) {
+		if (chstk__get32(buf + pos + 8, msb) == NT_GNU_BUILD_ID &&
+		    nsz == 4 && memcmp(buf + pos + 12, "GNU", 4) == 0) {
 			if (dsz > 0 && dsz <= CHSTK_BUILD_ID_MAX) {
 				memcpy(h->build_id, buf + name_end, dsz);
 				h->build_id_len = (unsigned)dsz;

@@ -32,9 +32,8 @@ chstk__is_elf(const unsigned char *buf, size_t len)
 	return len >= SELFMAG && memcmp(buf, ELFMAG, SELFMAG) == 0;
 }
 
-/* A 32-bit word of the file, in its byte order. */
-static uint32_t
-get_word(const unsigned char *p, int msb)
+uint32_t
+chstk__get32(const unsigned char *p, bool msb)
 {
 	return msb ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
 	    (uint32_t)p[2] << 8 | p[3] : (uint32_t)p[3] << 24 |
@@ -770,9 +769,9 @@ gnu_note(const unsigned char *buf, size_t size, int msb,
 	uint32_t t;
 
 	while (size - pos >= 12) {
-		nsz = (size_t)get_word(buf + pos, msb);
-		*dsz = (size_t)get_word(buf + pos + 4, msb);
-		t = get_word(buf + pos + 8, msb);
+		nsz = (size_t)chstk__get32(buf + pos, msb);
+		*dsz = (size_t)chstk__get32(buf + pos + 4, msb);
+		t = chstk__get32(buf + pos + 8, msb);
 		dpos = pos + 12 + (nsz + 3) / 4 * 4;
 		if (nsz > size || dpos > size || *dsz > size - dpos)
 			return -1;
@@ -815,8 +814,8 @@ abi_tag(const struct chstk_image *im)
 			continue;
 		if (gnu_note(buf, (size_t)ph->p_filesz, msb,
 		    NT_GNU_ABI_TAG, &desc, &dsz) > 0 && dsz >= 4)
-			return get_word(desc, msb) > INT_MAX ? INT_MAX :
-			    (int)get_word(desc, msb);
+			return chstk__get32(desc, msb) > INT_MAX ? INT_MAX :
+			    (int)chstk__get32(desc, msb);
 	}
 	return -1;
 }

@@ -293,6 +293,8 @@ int chstk__name_is(struct chstk_image *im, uint64_t name, const char *want,
     struct chstk_error *err);
 /* Does the file start with the ELF magic? */
 int chstk__is_elf(const unsigned char *buf, size_t len);
+/* A 32-bit word at p, big-endian where msb (the file's byte order). */
+uint32_t chstk__get32(const unsigned char *p, bool msb);
 
 /* encode.c: GElf structures to their file representation in the image's
    class and byte order. out must hold gelf_fsize() bytes per entry. */
