@@ -163,7 +163,7 @@ batch_add(struct batch *b, enum found_kind kind, const char *member,
 }
 
 void
-batch_clear(struct batch *b)
+batch_drop(struct batch *b)
 {
 	size_t i;
 
@@ -174,9 +174,16 @@ batch_clear(struct batch *b)
 		free(b->v[i].syms);
 		free_lent(&b->v[i].info);
 	}
+	b->n = 0;
+}
+
+void
+batch_clear(struct batch *b)
+{
+	batch_drop(b);
 	free(b->v);
 	b->v = NULL;
-	b->n = b->cap = 0;
+	b->cap = 0;
 	hard_syms_clear(&b->syms);
 	ev_clear(&b->ev);
 	b->scope_syms = 0;

@@ -74,6 +74,9 @@ void batch_image(struct batch *b, const char *member, bool ar_member,
 void batch_copy(struct batch *b, const char *member, const struct found *f);
 void batch_add(struct batch *b, enum found_kind kind, const char *member,
     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The images and errors judged already let go; the file and the image
+   being read kept. */
+void batch_drop(struct batch *b);
 void batch_clear(struct batch *b);
 /* The evidence of f, read or none. Inline: the judge reads a batch, and
    calls nothing of batch.c, a stage below it. */

@@ -27,20 +27,6 @@
 #include "elfscan.h"
 #include "system.h"
 
-/* The library's callback only collects: judging is the next stage's. */
-static int
-collect(void *arg, const char *member, const struct chstk_info *info,
-    const struct chstk_error *err)
-{
-	struct batch *b = arg;
-
-	if (info != NULL)
-		batch_image(b, member, member != NULL, info);
-	else
-		batch_add(b, FOUND_MALFORMED, member, "%s", err->msg);
-	return 0;
-}
-
 /* Does the image get an executable stack, so that the record says why? */
 static bool
 asks(const struct found *f)
@@ -53,45 +39,118 @@ asks(const struct found *f)
 	return v.effective == EFF_EXEC;
 }
 
+/* ... and was its why not read with it? */
+static bool
+asks_again(const struct found *f)
+{
+	return asks(f) && !(found_ev(f)->looked && found_ev(f)->code);
+}
+
 /*
- * Every image of the file that gets an executable stack is read again for
- * why, whole: its DWARF, its notes, its code (the trampolines), unless
- * the first read did that. The images come in the same order; one that
- * does not (the file changed meanwhile) keeps what it had.
+ * A file the library reads is judged image by image as they come, so that
+ * an archive's thousands of members never wait for the last one. From the
+ * first image that asks for a second read (asks_again) on, they wait, in
+ * their order, for it (read_causes). The library's other callbacks
+ * (batch_symbol...) take the reading as its batch, its first member.
+ */
+struct reading {
+	struct batch b;
+	struct judge *j;
+	size_t passed;		/* the library's images (or what of them it
+				   could not read) judged and let go */
+	bool held;		/* from one that asks again on, they wait */
+	bool findings;
+};
+
+/* The library's callback only collects: judging is the next stage's. */
+static void
+collect(struct batch *b, const char *member, const struct chstk_info *info,
+    const struct chstk_error *err)
+{
+	if (info != NULL)
+		batch_image(b, member, member != NULL, info);
+	else
+		batch_add(b, FOUND_MALFORMED, member, "%s", err->msg);
+}
+
+static int
+collect_judging(void *arg, const char *member, const struct chstk_info *info,
+    const struct chstk_error *err)
+{
+	struct reading *r = arg;
+
+	collect(&r->b, member, info, err);
+	r->held |= asks_again(&r->b.v[r->b.n - 1]);
+	if (!r->held) {
+		r->findings |= judge_batch(r->j, &r->b);
+		r->passed += r->b.n;
+		batch_drop(&r->b);
+	}
+	return 0;
+}
+
+/* The second read: the file's k-th image is the waiting held->v[k -
+   passed], matched as it comes, and let go. */
+struct again {
+	struct batch b;		/* first, as struct reading's */
+	struct batch *held;
+	size_t passed, k;
+};
+
+static int
+collect_again(void *arg, const char *member, const struct chstk_info *info,
+    const struct chstk_error *err)
+{
+	struct again *a = arg;
+	struct found *f, *g;
+
+	collect(&a->b, member, info, err);
+	g = &a->b.v[0];
+	if (a->k >= a->passed && a->k - a->passed < a->held->n) {
+		f = &a->held->v[a->k - a->passed];
+		if (asks(f) && g->kind == FOUND_IMAGE &&
+		    (f->member == NULL) == (g->member == NULL) &&
+		    (f->member == NULL || strcmp(f->member, g->member) == 0)) {
+			free(f->ev);
+			f->ev = g->ev;
+			g->ev = NULL;
+		}
+	}
+	a->k++;
+	batch_drop(&a->b);
+	return 0;
+}
+
+/*
+ * Every waiting image of the file that gets an executable stack is read
+ * again for why, whole: its DWARF, its notes, its code (the trampolines).
+ * The images come in the same order; one that does not (the file changed
+ * meanwhile) keeps what it had.
  */
 static void
-read_causes(struct batch *b, int fd)
+read_causes(struct reading *r, int fd)
 {
 	struct chstk_scan_opts so = { .read = CHSTK_READ_HARDENING |
 	    CHSTK_READ_EVIDENCE | CHSTK_READ_CODE_SEARCH, .unit = batch_unit,
 	    .regular = true };
-	struct batch again = { .at = b->at, .evidence = true };
+	struct again a = { .b = { .at = r->b.at, .evidence = true },
+	    .held = &r->b, .passed = r->passed };
 	struct chstk_error err;
-	size_t i;
-	bool need = false;
 
-	for (i = 0; i < b->n; i++)
-		need |= asks(&b->v[i]) && !(found_ev(&b->v[i])->looked &&
-		    found_ev(&b->v[i])->code);
-	if (!need)
+	if (!r->held)
 		return;
-	chstk_scan_fd_with(fd, &so, collect, &again, &err);
-	for (i = 0; i < b->n && i < again.n; i++)
-		if (asks(&b->v[i]) && again.v[i].kind == FOUND_IMAGE &&
-		    (b->v[i].member == NULL) == (again.v[i].member == NULL) &&
-		    (b->v[i].member == NULL ||
-		    strcmp(b->v[i].member, again.v[i].member) == 0)) {
-			free(b->v[i].ev);
-			b->v[i].ev = again.v[i].ev;
-			again.v[i].ev = NULL;
-		}
-	batch_clear(&again);
+	chstk_scan_fd_with(fd, &so, collect_again, &a, &err);
+	batch_clear(&a.b);
 }
 
-static void
-read_library(struct batch *b, int fd, const unsigned char *head, size_t n,
-    enum chstk_format format, const struct opts *o)
+/* Returns whether an image judged on the way has a finding; the rest
+   wait in b, which holds nothing yet (a head that could not be read is
+   no ELF file or archive). */
+static bool
+read_library(struct judge *j, struct batch *b, int fd,
+    const unsigned char *head, size_t n, enum chstk_format format)
 {
+	const struct opts *o = j->o;
 	struct chstk_scan_opts so = {
 		.read = (o->hardening ? CHSTK_READ_HARDENING |
 		    CHSTK_READ_CODE | CHSTK_READ_EVIDENCE : 0) |
@@ -100,21 +159,24 @@ read_library(struct batch *b, int fd, const unsigned char *head, size_t n,
 		.symbol = batch_symbol, .unit = batch_unit, .head = head,
 		.head_len = n, .regular = true, .want = batch_want,
 	};
+	struct reading r = { .b = *b, .j = j };
 	struct chstk_error err;
-	int r;
+	int e;
 
-	b->evidence = o->hardening;
-	r = chstk_scan_fd_with(fd, &so, collect, b, &err);
-	if (r >= 0)
-		read_causes(b, fd);
-	if (r == CHSTK_ERR_SYS || r == CHSTK_ERR_NOMEM)
+	r.b.evidence = o->hardening;
+	e = chstk_scan_fd_with(fd, &so, collect_judging, &r, &err);
+	if (e >= 0)
+		read_causes(&r, fd);
+	*b = r.b;
+	if (e == CHSTK_ERR_SYS || e == CHSTK_ERR_NOMEM)
 		batch_add(b, FOUND_ERROR, NULL, "cannot read: %s",
-		    r == CHSTK_ERR_SYS ? strerror(err.sys_errno) : err.msg);
-	else if (r < 0 && format == CHSTK_FORMAT_AR)
+		    e == CHSTK_ERR_SYS ? strerror(err.sys_errno) : err.msg);
+	else if (e < 0 && format == CHSTK_FORMAT_AR)
 		batch_add(b, FOUND_DAMAGED, NULL, "damaged archive: %s",
 		    err.msg);
-	else if (r < 0)
+	else if (e < 0)
 		batch_add(b, FOUND_MALFORMED, NULL, "%s", err.msg);
+	return r.findings;
 }
 
 /* A container's members are judged one by one, as they are read; an
@@ -248,7 +310,8 @@ read_head(struct judge *j, const struct head *h, const struct met *m)
 	else if (m->image)
 		oci_scan(h->fd, false, path, &sel, &out);
 	else if (format == CHSTK_FORMAT_ELF || format == CHSTK_FORMAT_AR)
-		read_library(&b, h->fd, h->bytes, n, format, j->o);
+		c.findings |= read_library(j, &b, h->fd, h->bytes, n,
+		    format);
 	else if (kind == CONTAINER_TAR && look_into && oci_is_archive(h->fd))
 		oci_scan(h->fd, false, path, &sel, &out);
 	else if (kind != CONTAINER_NONE && look_into)

@@ -151,6 +151,18 @@ expect "libx.a!tramp.o: its note asks, and its code builds a trampoline: not saf
     "$(arm tramp.o cause exec_safe trampolines)" \
     '"its .note.GNU-stack asks for an executable stack: its compiler asked; GCC nested-function trampolines (1 built on the stack in its code)" "no" 1'
 expect "libx.a!lib.o: no cause, nothing asked" "$(arm lib.o cause effective)" 'null "noexec"'
+# The members come judged as they are read: the one that asks nothing
+# first, before those read again for why, in the archive's order (ar t).
+(cd "$T/ar" && ar rc liby.a lib.o tramp.o asm.o) || fail "build liby.a"
+"$ELFSCAN" --format=json --no-progress -j1 "$T/ar/liby.a" >"$T/ar.json"
+expect "liby.a: the records in ar t's order" \
+    "$(python3 -c 'import json, sys
+print(" ".join(json.loads(l).get("member") or "-" for l in open(sys.argv[1])))' "$T/ar.json")" \
+    "$(cd "$T/ar" && ar t liby.a | tr '\n' ' ' | sed 's/ $//')"
+expect "liby.a!tramp.o, after a member judged: its cause" \
+    "$(arm tramp.o exec_safe trampolines)" '"no" 1'
+expect "liby.a!asm.o: its cause" "$(arm asm.o exec_safe cause)" \
+    '"unknown" "it has no .note.GNU-stack: an assembly source, or a tool that does not write the note"'
 
 # The text: records one line each, the causes and builds after them,
 # wrapped as the notes are (the words compared, not where lines break).
