@@ -97,9 +97,14 @@ struct slot {
 	bool follow;
 	size_t root;		/* struct met's */
 	size_t n;		/* head bytes read */
-	char name[256];		/* NAME_MAX and its NUL */
 	char *path;
 	size_t cap;
+};
+/* A slot's name and head, apart from the slots and left as malloc gives
+   them: a page of them is touched when a slot is first taken, and a warm
+   walk takes a few of its slots, the free ones last freed first. */
+struct slot_buf {
+	char name[256];		/* NAME_MAX and its NUL */
 	unsigned char head[READ_HEAD];
 };
 
@@ -114,6 +119,7 @@ struct heads {
 	unsigned *free;		/* the indexes of the free slots */
 	unsigned nfree;
 	struct slot *slot;
+	struct slot_buf *buf;
 };
 
 /* Slots a walker, within the open files allowed (1024 by default: 56
@@ -150,6 +156,7 @@ heads_new(struct judge *j)
 		return h;
 	h->ring = true;
 	h->slot = xcalloc(h->depth, sizeof(*h->slot));
+	h->buf = xmalloc(h->depth * sizeof(*h->buf));
 	h->free = xmalloc(h->depth * sizeof(*h->free));
 	for (i = 0; i < h->depth; i++)
 		h->free[i] = h->depth - 1 - i;
@@ -171,14 +178,15 @@ queue(struct heads *h, unsigned i, enum op op)
 {
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&h->uring);
 	struct slot *s = &h->slot[i];
+	struct slot_buf *b = &h->buf[i];
 
 	switch (op) {
 	case OP_OPEN:
-		io_uring_prep_openat(sqe, s->dir->fd, s->name, READ_OPEN_FLAGS |
+		io_uring_prep_openat(sqe, s->dir->fd, b->name, READ_OPEN_FLAGS |
 		    (s->follow ? 0 : O_NOFOLLOW), 0);
 		break;
 	case OP_READ:
-		io_uring_prep_read(sqe, s->fd, s->head + s->n,
+		io_uring_prep_read(sqe, s->fd, b->head + s->n,
 		    (unsigned)(READ_HEAD - s->n), s->n);
 		break;
 	case OP_CLOSE:
@@ -212,8 +220,8 @@ static void
 finish(struct heads *h, unsigned i, int error)
 {
 	struct slot *s = &h->slot[i];
-	struct head hd = { .fd = s->fd, .error = error, .bytes = s->head,
-	    .n = error == 0 ? s->n : 0 };
+	struct head hd = { .fd = s->fd, .error = error,
+	    .bytes = h->buf[i].head, .n = error == 0 ? s->n : 0 };
 	struct met m = met(s);
 
 	read_head(h->j, &hd, &m);
@@ -228,7 +236,7 @@ opened(struct heads *h, unsigned i, int res)
 	struct met m = met(s);
 
 	if (res == -EINTR || res == -EAGAIN) {
-		read_file(h->j, s->dir->fd, s->name, &m);
+		read_file(h->j, s->dir->fd, h->buf[i].name, &m);
 		done(h, i);
 	} else if (res < 0) {
 		read_head(h->j, &hd, &m);
@@ -246,7 +254,7 @@ got(struct heads *h, unsigned i, int res)
 	ssize_t n;
 
 	if (res == -EINTR || res == -EAGAIN) {
-		n = read_on(s->fd, s->head, s->n, h->enough);
+		n = read_on(s->fd, h->buf[i].head, s->n, h->enough);
 		if (n >= 0)
 			s->n = (size_t)n;
 		finish(h, i, n >= 0 ? 0 : errno);
@@ -331,7 +339,7 @@ heads_file(struct heads *h, int dirfd, const char *name, const struct met *m)
 	s->follow = m->follow;
 	s->root = m->root;
 	s->n = 0;
-	strcpy(s->name, name);
+	strcpy(h->buf[i].name, name);
 	if (len > s->cap) {
 		free(s->path);
 		s->cap = len < 256 ? 256 : len;
@@ -381,6 +389,7 @@ heads_free(struct heads *h)
 		for (i = 0; i < h->depth; i++)
 			free(h->slot[i].path);
 		free(h->slot);
+		free(h->buf);
 		free(h->free);
 	}
 	free(h);
