@@ -31,6 +31,7 @@
  * The loader never reads them, so a note that does not hold is no error of
  * the file: the notes after it are not read.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -584,9 +585,6 @@ struct symread {
 	uint64_t win;		/* the window's start in the table */
 	size_t len;		/* bytes in names, from win */
 	char *names;		/* size or winsz bytes */
-	unsigned char block[BLOCK];
-	struct pending pend[BLOCK / sizeof(Elf32_Sym)];
-	char cutname[NAME_MAX_LEN + 1];
 	/* CHSTK_READ_CODE, in the dynamic table: the table's exported
 	   functions, by index once their code is read; the next of them to
 	   hand over; the code of the block's symbols (has[k]: whether the
@@ -594,6 +592,12 @@ struct symread {
 	bool code;
 	struct func *funcs;
 	size_t nfuncs, cur;
+	/* The buffers, from here on, are written before they are read: left
+	   as malloc gives them, their pages are touched only as far as a
+	   table fills them, not a quarter MiB for every small table. */
+	unsigned char block[BLOCK];
+	struct pending pend[BLOCK / sizeof(Elf32_Sym)];
+	char cutname[NAME_MAX_LEN + 1];
 	unsigned char has[BLOCK / sizeof(Elf32_Sym)];
 	const unsigned char *fcode[BLOCK / sizeof(Elf32_Sym)];
 	unsigned char cbuf[CODE_WIN];
@@ -914,8 +918,9 @@ read_symbols(const struct chstk_image *im, const GElf_Shdr *tab,
 		return chstk__error(err, CHSTK_ERR_CORRUPT,
 		    "symbol table of %ju entries, more than the %ju this library reads",
 		    (uintmax_t)n, (uintmax_t)SYM_MAX);
-	if ((w = calloc(1, sizeof(*w))) == NULL)
+	if ((w = malloc(sizeof(*w))) == NULL)
 		return chstk__syserror(err, "cannot read symbols");
+	memset(w, 0, offsetof(struct symread, block));
 	w->off = str->sh_offset;
 	w->size = str->sh_size;
 	w->code = dynamic && code;
