@@ -35,6 +35,7 @@ chstk_shell_tests = \
 # judged against their own /proc/PID/maps and readelf.
 elfscan_shell_tests = \
 	tests/elfscan/tree.sh \
+	tests/elfscan/mounts.sh \
 	tests/elfscan/options.sh \
 	tests/elfscan/allow.sh \
 	tests/elfscan/words.sh \

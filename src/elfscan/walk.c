@@ -25,6 +25,7 @@
 #include <limits.h>
 #include <linux/magic.h>
 #include <dirent.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -54,14 +55,23 @@ struct job {
 	char path[];
 };
 
-/* Directories seen, by a 64-bit hash of device and inode: an
-   open-addressing table of 8-byte keys, filled to three quarters. A key
-   is a quarter of what the pair takes, and /usr has 20,000 directories;
-   two directories that hash alike (odds of 1 in 10^10 for a million
-   directories) would make the second look seen. */
-struct seen {
-	uint64_t *slot;		/* 0: free */
+/*
+ * Directories seen: open-addressing tables filled to three quarters. Those
+ * of the device of the first, with inode numbers below 2^32 (nearly all
+ * of a tree: /usr has 20,000 directories), by their inode number alone, 4
+ * bytes, exactly; the others by a 64-bit hash of device and inode, a
+ * quarter of what the pair takes: two that hash alike (odds of 1 in 10^10
+ * for a million directories) would make the second look seen.
+ */
+struct seen_table {
+	void *slot;		/* uint32_t or uint64_t; 0: free */
 	size_t cap, n;
+	bool wide;		/* uint64_t */
+};
+struct seen {
+	dev_t dev;		/* of the first directory */
+	bool started;
+	struct seen_table ino, key;
 };
 
 /* A file named or listed, by its identity (dir_key). */
@@ -108,37 +118,74 @@ dir_key(dev_t dev, ino_t ino)
 	return k != 0 ? k : 1;
 }
 
+static uint64_t
+seen_at(const struct seen_table *t, size_t i)
+{
+	return t->wide ? ((uint64_t *)t->slot)[i] : ((uint32_t *)t->slot)[i];
+}
+
+/* Where v's probe starts: the hash's low bits (an inode number's own are
+   spread first). */
+static size_t
+seen_home(const struct seen_table *t, uint64_t v)
+{
+	return (size_t)(t->wide ? v : dir_key(0, (ino_t)v)) & (t->cap - 1);
+}
+
+/* Add v (not 0) to t; false if it was there. */
+static bool
+seen_add(struct seen_table *t, uint64_t v)
+{
+	size_t i, h;
+	uint64_t x;
+
+	if (4 * (t->n + 1) > 3 * t->cap) {
+		struct seen_table big = { NULL, t->cap ? 2 * t->cap : 1024,
+		    t->n, t->wide };
+
+		big.slot = xcalloc(big.cap, t->wide ? 8 : 4);
+		for (i = 0; i < t->cap; i++) {
+			if ((x = seen_at(t, i)) == 0)
+				continue;
+			for (h = seen_home(&big, x); seen_at(&big, h) != 0;)
+				h = (h + 1) & (big.cap - 1);
+			if (big.wide)
+				((uint64_t *)big.slot)[h] = x;
+			else
+				((uint32_t *)big.slot)[h] = (uint32_t)x;
+		}
+		free(t->slot);
+		*t = big;
+	}
+	for (h = seen_home(t, v); (x = seen_at(t, h)) != 0;
+	    h = (h + 1) & (t->cap - 1))
+		if (x == v)
+			return false;
+	if (t->wide)
+		((uint64_t *)t->slot)[h] = v;
+	else
+		((uint32_t *)t->slot)[h] = (uint32_t)v;
+	t->n++;
+	return true;
+}
+
 /* Record a directory; false if it was seen before. */
 static bool
 first_visit(struct walker *w, dev_t dev, ino_t ino)
 {
 	struct seen *s = &w->seen;
-	uint64_t key = dir_key(dev, ino);
-	size_t i, h;
-	bool first = true;
+	bool first;
 
 	pthread_mutex_lock(&w->lock);
-	if (4 * (s->n + 1) > 3 * s->cap) {
-		struct seen big = { NULL, s->cap ? 2 * s->cap : 1024, s->n };
-
-		big.slot = xcalloc(big.cap, sizeof(*big.slot));
-		for (i = 0; i < s->cap; i++) {
-			if (s->slot[i] == 0)
-				continue;
-			for (h = s->slot[i] & (big.cap - 1); big.slot[h] != 0;)
-				h = (h + 1) & (big.cap - 1);
-			big.slot[h] = s->slot[i];
-		}
-		free(s->slot);
-		*s = big;
+	if (!s->started) {
+		s->started = true;
+		s->dev = dev;
+		s->key.wide = true;
 	}
-	for (h = key & (s->cap - 1); s->slot[h] != 0 && first;
-	    h = (h + 1) & (s->cap - 1))
-		first = s->slot[h] != key;
-	if (first) {		/* h is the free slot that ended the probe */
-		s->slot[h] = key;
-		s->n++;
-	}
+	if (dev == s->dev && ino != 0 && ino <= UINT32_MAX)
+		first = seen_add(&s->ino, ino);
+	else
+		first = seen_add(&s->key, dir_key(dev, ino));
 	pthread_mutex_unlock(&w->lock);
 	return first;
 }
@@ -704,7 +751,8 @@ walk(struct judge *j, char **args, size_t nargs, char **listed,
 	for (i = 0; i < w.started; i++)
 		pthread_join(w.thread[i], NULL);
 	free(w.thread);
-	free(w.seen.slot);
+	free(w.seen.ino.slot);
+	free(w.seen.key.slot);
 	free(w.named);
 	for (k = 0; k < nargs + nlisted; k++) {
 		free(w.path[k]);
