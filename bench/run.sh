@@ -16,8 +16,9 @@
 # io_uring is not allowed), the three floors and
 # `scanelf -qeR` after one run of each to fill the cache; then the median
 # wall time and CPU time (user + system) of each, files per second, the
-# peak memory (maximum resident set), and elfscan's ratios to the warm
-# floor, to the cold floor and to scanelf. CPU time is the steadier figure
+# peak memory (maximum resident set; warm, of the runs that read nothing
+# from the disk, with those that did counted apart), and elfscan's ratios
+# to the warm floor, to the cold floor and to scanelf. CPU time is the steadier figure
 # on a loaded machine: wall time waits for the other processes, CPU time
 # mostly does not.
 #
@@ -87,15 +88,16 @@ fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-# one NAME CMD...: append "wall kilobytes cpu" (seconds) of one run to
-# $out/NAME, and the load average after it to $out/load
+# one NAME CMD...: append "wall kilobytes cpu blocks" (seconds; the
+# blocks read from the disk) of one run to $out/NAME, and the load average
+# after it to $out/load
 one() {
 	name=$1
 	shift
-	"$GNU_TIME" -f '%e %M %U %S' -o "$out/t" "$@" >/dev/null 2>&1 || true
+	"$GNU_TIME" -f '%e %M %U %S %I' -o "$out/t" "$@" >/dev/null 2>&1 || true
 	# GNU time puts "Command exited with non-zero status" first when the
 	# scan has findings.
-	tail -1 "$out/t" | awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }' >>"$out/$name"
+	tail -1 "$out/t" | awk '{ printf "%s %s %.2f %s\n", $1, $2, $3 + $4, $5 }' >>"$out/$name"
 	cut -d' ' -f1 /proc/loadavg >>"$out/load"
 }
 
@@ -134,6 +136,26 @@ wall() { cut -d' ' -f1 "$out/$1" | median; }
 cpu() { cut -d' ' -f3 "$out/$1" | median; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'; }
 
+# peak WHAT FILE: the highest peak memory of the runs in FILE. A warm run
+# that read from the disk (the machine's other work pushed some files out
+# of the cache) is not warm: elfscan then starts more walkers (walk.c,
+# grow), and their memory. Warm, the highest of the runs that read nothing
+# is the figure, and those that read are counted apart.
+peak() {
+	awk -v warm="$([ "$1" = warm ] && echo 1)" '
+	{ all = $2 > all ? $2 : all; n++ }
+	$4 > 0 { read++; next }
+	{ none = $2 > none ? $2 : none }
+	END {
+		if (!warm || read == 0)
+			printf "%.1f MiB", all / 1024
+		else if (read == n)
+			printf "%.1f MiB (every run read the disk)", all / 1024
+		else
+			printf "%.1f MiB (%d of %d runs read the disk: up to %.1f MiB)", none / 1024, read, n, all / 1024
+	}' "$2"
+}
+
 # report WHAT ROUNDS NAME...: the medians of each tool, and the ratios
 report() {
 	what=$1 r=$2
@@ -143,8 +165,8 @@ report() {
 		awk -v l="$(label "$name")" -v w="$(wall "$name")" -v c="$(cpu "$name")" \
 		    -v lo="$(cut -d' ' -f1 "$out/$name" | sort -n | head -1)" \
 		    -v hi="$(cut -d' ' -f1 "$out/$name" | sort -n | tail -1)" \
-		    -v m="$(maxcol 2 <"$out/$name")" -v f="$files" 'BEGIN {
-			printf "  %-20s %7.3f s wall (%.3f to %.3f), %6.2f s CPU, %7.0f files/s, peak %.1f MiB\n", l, w, lo, hi, c, (w > 0 ? f / w : 0), m / 1024
+		    -v m="$(peak "$what" "$out/$name")" -v f="$files" 'BEGIN {
+			printf "  %-20s %7.3f s wall (%.3f to %.3f), %6.2f s CPU, %7.0f files/s, peak %s\n", l, w, lo, hi, c, (w > 0 ? f / w : 0), m
 		}'
 	done
 	# The cold floor: the deep-queue floor with the lower median.
