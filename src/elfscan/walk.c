@@ -124,6 +124,15 @@ seen_at(const struct seen_table *t, size_t i)
 	return t->wide ? ((uint64_t *)t->slot)[i] : ((uint32_t *)t->slot)[i];
 }
 
+static void
+seen_put(struct seen_table *t, size_t i, uint64_t v)
+{
+	if (t->wide)
+		((uint64_t *)t->slot)[i] = v;
+	else
+		((uint32_t *)t->slot)[i] = (uint32_t)v;
+}
+
 /* Where v's probe starts: the hash's low bits (an inode number's own are
    spread first). */
 static size_t
@@ -149,10 +158,7 @@ seen_add(struct seen_table *t, uint64_t v)
 				continue;
 			for (h = seen_home(&big, x); seen_at(&big, h) != 0;)
 				h = (h + 1) & (big.cap - 1);
-			if (big.wide)
-				((uint64_t *)big.slot)[h] = x;
-			else
-				((uint32_t *)big.slot)[h] = (uint32_t)x;
+			seen_put(&big, h, x);
 		}
 		free(t->slot);
 		*t = big;
@@ -161,10 +167,7 @@ seen_add(struct seen_table *t, uint64_t v)
 	    h = (h + 1) & (t->cap - 1))
 		if (x == v)
 			return false;
-	if (t->wide)
-		((uint64_t *)t->slot)[h] = v;
-	else
-		((uint32_t *)t->slot)[h] = (uint32_t)v;
+	seen_put(t, h, v);
 	t->n++;
 	return true;
 }
