@@ -99,10 +99,13 @@ struct slot {
 	size_t n;		/* head bytes read */
 	char *path;
 	size_t cap;
+	bool taken;		/* ever: its slot_buf is zeroed */
 };
-/* A slot's name and head, apart from the slots and left as malloc gives
-   them: a page of them is touched when a slot is first taken, and a warm
-   walk takes a few of its slots, the free ones last freed first. */
+/* A slot's name and head, apart from the slots, left as malloc gives
+   them until the slot is first taken: then a page of them is touched, and
+   a warm walk takes a few of its slots, the free ones last freed first.
+   They are zeroed then, for valgrind's memcheck, which cannot see the
+   kernel's writes through the ring. */
 struct slot_buf {
 	char name[256];		/* NAME_MAX and its NUL */
 	unsigned char head[READ_HEAD];
@@ -333,6 +336,10 @@ heads_file(struct heads *h, int dirfd, const char *name, const struct met *m)
 	i = h->free[--h->nfree];
 	h->busy++;
 	s = &h->slot[i];
+	if (!s->taken) {
+		memset(&h->buf[i], 0, sizeof(h->buf[i]));
+		s->taken = true;
+	}
 	s->dir = h->dir;
 	s->dir->refs++;
 	s->fd = -1;
