@@ -139,25 +139,13 @@ void
 chstk__annobin_notes(const unsigned char *buf, size_t len, bool msb,
     struct chstk_hardening *h)
 {
-	size_t pos = 0, nsz, dsz, name_end;
-	uint32_t type;
-
 	/* annobin aligns its notes to 4 bytes in 64-bit files too. */
-	while (len - pos >= 12) {
-		nsz = chstk__get32(buf + pos, msb);
-		dsz = chstk__get32(buf + pos + 4, msb);
-		type = chstk__get32(buf + pos + 8, msb);
-		if (nsz > len - pos - 12)
-			return;
-		name_end = pos + 12 + (nsz + 3) / 4 * 4;
-		if (name_end > len || dsz > len - name_end)
-			return;
-		if (type == NT_OPEN || type == NT_FUNC)
-			attribute_note(h, buf + pos + 12, nsz);
-		pos = name_end + (dsz + 3) / 4 * 4;
-		if (pos > len)
-			return;
-	}
+	struct chstk__notes w = { buf, len, 0, 4, 4, msb };
+	struct chstk__note n;
+
+	while (chstk__note_next(&w, &n) > 0)
+		if (n.type == NT_OPEN || n.type == NT_FUNC)
+			attribute_note(h, n.name, n.namesz);
 }
 
 /* One string note, "CODE:VALUE[ WHERE]", s[0, n) without its NUL. */

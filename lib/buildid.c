@@ -27,29 +27,17 @@ static bool
 walk_notes(const unsigned char *buf, size_t len, size_t align, bool msb,
     struct chstk_hardening *h)
 {
-	size_t pos = 0, nsz, dsz, name_end, desc_end;
+	struct chstk__notes w = { buf, len, 0, align, align, msb };
+	struct chstk__note n;
 
-	while (len - pos >= 12) {
-		nsz = chstk__get32(buf + pos, msb);
-		dsz = chstk__get32(buf + pos + 4, msb);
-		if (nsz > len || dsz > len)
-			return false;
-		name_end = pos + 12 + (nsz + align - 1) / align * align;
-		if (name_end > len || dsz > len - name_end)
-			return false;
-		desc_end = name_end + (dsz + align - 1) / align * align;
-		if (chstk__get32(buf + pos + 8, msb) == NT_GNU_BUILD_ID &&
-		    nsz == 4 && memcmp(buf + pos + 12, "GNU", 4) == 0) {
-			if (dsz > 0 && dsz <= CHSTK_BUILD_ID_MAX) {
-				memcpy(h->build_id, buf + name_end, dsz);
-				h->build_id_len = (unsigned)dsz;
+	while (chstk__note_next(&w, &n) > 0)
+		if (n.type == NT_GNU_BUILD_ID && chstk__note_gnu(&n)) {
+			if (n.descsz > 0 && n.descsz <= CHSTK_BUILD_ID_MAX) {
+				memcpy(h->build_id, n.desc, n.descsz);
+				h->build_id_len = (unsigned)n.descsz;
 			}
 			return true;
 		}
-		if (desc_end >= len)
-			return false;
-		pos = desc_end;
-	}
 	return false;
 }
 

@@ -487,8 +487,9 @@ read_property(const struct chstk_image *im, uint64_t off, uint64_t size,
 {
 	unsigned char buf[NOTE_MAX];
 	size_t want = im->ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
-	size_t pos = 0, nsz, dsz, dpos, step = align == 8 ? 8 : 4;
-	int msb = is_msb(im), r;
+	struct chstk__notes w = { .name_align = 4 };
+	struct chstk__note n;
+	int r;
 
 	if (!chstk__in_range(off, size, chstk__src_size(im->src)))
 		return chstk__error(err, CHSTK_ERR_TRUNCATED,
@@ -503,31 +504,25 @@ read_property(const struct chstk_image *im, uint64_t off, uint64_t size,
 		return r;
 	if (align != want)
 		fault(h, CHSTK_PROPERTY_ALIGN);
-	while (size - pos >= 12) {
-		nsz = (size_t)get(buf + pos, 4, msb);
-		dsz = (size_t)get(buf + pos + 4, 4, msb);
-		dpos = pos + 12 + (nsz + 3) / 4 * 4;
-		/* The descriptor is 8-aligned in 64-bit files, but the "GNU"
-		   name's 4 bytes after the 12 of the header keep it so. */
-		if (nsz > size || dpos > size || dsz > size - dpos)
-			return chstk__error(err, CHSTK_ERR_CORRUPT,
-			    "property note entry runs past its note");
-		if (get(buf + pos + 8, 4, msb) != NT_GNU_PROPERTY_TYPE_0 ||
-		    nsz != 4 || memcmp(buf + pos + 12, "GNU", 4) != 0) {
+	/* The descriptor is 8-aligned in 64-bit files, but the "GNU"
+	   name's 4 bytes after the 12 of the header keep it so. */
+	w.buf = buf;
+	w.len = (size_t)size;
+	w.desc_align = align == 8 ? 8 : 4;
+	w.msb = is_msb(im);
+	while ((r = chstk__note_next(&w, &n)) > 0)
+		if (n.type != NT_GNU_PROPERTY_TYPE_0 || !chstk__note_gnu(&n)) {
 			/* The arm64 kernel reads the first note only. */
-			if (pos == 0)
+			if (n.at == 0)
 				fault(h, CHSTK_PROPERTY_NOT_FIRST);
 		} else if (h->property_notes++ > 0) {
 			fault(h, CHSTK_PROPERTY_MANY);
 		} else {
 			h->property = true;
-			properties(im, buf + dpos, dsz, h);
+			properties(im, n.desc, n.descsz, h);
 		}
-		pos = dpos + (dsz + step - 1) / step * step;
-		if (pos > size)
-			break;
-	}
-	return 0;
+	return r < 0 ? chstk__error(err, CHSTK_ERR_CORRUPT,
+	    "property note entry runs past its note") : 0;
 }
 
 /*

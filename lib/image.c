@@ -32,12 +32,46 @@ chstk__is_elf(const unsigned char *buf, size_t len)
 	return len >= SELFMAG && memcmp(buf, ELFMAG, SELFMAG) == 0;
 }
 
-uint32_t
-chstk__get32(const unsigned char *p, bool msb)
+/* A 32-bit word at p, big-endian where msb (the file's byte order). */
+static uint32_t
+get32(const unsigned char *p, bool msb)
 {
 	return msb ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
 	    (uint32_t)p[2] << 8 | p[3] : (uint32_t)p[3] << 24 |
 	    (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+int
+chstk__note_next(struct chstk__notes *w, struct chstk__note *n)
+{
+	size_t pos = w->pos, left, name, desc;
+
+	if (pos > w->len || (left = w->len - pos) < 12)
+		return 0;
+	n->at = pos;
+	n->namesz = get32(w->buf + pos, w->msb);
+	n->descsz = get32(w->buf + pos + 4, w->msb);
+	n->type = get32(w->buf + pos + 8, w->msb);
+	/* Sizes below left first: the padding cannot wrap. */
+	if (n->namesz > left - 12)
+		return -1;
+	name = 12 + (n->namesz + w->name_align - 1) / w->name_align *
+	    w->name_align;
+	if (name > left || n->descsz > left - name)
+		return -1;
+	desc = name + (n->descsz + w->desc_align - 1) / w->desc_align *
+	    w->desc_align;
+	n->name = w->buf + pos + 12;
+	n->desc = w->buf + pos + name;
+	/* The last note's padding may be cut: the walk ends there. */
+	w->pos = desc > left ? w->len : pos + desc;
+	return 1;
+}
+
+bool
+chstk__note_gnu(const struct chstk__note *n)
+{
+	return n->namesz == 4 && memcmp(n->name, "GNU", 4) == 0;
 }
 
 size_t
@@ -765,25 +799,17 @@ static int
 gnu_note(const unsigned char *buf, size_t size, int msb,
     uint32_t type, const unsigned char **desc, size_t *dsz)
 {
-	size_t pos = 0, nsz, dpos;
-	uint32_t t;
+	struct chstk__notes w = { buf, size, 0, 4, 4, msb };
+	struct chstk__note n;
+	int r;
 
-	while (size - pos >= 12) {
-		nsz = (size_t)chstk__get32(buf + pos, msb);
-		*dsz = (size_t)chstk__get32(buf + pos + 4, msb);
-		t = chstk__get32(buf + pos + 8, msb);
-		dpos = pos + 12 + (nsz + 3) / 4 * 4;
-		if (nsz > size || dpos > size || *dsz > size - dpos)
-			return -1;
-		if (t == type && nsz == 4 && memcmp(buf + pos + 12, "GNU", 4) == 0) {
-			*desc = buf + dpos;
+	while ((r = chstk__note_next(&w, &n)) > 0)
+		if (n.type == type && chstk__note_gnu(&n)) {
+			*desc = n.desc;
+			*dsz = n.descsz;
 			return 1;
 		}
-		pos = dpos + (*dsz + 3) / 4 * 4;
-		if (pos > size)
-			return 0;
-	}
-	return 0;
+	return r;
 }
 
 /*
@@ -814,8 +840,8 @@ abi_tag(const struct chstk_image *im)
 			continue;
 		if (gnu_note(buf, (size_t)ph->p_filesz, msb,
 		    NT_GNU_ABI_TAG, &desc, &dsz) > 0 && dsz >= 4)
-			return chstk__get32(desc, msb) > INT_MAX ? INT_MAX :
-			    (int)chstk__get32(desc, msb);
+			return get32(desc, msb) > INT_MAX ? INT_MAX :
+			    (int)get32(desc, msb);
 	}
 	return -1;
 }

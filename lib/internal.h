@@ -293,8 +293,31 @@ int chstk__name_is(struct chstk_image *im, uint64_t name, const char *want,
     struct chstk_error *err);
 /* Does the file start with the ELF magic? */
 int chstk__is_elf(const unsigned char *buf, size_t len);
-/* A 32-bit word at p, big-endian where msb (the file's byte order). */
-uint32_t chstk__get32(const unsigned char *p, bool msb);
+/*
+ * The ELF notes in buf[0, len), one at a time (chstk__note_next): each
+ * a 12-byte header (name size, descriptor size, type), the name padded
+ * to name_align, the descriptor padded to desc_align (4, or 8 where a
+ * 64-bit file's segment says so). Set buf, len, msb and the alignments,
+ * pos 0.
+ */
+struct chstk__notes {
+	const unsigned char *buf;
+	size_t len, pos;
+	size_t name_align, desc_align;
+	bool msb;
+};
+struct chstk__note {
+	size_t at;		/* its offset in buf */
+	uint32_t type;
+	const unsigned char *name, *desc;
+	size_t namesz, descsz;
+};
+/* The note at w->pos into n, and w->pos past it: 1; 0 when no note is
+   left (fewer than 12 bytes); -1 when its name or descriptor runs past
+   len, which ends the walk, as the loaders' walks end. */
+int chstk__note_next(struct chstk__notes *w, struct chstk__note *n);
+/* Is n of owner "GNU"? */
+bool chstk__note_gnu(const struct chstk__note *n);
 
 /* encode.c: GElf structures to their file representation in the image's
    class and byte order. out must hold gelf_fsize() bytes per entry. */
