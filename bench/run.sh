@@ -18,9 +18,9 @@
 # wall time and CPU time (user + system) of each, files per second, the
 # peak memory (maximum resident set; warm, of the runs that read nothing
 # from the disk, with those that did counted apart), and elfscan's ratios
-# to the warm floor, to the cold floor and to scanelf. CPU time is the steadier figure
-# on a loaded machine: wall time waits for the other processes, CPU time
-# mostly does not.
+# to the warm floor, to the cold floor and to scanelf. CPU time is the
+# steadier figure on a loaded machine: wall time waits for the other
+# processes, CPU time mostly does not.
 #
 # Cold: COLD_ROUNDS (default 3) rounds of the same, and `elfscan -q -j 64`,
 # each run after `sync; echo 3 >/proc/sys/vm/drop_caches`: the medians and
