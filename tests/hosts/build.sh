@@ -7,7 +7,12 @@
 #          /usr/s390x-linux-gnu and /usr/lib/gcc-cross), the other
 #          libraries from a sysroot of the main suite's .debs (sysroot.sh),
 #          kept in CACHE
-#   i386   little-endian, 32-bit: gcc -m32 and the :i386 -dev packages
+#   i386   little-endian, 32-bit: gcc -m32 against gcc-multilib's C
+#          library (/usr/lib32), the other libraries from a sysroot of the
+#          main suite's i386 .debs (sysroot.sh), kept in CACHE: not the
+#          :i386 packages of multiarch, which must have the amd64 ones'
+#          versions, and the mirror's security suite may update an amd64
+#          library without its i386 twin
 # Then writes BUILDDIR/run, which runs one of its programs on this machine
 # (under qemu-user for s390x) with the libraries it was built against.
 set -eu
@@ -34,19 +39,24 @@ s390x)
 	    PKG_CONFIG_SYSROOT_DIR="$sr" PKG_CONFIG=pkg-config
 	runner="qemu-s390x -L /usr/$t -E LD_LIBRARY_PATH=$b/lib/.libs:$libs" ;;
 i386)
-	t=i386-linux-gnu
-	set -- --host=i686-linux-gnu CC="gcc -m32" PKG_CONFIG=pkg-config \
-	    PKG_CONFIG_LIBDIR="/usr/lib/$t/pkgconfig:/usr/share/pkgconfig"
+	t=i386-linux-gnu sr=$cache/sysroot-i386
+	sh "$here/sysroot.sh" i386 "$sr"
+	libs=$sr/usr/lib/$t:$sr/lib/$t
+	set -- --host=i686-linux-gnu CC="gcc -m32" \
+	    CPPFLAGS="-I$sr/usr/include -I$sr/usr/include/$t" \
+	    LDFLAGS="-L$sr/usr/lib/$t -L$sr/lib/$t -Wl,-rpath-link,$sr/usr/lib/$t:$sr/lib/$t" \
+	    PKG_CONFIG_LIBDIR="$sr/usr/lib/$t/pkgconfig:$sr/usr/share/pkgconfig" \
+	    PKG_CONFIG_SYSROOT_DIR="$sr" PKG_CONFIG=pkg-config
 	# Natively where the kernel runs i386 programs (IA32_EMULATION);
 	# under qemu-user where it does not, as on some virtual machines.
 	mkdir -p "$b"
 	printf 'int main(void) { return 0; }\n' >"$b/probe.c"
 	gcc -m32 -static -o "$b/probe" "$b/probe.c"
 	if "$b/probe" 2>/dev/null; then
-		runner="env LD_LIBRARY_PATH=$b/lib/.libs"
+		runner="env LD_LIBRARY_PATH=$b/lib/.libs:$libs"
 	else
 		echo "build.sh: this kernel cannot run i386 programs: under qemu-i386"
-		runner="qemu-i386 -E LD_LIBRARY_PATH=$b/lib/.libs"
+		runner="qemu-i386 -E LD_LIBRARY_PATH=$b/lib/.libs:$libs"
 	fi ;;
 *)
 	echo "build.sh: $host: unknown host (s390x or i386)" >&2

@@ -2,8 +2,8 @@
 # host (s390x, cross-compiled, run under qemu-user) and a 32-bit one (i386),
 # their unit tests run there, and their answers compared with this
 # machine's (tests/hosts/check.sh). The foreign builds are VPATH builds of
-# a distdir in build-hosts/; the s390x libraries are cached in
-# $XDG_CACHE_HOME/chstk (build-hosts/cache without XDG_CACHE_HOME).
+# a distdir in build-hosts/; the foreign libraries (sysroot.sh) are cached
+# in $XDG_CACHE_HOME/chstk (~/.cache/chstk without it), as the kernels are.
 HOSTS = s390x i386
 HOSTS_JOBS = 2
 hosts_dir = $(abs_top_builddir)/build-hosts
@@ -21,7 +21,7 @@ check-hosts: src/chstk/chstk$(EXEEXT) src/elfscan/elfscan$(EXEEXT) \
 	UNIT_TESTS='$(unit_tests)'; HOSTS_JOBS='$(HOSTS_JOBS)'; \
 	export GEN_SEEDS UNIT_TESTS HOSTS_JOBS; \
 	$(SHELL) '$(srcdir)/tests/hosts/check.sh' '$(hosts_dir)/src' \
-	    '$(hosts_dir)' "$${XDG_CACHE_HOME:-$(hosts_dir)/cache}$${XDG_CACHE_HOME:+/chstk}" \
+	    '$(hosts_dir)' "$${XDG_CACHE_HOME:-$$HOME/.cache}/chstk" \
 	    $(HOSTS)
 
 clean-local: clean-local-hosts

@@ -9,8 +9,9 @@
 # learns about ARCH and the main suite only inside DIR, so the machine's
 # own apt (its architectures, sources, lists) is left as it was and no root
 # is needed. The C library and the compiler's runtime come from Debian's
-# cross packages (libc6-dev-ARCH-cross, libgcc-12-dev-ARCH-cross), not
-# from here.
+# cross packages (libc6-dev-ARCH-cross, libgcc-12-dev-ARCH-cross) or, for
+# i386, from gcc-multilib's (libc6-dev-i386, lib32gcc-12-dev), not from
+# here.
 set -eu
 arch=$1 dir=$2
 pkgs="libelf-dev libdw-dev libarchive-dev libjson-c-dev zlib1g-dev check"
