@@ -38,7 +38,32 @@
 #   SYSLINUX_MODULES  the directory of ldlinux.c32
 set -eu
 
-: "${top_srcdir:?}" "${workdir:?}"
+# The usage, on standard error, and exit 2 (0 for -h and --help).
+usage() {
+	cat >&2 <<-EOF
+	usage: check-kernel.sh check        the whole matrix; exit 1 if a check fails
+	       check-kernel.sh bench        exec and mmap latency at levels 0 and 2
+	       check-kernel.sh checkpatch   scripts/checkpatch.pl on each patch
+	       check-kernel.sh image        print the path of the one version's
+	                                    kernel, from the cache or built
+	       check-kernel.sh boot CPIO NAME [ARG...]
+	                                    boot it once with the initramfs CPIO and
+	                                    the kernel arguments ARG; print the path
+	                                    of the console's text (kernel/mdwe.sh)
+	make check-kernel (and bench-kernel, checkpatch-kernel) runs it with the
+	settings it needs in the environment: top_srcdir and workdir at least.
+	EOF
+	exit "${1:-2}"
+}
+case ${1:-} in
+check | bench | checkpatch | image | boot) ;;
+-h | --help) usage 0 ;;
+*) usage ;;
+esac
+if [ -z "${top_srcdir:-}" ] || [ -z "${workdir:-}" ]; then
+	echo "check-kernel: top_srcdir and workdir: not set (make check-kernel sets them)" >&2
+	usage
+fi
 : "${CHSTK:=}"
 : "${KERNEL_VERSIONS:=}"
 : "${LINUX_TARBALL:=}"
@@ -596,16 +621,5 @@ boot)
 	boot "$name" "$@"
 	echo "$vdir/$name.txt"
 	;;
-*)	cat >&2 <<-EOF
-	usage: check-kernel.sh check        the whole matrix; exit 1 if a check fails
-	       check-kernel.sh bench        exec and mmap latency at levels 0 and 2
-	       check-kernel.sh checkpatch   scripts/checkpatch.pl on each patch
-	       check-kernel.sh image        print the path of the one version's
-	                                    kernel, from the cache or built
-	       check-kernel.sh boot CPIO NAME [ARG...]
-	                                    boot it once with the initramfs CPIO and
-	                                    the kernel arguments ARG; print the path
-	                                    of the console's text (kernel/mdwe.sh)
-	EOF
-	exit 2 ;;
+*)	usage ;;
 esac
