@@ -72,7 +72,9 @@ EXTRA_DIST += chstk.spec chstk.spec.in \
 # make check-packages: builds the packages from the release tarball with
 # dpkg-buildpackage and rpmbuild, judges them with lintian and rpmlint,
 # installs them into a throwaway root and builds a package with each
-# installed hook there, then removes them. It needs root (dpkg, chroot).
+# installed hook there, then removes them; and ./bootstrap deps, run in a
+# throwaway fresh bookworm root, installs everything the tests use
+# (tests/packaging/bootstrap.sh). It needs root (dpkg, chroot).
 EXTRA_DIST += packaging/rpmlint.toml
 check-packages: dist-gzip
 	top_srcdir='$(abs_top_srcdir)' \
@@ -80,4 +82,8 @@ check-packages: dist-gzip
 	PACKAGE_VERSION='$(PACKAGE_VERSION)' \
 	CHSTK='$(abs_top_builddir)/src/chstk/chstk' \
 	    $(SHELL) $(srcdir)/tests/packaging/packages.sh
+	top_srcdir='$(abs_top_srcdir)' \
+	TARBALL='$(abs_top_builddir)/$(distdir).tar.gz' \
+	CHSTK='$(abs_top_builddir)/src/chstk/chstk' \
+	    $(SHELL) $(srcdir)/tests/packaging/bootstrap.sh
 .PHONY: check-packages

@@ -136,6 +136,7 @@ EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/armor/selfmaps.c tests/armor/selfmaps.h \
 	tests/packaging/common.sh tests/packaging/hello-spec.sh \
 	tests/packaging/installed.sh tests/packaging/packages.sh \
+	tests/packaging/bootstrap.sh \
 	tests/fixtures/hello.c tests/fixtures/trampoline.c \
 	tests/fixtures/lib.c tests/fixtures/dlopen.c tests/fixtures/stack_perms.h \
 	tests/fixtures/procprog.c tests/fixtures/deny.c \
