@@ -3,12 +3,13 @@
 # throwaway view of a debootstrap'd bookworm root (tests/system/roots.sh:
 # nothing is written to the machine or to the cached root) whose apt
 # sources are a fresh machine's, bookworm, bookworm-updates and
-# bookworm-security, ./bootstrap deps installs everything the tests use,
-# whatever updates the security suite carries (it once failed, exit 100,
-# when an amd64 library's update had no i386 twin for multiarch); dpkg
-# then finds every package it names installed and configured, and no
-# foreign architecture added; run again, it has nothing left to install;
-# the release tarball configures there with the Check library found.
+# bookworm-security, and which has taken the updates, ./bootstrap deps
+# installs everything the tests use, whatever updates the security suite
+# carries (it once failed, exit 100, when an amd64 library's update had no
+# i386 twin for multiarch); dpkg then finds every package it names
+# installed and configured, and no foreign architecture added; run again,
+# it has nothing left to install; the release tarball configures there
+# with the Check library found.
 #
 # The environment (set by packaging/local.mk): top_srcdir, TARBALL. It
 # needs root, as the roots do.
@@ -42,6 +43,11 @@ net=HOME=/root
 root_put fresh "$top_srcdir/bootstrap" /src/bootstrap 755
 root_put fresh "$TARBALL" /src/chstk.tar.gz
 
+# A machine that has taken its updates, as a fresh one has: its libraries
+# at the security suite's versions, which multiarch would have to match.
+root_run fresh -- /bin/sh -c 'apt-get -q update && DEBIAN_FRONTEND=noninteractive apt-get -q -y dist-upgrade' \
+    >"$T/upgrade.log" 2>&1
+expect "the fresh root takes its updates" "$?" 0
 # shellcheck disable=SC2086
 root_run fresh $net -- /src/bootstrap deps >"$T/deps.log" 2>&1
 status=$?
