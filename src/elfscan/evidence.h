@@ -37,6 +37,15 @@ struct ev_flags {
 	unsigned glibcxx;	/* -D_GLIBCXX_ASSERTIONS */
 };
 
+/* _FORTIFY_SOURCE's level, of the units that record it: their macro
+   table (-g3), else clang's producer (-grecord-command-line); gcc's
+   producer never records -D. */
+struct ev_fortify {
+	unsigned units;		/* that record it */
+	unsigned macros;	/* of them, by their macro table */
+	unsigned level[4];	/* by level, 0: not defined */
+};
+
 #define EV_TEXT 256
 
 struct evidence {
@@ -50,6 +59,7 @@ struct evidence {
 	unsigned unrecorded;	/* compiled, none recorded (clang) */
 	unsigned elsewhere;	/* producer in a dwz file, not read */
 	struct ev_flags f;
+	struct ev_fortify fl;
 	char compiler[64];	/* the first compiler seen: "GNU C17
 				   12.2.0", "clang 14.0.6" */
 	char asm_names[EV_TEXT];	/* the assembly sources, ", "-separated,
