@@ -411,7 +411,8 @@ struct chstk_unit {
 				   (DW_FORM_GNU_strp_alt), not read: "" */
 	/* _FORTIFY_SOURCE as the unit's macro table (-g3: .debug_macro or
 	   .debug_macinfo, imports followed) leaves it, the last define or
-	   undefine winning: its level, 0 when none defines it or an undefine
+	   undefine winning, those of the sources over those outside any
+	   (the command line's, the compiler's): its level, 0 when none defines it or an undefine
 	   came last, CHSTK_FORTIFY_UNKNOWN when the unit has no macro table
 	   or it could not be read to its end. A value above 3 is 3, one
 	   that is not a number 1. */

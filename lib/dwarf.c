@@ -345,7 +345,12 @@ struct macros {
 	Dwarf *dbg;
 	uint64_t *budget;	/* entries the image may still cost */
 	unsigned depth;		/* of imports */
-	int level;		/* as in chstk_unit.fortify */
+	unsigned files;		/* of start_file: 0 outside any source */
+	/* The level the entries outside any source file leave (the
+	   command line's and the compiler's own, which clang writes after
+	   the sources) and the one the sources leave: -1 when none
+	   touches it. */
+	int cmdline, source;
 	bool bad;		/* cut short: a table libdw cannot read, or
 				   the budget spent */
 	bool unread;		/* a define whose string libdw cannot read:
@@ -404,6 +409,7 @@ macro_entry(Dwarf_Macro *m, void *arg)
 	Dwarf_Word line, off;
 	unsigned op;
 	size_t len = sizeof("_FORTIFY_SOURCE") - 1;
+	int level = -1;
 
 	if (*w->budget == 0) {
 		w->bad = true;
@@ -412,6 +418,10 @@ macro_entry(Dwarf_Macro *m, void *arg)
 	--*w->budget;
 	if (dwarf_macro_opcode(m, &op) != 0)
 		return DWARF_CB_OK;
+	if (op == DW_MACRO_start_file)
+		w->files++;
+	else if (op == DW_MACRO_end_file && w->files > 0)
+		w->files--;
 	if (op == DW_MACRO_import) {
 		if (w->depth == IMPORT_DEPTH || dwarf_macro_param1(m, &off) != 0) {
 			w->bad = true;
@@ -431,25 +441,26 @@ macro_entry(Dwarf_Macro *m, void *arg)
 		return DWARF_CB_ABORT;
 	}
 	if (op == DW_MACRO_define || op == DW_MACRO_define_strp ||
-	    op == DW_MACRO_define_strx) {
-		int l = fortify_define(str);
-
-		if (l >= 0)
-			w->level = l;
-	} else if (strncmp(str, "_FORTIFY_SOURCE", len) == 0 &&
-	    (str[len] == '\0' || str[len] == ' ')) {
-		w->level = 0;
-	}
+	    op == DW_MACRO_define_strx)
+		level = fortify_define(str);
+	else if (strncmp(str, "_FORTIFY_SOURCE", len) == 0 &&
+	    (str[len] == '\0' || str[len] == ' '))
+		level = 0;
+	if (level >= 0)
+		*(w->files > 0 ? &w->source : &w->cmdline) = level;
 	return DWARF_CB_OK;
 }
 
 /* _FORTIFY_SOURCE as the macro table of the unit of die leaves it (see
-   chstk_unit.fortify); b says why a table was not read to its end. */
+   chstk_unit.fortify); b says why a table was not read to its end. The
+   entries outside any start_file are the command line's and the
+   compiler's own: gcc writes them first, clang's .debug_macinfo last. */
 static int
 unit_fortify(Dwarf *dbg, Dwarf_Die *die, uint64_t *budget,
     struct chstk_hardening_buf *b)
 {
-	struct macros w = { .dbg = dbg, .budget = budget, .level = 0 };
+	struct macros w = { .dbg = dbg, .budget = budget, .cmdline = -1,
+	    .source = -1 };
 	Dwarf_Attribute attr;
 
 	if (dwarf_attr(die, DW_AT_macros, &attr) == NULL &&
@@ -459,8 +470,10 @@ unit_fortify(Dwarf *dbg, Dwarf_Die *die, uint64_t *budget,
 	macro_table(&w, die, 0);
 	if (w.unread)
 		return CHSTK_FORTIFY_UNKNOWN;
+	/* The command line comes before the sources, wherever it is
+	   written. */
 	if (!w.bad)
-		return w.level;
+		return w.source >= 0 ? w.source : w.cmdline >= 0 ? w.cmdline : 0;
 	if (b->evidence_error[0] == '\0')
 		no_dwarf(b, *budget == 0 ?
 		    "the macro tables hold more than the %ju entries this library reads" :
