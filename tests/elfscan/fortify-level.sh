@@ -7,8 +7,9 @@
 # --debug-dump=info for the units' producers (clang's
 # -grecord-command-line, which records -D and -U; gcc's, which does not).
 # check_fortify.py computes the levels from readelf's output; this file
-# also checks a few levels by hand, the text form, and that a build with
-# neither is unknown.
+# also checks a few levels by hand, the text form, that a build with
+# neither is unknown, and a stripped program's levels from its debug file
+# in a root's .build-id tree.
 . "$top_srcdir/tests/lib.sh"
 need gcc clang readelf python3
 : "${ELFSCAN:?}"
@@ -80,7 +81,7 @@ field() {
 	python3 -c 'import json, sys
 for line in open(sys.argv[1]):
     r = json.loads(line)
-    if r["path"].endswith("/" + sys.argv[2]):
+    if r.get("path", "").endswith("/" + sys.argv[2]):
         print(json.dumps(r["evidence"]["fortify_level"]))' "$T/out.json" "$1"
 }
 
@@ -112,6 +113,24 @@ while IFS= read -r line; do
 	*) fail "${line#FAIL: }" ;;
 	esac
 done <"$T/oracle"
+
+# A stripped program whose debug file lies in a root's .build-id tree:
+# the levels come from the debug file's tables, as from the unstripped.
+R=$T/root
+mkdir -p "$R/usr/bin"
+cp "$D/multi-header" "$R/usr/bin/prog" && strip "$R/usr/bin/prog" ||
+    fail "strip multi-header"
+p=$(readelf -n "$R/usr/bin/prog" | sed -n 's/.*Build ID: //p')
+dbg=$R/usr/lib/debug/.build-id/$(echo "$p" | cut -c1-2)/$(echo "$p" | cut -c3-).debug
+mkdir -p "${dbg%/*}" && objcopy --only-keep-debug "$D/multi-header" "$dbg" ||
+    fail "make the debug file"
+expect "readelf: the stripped program has no macro table, its debug file has" \
+    "$(readelf -S "$R/usr/bin/prog" | grep -c 'debug_macro') $(readelf -S "$dbg" 2>/dev/null | grep -c 'debug_macro')" \
+    "0 1"
+"$ELFSCAN" --system --hardening --format=json --no-progress -j1 "$R" \
+    >"$T/out.json" 2>"$T/err" || [ $? -eq 1 ] || fail "elfscan --system"
+expect "root: the debug file's levels" "$(field usr/bin/prog)" \
+    '{"units": 2, "macros": 2, "levels": [0, 1, 1, 0]}'
 
 # The text says it the way it says the units' options.
 "$ELFSCAN" --hardening "$D/multi-clang" "$D/g-g" >"$T/out.txt" 2>&1 ||
