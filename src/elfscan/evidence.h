@@ -2,7 +2,8 @@
  * evidence.h - how an image was built, as far as it tells (evidence.c):
  * the compilation units of its DWARF, in the file or in its separate
  * debug file (their producers: which compiler, and with gcc, or clang's
- * -grecord-command-line, its options), annobin's notes, and its x86-64
+ * -grecord-command-line, its options; the _FORTIFY_SOURCE level their
+ * -g3 macro tables leave), annobin's notes, and its x86-64
  * code (GCC's trampolines, stack probes). From them: why an image asks for
  * an executable stack and whether chstk -E is safe on it (the cause),
  * and the compiler's defences --hardening reports. Pure functions of what
