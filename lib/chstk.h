@@ -409,7 +409,16 @@ struct chstk_unit {
 				   absent */
 	bool elsewhere;		/* a string of it lies in the dwz file
 				   (DW_FORM_GNU_strp_alt), not read: "" */
+	/* _FORTIFY_SOURCE as the unit's macro table (-g3: .debug_macro or
+	   .debug_macinfo, imports followed) leaves it, the last define or
+	   undefine winning, those of the sources over those outside any
+	   (the command line's, the compiler's): its level, 0 when none defines it or an undefine
+	   came last, CHSTK_FORTIFY_UNKNOWN when the unit has no macro table
+	   or it could not be read to its end. A value above 3 is 3, one
+	   that is not a number 1. */
+	int fortify;
 };
+#define CHSTK_FORTIFY_UNKNOWN (-1)
 
 /*
  * Called for each compilation unit of an image, in the order of

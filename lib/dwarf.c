@@ -22,6 +22,11 @@
  *                  hostile file would have each of 65,536 units point at
  *                  a table of megabytes without it
  *   NOTES_MAX      bytes of annobin's notes
+ *   MACROS_MAX     entries of the macro tables read, imports included,
+ *                  for all the units of the image: a hostile file's
+ *                  units could each import one table of millions
+ *   IMPORT_DEPTH   imports within imports (gcc writes one level; a table
+ *                  that imports itself stops here)
  *
  * DWARF that cannot be read costs the evidence, not the image: the reason
  * goes to evidence_error, and the units read before it stay read. An
@@ -42,13 +47,16 @@
 #define DWARF_MAX (UINT64_C(1) << 30)
 #define ABBREV_SCAN 16384
 #define NOTES_MAX (64u << 20)
+#define MACROS_MAX (UINT64_C(1) << 24)
+#define IMPORT_DEPTH 8
 /* A section name table larger than this is no compiler's or linker's. */
 #define NAMES_MAX (1u << 20)
 
 /* The DWARF sections read, by name, plain or compressed the old way. */
-enum { S_INFO, S_ABBREV, S_STR, S_LINE_STR, S_STR_OFFSETS, S_COUNT };
+enum { S_INFO, S_ABBREV, S_STR, S_LINE_STR, S_STR_OFFSETS, S_MACRO,
+    S_MACINFO, S_COUNT };
 static const char *const dwarf_names[S_COUNT] = {
-	"info", "abbrev", "str", "line_str", "str_offsets",
+	"info", "abbrev", "str", "line_str", "str_offsets", "macro", "macinfo",
 };
 
 /* A sparse copy of an image: len bytes of zeros, and a page of them
@@ -58,6 +66,7 @@ struct sparse {
 	unsigned char *map;
 	size_t len, maplen;
 	uint64_t budget;	/* what the DWARF sections may still cost */
+	uint64_t macros;	/* what the macro tables may still cost */
 	Elf *elf;
 	Elf_Scn *sec[S_COUNT];
 	Elf_Scn *notes, *strings;	/* annobin's two forms */
@@ -331,11 +340,155 @@ string_of(Dwarf_Die *die, unsigned at, char *out, size_t len, bool *cut,
 	out[n] = '\0';
 }
 
-/* Hand one unit, whose DIE is at die_off, to o->unit: what it returned,
-   or 0 with *bad when libdw cannot read the DIE. */
+/* A walk of one unit's macro table for _FORTIFY_SOURCE. */
+struct macros {
+	Dwarf *dbg;
+	uint64_t *budget;	/* entries the image may still cost */
+	unsigned depth;		/* of imports */
+	unsigned files;		/* of start_file: 0 outside any source */
+	/* The level the entries outside any source file leave (the
+	   command line's and the compiler's own, which clang writes after
+	   the sources) and the one the sources leave: -1 when none
+	   touches it. */
+	int cmdline, source;
+	bool bad;		/* cut short: a table libdw cannot read, or
+				   the budget spent */
+	bool unread;		/* a define whose string libdw cannot read:
+				   clang's DW_MACRO_define_strx, which it
+				   looks up without the unit's
+				   DW_AT_str_offsets_base */
+};
+
+static int macro_entry(Dwarf_Macro *m, void *arg);
+
+/* The entries of the table at off (an import) or of the unit's (cu). */
+static void
+macro_table(struct macros *w, Dwarf_Die *cu, Dwarf_Off off)
+{
+	ptrdiff_t t = DWARF_GETMACROS_START;
+
+	do
+		t = cu != NULL ? dwarf_getmacros(cu, macro_entry, w, t) :
+		    dwarf_getmacros_off(w->dbg, off, macro_entry, w, t);
+	while (t > 0 && !w->bad && !w->unread);
+	if (t < 0)
+		w->bad = true;
+}
+
+/* The level "_FORTIFY_SOURCE VALUE" defines: its number, above 3 taken
+   as 3 the way glibc's features.h does, 1 when it is not a number (as
+   -D_FORTIFY_SOURCE alone); -1 when it defines another macro. */
 static int
-one_unit(Dwarf *dbg, Dwarf_Off die_off, const struct chstk_scan_opts *o,
-    void *arg, struct chstk_hardening_buf *b, bool *bad)
+fortify_define(const char *def)
+{
+	static const char fs[] = "_FORTIFY_SOURCE";
+	const char *v = def + sizeof(fs) - 1;
+	unsigned long n;
+	char *end;
+
+	if (strncmp(def, fs, sizeof(fs) - 1) != 0 || (*v != ' ' && *v != '\0'))
+		return -1;
+	v += strspn(v, " ");
+	n = strtoul(v, &end, 10);
+	if (end == v || (*end != '\0' && *end != ' '))
+		return 1;
+	return n > 3 ? 3 : (int)n;
+}
+
+/*
+ * One entry. Defines and undefines with their string in the file
+ * (DW_MACRO_define, _strp, _strx, and their GNU and .debug_macinfo
+ * twins, which share the numbers); the _sup forms and imports of the dwz
+ * file are not read: asking libdw for them would have it look for it.
+ */
+static int
+macro_entry(Dwarf_Macro *m, void *arg)
+{
+	struct macros *w = arg;
+	const char *str;
+	Dwarf_Word line, off;
+	unsigned op;
+	size_t len = sizeof("_FORTIFY_SOURCE") - 1;
+	int level = -1;
+
+	if (*w->budget == 0) {
+		w->bad = true;
+		return DWARF_CB_ABORT;
+	}
+	--*w->budget;
+	if (dwarf_macro_opcode(m, &op) != 0)
+		return DWARF_CB_OK;
+	if (op == DW_MACRO_start_file)
+		w->files++;
+	else if (op == DW_MACRO_end_file && w->files > 0)
+		w->files--;
+	if (op == DW_MACRO_import) {
+		if (w->depth == IMPORT_DEPTH || dwarf_macro_param1(m, &off) != 0) {
+			w->bad = true;
+			return DWARF_CB_ABORT;
+		}
+		w->depth++;
+		macro_table(w, NULL, off);
+		w->depth--;
+		return w->bad ? DWARF_CB_ABORT : DWARF_CB_OK;
+	}
+	if (op != DW_MACRO_define && op != DW_MACRO_define_strp &&
+	    op != DW_MACRO_define_strx && op != DW_MACRO_undef &&
+	    op != DW_MACRO_undef_strp && op != DW_MACRO_undef_strx)
+		return DWARF_CB_OK;
+	if (dwarf_macro_param2(m, &line, &str) != 0 || str == NULL) {
+		w->unread = true;
+		return DWARF_CB_ABORT;
+	}
+	if (op == DW_MACRO_define || op == DW_MACRO_define_strp ||
+	    op == DW_MACRO_define_strx)
+		level = fortify_define(str);
+	else if (strncmp(str, "_FORTIFY_SOURCE", len) == 0 &&
+	    (str[len] == '\0' || str[len] == ' '))
+		level = 0;
+	if (level >= 0)
+		*(w->files > 0 ? &w->source : &w->cmdline) = level;
+	return DWARF_CB_OK;
+}
+
+/* _FORTIFY_SOURCE as the macro table of the unit of die leaves it (see
+   chstk_unit.fortify); b says why a table was not read to its end. The
+   entries outside any start_file are the command line's and the
+   compiler's own: gcc writes them first, clang's .debug_macinfo last. */
+static int
+unit_fortify(Dwarf *dbg, Dwarf_Die *die, uint64_t *budget,
+    struct chstk_hardening_buf *b)
+{
+	struct macros w = { .dbg = dbg, .budget = budget, .cmdline = -1,
+	    .source = -1 };
+	Dwarf_Attribute attr;
+
+	if (dwarf_attr(die, DW_AT_macros, &attr) == NULL &&
+	    dwarf_attr(die, DW_AT_GNU_macros, &attr) == NULL &&
+	    dwarf_attr(die, DW_AT_macro_info, &attr) == NULL)
+		return CHSTK_FORTIFY_UNKNOWN;
+	macro_table(&w, die, 0);
+	if (w.unread)
+		return CHSTK_FORTIFY_UNKNOWN;
+	/* The command line comes before the sources, wherever it is
+	   written. */
+	if (!w.bad)
+		return w.source >= 0 ? w.source : w.cmdline >= 0 ? w.cmdline : 0;
+	if (b->evidence_error[0] == '\0')
+		no_dwarf(b, *budget == 0 ?
+		    "the macro tables hold more than the %ju entries this library reads" :
+		    "a macro table that libdw cannot read, or imports nested more than %ju deep",
+		    *budget == 0 ? (uintmax_t)MACROS_MAX : (uintmax_t)IMPORT_DEPTH);
+	return CHSTK_FORTIFY_UNKNOWN;
+}
+
+/* Hand one unit, whose DIE is at die_off, to o->unit: what it returned,
+   or 0 with *bad when libdw cannot read the DIE. macros is what the macro
+   tables may still cost. */
+static int
+one_unit(Dwarf *dbg, Dwarf_Off die_off, uint64_t *macros,
+    const struct chstk_scan_opts *o, void *arg,
+    struct chstk_hardening_buf *b, bool *bad)
 {
 	struct chstk_unit u = { .name = b->unit_name,
 	    .producer = b->unit_producer };
@@ -358,6 +511,7 @@ one_unit(Dwarf *dbg, Dwarf_Off die_off, const struct chstk_scan_opts *o,
 	if (dwarf_attr(&die, DW_AT_language, &attr) != NULL &&
 	    dwarf_formudata(&attr, &lang) == 0 && lang <= UINT32_MAX)
 		u.language = (unsigned)lang;
+	u.fortify = unit_fortify(dbg, &die, macros, b);
 	b->h.units++;
 	return o->unit != NULL ? o->unit(arg, &u) : 0;
 }
@@ -390,7 +544,7 @@ walk_units(struct sparse *s, Dwarf *dbg, const struct chstk_scan_opts *o,
 		    &code) || !abbrev_near(abbrev, abbrev_off, code))
 			return no_dwarf(b, "the abbreviation of the compilation unit at %#jx is not within %u bytes of its table",
 			    (uintmax_t)off, ABBREV_SCAN);
-		r = one_unit(dbg, off + hsize, o, arg, b, &bad);
+		r = one_unit(dbg, off + hsize, &s->macros, o, arg, b, &bad);
 		if (bad)
 			return no_dwarf(b, "the compilation unit at %#jx: %s",
 			    (uintmax_t)off, dwarf_errmsg(-1));
@@ -475,7 +629,8 @@ chstk__dwarf_read(const struct chstk_image *im,
     const struct chstk_scan_opts *o, void *arg, struct chstk_hardening_buf *b,
     struct chstk_error *err)
 {
-	struct sparse s = { .im = im, .budget = DWARF_MAX };
+	struct sparse s = { .im = im, .budget = DWARF_MAX,
+	    .macros = MACROS_MAX };
 	Dwarf *dbg;
 	int r;
 

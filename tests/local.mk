@@ -54,6 +54,7 @@ elfscan_shell_tests = \
 	tests/elfscan/annotests.sh \
 	tests/elfscan/hardening-names.sh \
 	tests/elfscan/evidence.sh \
+	tests/elfscan/fortify-level.sh \
 	tests/elfscan/proc.sh \
 	tests/elfscan/precision.sh \
 	tests/elfscan/layers.sh \
@@ -122,6 +123,9 @@ EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/elfscan/check_json.py tests/elfscan/check_hardening.py \
 	tests/elfscan/check_names.py tests/elfscan/elfview.py \
 	tests/elfscan/check_evidence.py tests/fixtures/evidence/frames.c \
+	tests/elfscan/check_fortify.py tests/fixtures/fortify/main.c \
+	tests/fixtures/fortify/other.c tests/fixtures/fortify/undef.c \
+	tests/fixtures/fortify/header.c tests/fixtures/fortify/level1.h \
 	tests/fixtures/evidence/tramplib.c \
 	tests/fixtures/evidence/annobin-notes.s \
 	tests/fixtures/evidence/annobin-strings.s \

@@ -12,7 +12,10 @@
  * (DW_LANG_Mips_Assembler, which both gas and clang's assembler write, or
  * a "GNU AS" producer) is a source the compiler did not write a
  * .note.GNU-stack for: where an executable stack is asked for without a
- * trampoline, the likely reason.
+ * trampoline, the likely reason. A unit's _FORTIFY_SOURCE level is the
+ * one its macro table leaves (-g3, read by the library), which sees what
+ * the command line, a distribution's gcc and the sources define; else
+ * the one clang's recorded -D and -U set.
  */
 #include <elf.h>
 #include <stdio.h>
@@ -188,6 +191,14 @@ count(struct ev_flags *f, const struct options *o, bool clang)
 	f->glibcxx += o->glibcxx;
 }
 
+static void
+fortify_level(struct ev_fortify *fl, int level, bool macro)
+{
+	fl->units++;
+	fl->macros += macro;
+	fl->level[level]++;
+}
+
 /* An assembly source, added to the list as far as it fits. */
 static void
 assembly(struct evidence *e, const char *name)
@@ -208,6 +219,7 @@ ev_unit(struct evidence *e, const struct chstk_unit *u)
 	const char *p = u->producer;
 	struct options o;
 	bool clang = strstr(p, "clang version ") != NULL;
+	bool macro = u->fortify >= 0 && u->fortify <= 3;
 
 	e->units++;
 	if (u->language == DW_LANG_MIPS_ASSEMBLER ||
@@ -215,6 +227,8 @@ ev_unit(struct evidence *e, const struct chstk_unit *u)
 		assembly(e, u->name);
 		return;
 	}
+	if (macro)
+		fortify_level(&e->fl, u->fortify, true);
 	if (p[0] == '\0') {
 		e->elsewhere += u->elsewhere;
 		return;
@@ -233,6 +247,8 @@ ev_unit(struct evidence *e, const struct chstk_unit *u)
 	}
 	e->recorded++;
 	count(&e->f, &o, clang);
+	if (clang && !macro)
+		fortify_level(&e->fl, o.fortify, false);
 }
 
 void

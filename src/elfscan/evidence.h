@@ -2,7 +2,8 @@
  * evidence.h - how an image was built, as far as it tells (evidence.c):
  * the compilation units of its DWARF, in the file or in its separate
  * debug file (their producers: which compiler, and with gcc, or clang's
- * -grecord-command-line, its options), annobin's notes, and its x86-64
+ * -grecord-command-line, its options; the _FORTIFY_SOURCE level their
+ * -g3 macro tables leave), annobin's notes, and its x86-64
  * code (GCC's trampolines, stack probes). From them: why an image asks for
  * an executable stack and whether chstk -E is safe on it (the cause),
  * and the compiler's defences --hardening reports. Pure functions of what
@@ -37,6 +38,15 @@ struct ev_flags {
 	unsigned glibcxx;	/* -D_GLIBCXX_ASSERTIONS */
 };
 
+/* _FORTIFY_SOURCE's level, of the units that record it: their macro
+   table (-g3), else clang's producer (-grecord-command-line); gcc's
+   producer never records -D. */
+struct ev_fortify {
+	unsigned units;		/* that record it */
+	unsigned macros;	/* of them, by their macro table */
+	unsigned level[4];	/* by level, 0: not defined */
+};
+
 #define EV_TEXT 256
 
 struct evidence {
@@ -50,6 +60,7 @@ struct evidence {
 	unsigned unrecorded;	/* compiled, none recorded (clang) */
 	unsigned elsewhere;	/* producer in a dwz file, not read */
 	struct ev_flags f;
+	struct ev_fortify fl;
 	char compiler[64];	/* the first compiler seen: "GNU C17
 				   12.2.0", "clang 14.0.6" */
 	char asm_names[EV_TEXT];	/* the assembly sources, ", "-separated,

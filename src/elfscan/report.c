@@ -577,14 +577,17 @@ built_text(struct buf *b, const struct evidence *ev)
 		of_units(b, "auto-var-init", f->auto_var_init, r, &sep);
 		of_units(b, "lto", f->lto, r, &sep);
 		of_units(b, "stack-protector-strong", f->sp_strong, r, &sep);
-		if (f->defines > 0) {
-			of_units(b, "fortify3", f->fortify[3], f->defines, &sep);
-			of_units(b, "fortify2", f->fortify[2], f->defines, &sep);
+		if (f->defines > 0)
 			of_units(b, "glibcxx-assertions", f->glibcxx, f->defines,
 			    &sep);
-		} else {
-			buf_addf(b, "%sfortify unknown", sep);
-		}
+	}
+	if (ev->fl.units > 0) {
+		of_units(b, "fortify3", ev->fl.level[3], ev->fl.units, &sep);
+		of_units(b, "fortify2", ev->fl.level[2], ev->fl.units, &sep);
+		of_units(b, "fortify1", ev->fl.level[1], ev->fl.units, &sep);
+	} else if (r > 0) {
+		buf_addf(b, "%sfortify unknown", sep);
+		sep = ", ";
 	}
 	if (ev->unrecorded > 0)
 		buf_addf(b, "%s%u without recorded options", sep,
@@ -914,6 +917,13 @@ evidence_json(struct buf *b, const struct evidence *ev)
 	else
 		buf_puts(b, ",\"defines\":0,\"fortify\":null,"
 		    "\"glibcxx_assertions\":null}");
+	if (ev->fl.units > 0)
+		buf_addf(b, ",\"fortify_level\":{\"units\":%u,\"macros\":%u,"
+		    "\"levels\":[%u,%u,%u,%u]}", ev->fl.units, ev->fl.macros,
+		    ev->fl.level[0], ev->fl.level[1], ev->fl.level[2],
+		    ev->fl.level[3]);
+	else
+		buf_puts(b, ",\"fortify_level\":null");
 	if (ev->an_notes == 0) {
 		buf_puts(b, ",\"annobin\":null");
 	} else {
