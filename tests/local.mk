@@ -46,6 +46,7 @@ elfscan_shell_tests = \
 	tests/elfscan/progress.sh \
 	tests/elfscan/sarif.sh \
 	tests/elfscan/images.sh \
+	tests/elfscan/repo-apt.sh \
 	tests/elfscan/lazy.sh \
 	tests/elfscan/reads.sh \
 	tests/elfscan/reader.sh \
