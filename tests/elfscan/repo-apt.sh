@@ -96,8 +96,9 @@ expect "the package put back: exit 1 again" "$?" 1
 
 # An index whose digest is not the Release's: the component is skipped.
 I=$R/dists/s/main/binary-amd64/Packages.xz
+# A well-formed index, just not the one the Release lists.
 cp "$I" "$T/keep-index"
-printf 'x' | dd of="$I" bs=1 seek=20 conv=notrunc 2>/dev/null
+sed 's/^Maintainer: .*/Maintainer: u <u@u>/' "${I%.xz}" | xz >"$I"
 S --format=json "apt:$R:s:main" >"$T/out" 2>"$T/err"
 expect "an index not the Release's: exit 2" "$?" 2
 expect "an index not the Release's: one line naming it" "$(cat "$T/err")" \
