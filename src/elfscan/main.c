@@ -48,11 +48,11 @@ usage(FILE *f)
 "      --profile NAME    what the build flags of NAME promise (--list: which)\n"
 "      --system          judge each PATH as the root of a system\n"
 "      --proc[=PID,...]  also judge the running processes\n"
-"Also: --no-header --null -L -x -A --all --platform -j --no-progress -h -V\n"
+"Also: --no-header --null -L -x -A --all --platform --arch -j --no-progress -h -V\n"
 "Exit status: 0 no findings, 1 findings, 2 an error (2 wins over 1).\n"
-"All options: elfscan(1); system verdicts and stack rules: elfscan-system(7);\n"
-"hardening and profiles: elfscan-hardening(7); trees, packages, images and\n"
-"--diff: elfscan-inputs(7); text, JSON Lines and SARIF: elfscan-output(7).\n");
+"All options: elfscan(1); system verdicts, stack rules: elfscan-system(7);\n"
+"hardening, profiles: elfscan-hardening(7); trees, packages, images, --diff:\n"
+"elfscan-inputs(7); apt suites: elfscan-suites(7); formats: elfscan-output(7).\n");
 }
 
 /*
