@@ -899,8 +899,9 @@ main(int argc, char **argv)
 	pthread_mutex_init(&r.err_lock, NULL);
 	repo_failed = expand_repos(&o, argv + optind, argc - optind,
 	    &args) < 0;
+	/* Repositories with no package to read: nothing, not this system. */
 	if (args.n == 0 && argc - optind > 0) {
-		failed = 1;
+		failed = 0;
 		goto out;
 	}
 	/* A list of files alone: this machine's rules, no default paths. */

@@ -106,6 +106,24 @@ expect "an index not the Release's: one line naming it" "$(cat "$T/err")" \
 expect "an index not the Release's: nothing of it read" "$(said <"$T/out")" ""
 cp "$T/keep-index" "$I"
 
+# InRelease in place of Release: its signed text is read (the signature,
+# not yet checked, may be anything).
+D=$R/dists/s
+{ printf -- '-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\n'
+  cat "$D/Release"
+  printf -- '-----BEGIN PGP SIGNATURE-----\n\nnot checked\n-----END PGP SIGNATURE-----\n'
+} >"$D/InRelease" && mv "$D/Release" "$T/keep-release"
+S --format=json "apt:$R:s" >"$T/out" 2>"$T/err"
+expect "InRelease, the components it names: exit 1" "$?" 1
+expect "InRelease: every member as readelf says" "$(said <"$T/out")" \
+    "$(cat "$T/good")"
+rm "$D/InRelease"
+S "apt:$R:s:main" >/dev/null 2>"$T/err"
+expect "no Release: exit 2" "$?" 2
+expect "no Release: said" "$(cat "$T/err")" \
+    "elfscan: apt:$R:s:main: cannot read dists/s/Release: No such file or directory"
+mv "$T/keep-release" "$D/Release"
+
 # By URL: not yet.
 S "apt:https://deb.debian.org/debian:bookworm:main" >/dev/null 2>"$T/err"
 expect "a URL: exit 2" "$?" 2
