@@ -456,6 +456,12 @@ read_component(struct repo *r, const char *comp)
 	const struct sum *s = NULL;
 	size_t i, len = 0, plen;
 
+	if (strstr(comp, "..") != NULL) {
+		warnx("%s: %s: not a component: component skipped", r->arg,
+		    comp);
+		r->failed = -1;
+		return;
+	}
 	for (i = 0; i < 3 && text == NULL; i++) {
 		snprintf(name, sizeof(name), "%s/binary-%s/Packages%s", comp,
 		    r->arch, forms[i]);

@@ -26,13 +26,19 @@ deb() {
 	    dpkg-deb --root-owner-group --build "$T/build" \
 	    "$R/pool/main/$name/${name}_1_amd64.deb" >/dev/null
 }
+# release: the Release of suite s, of the indices there.
+release() {
+	(cd "$R/dists/s" &&
+	    apt-ftparchive -o APT::FTPArchive::Release::Components=main \
+	    release . >Release.new && mv Release.new Release)
+}
 # index: the Packages (plain and xz) and the Release of suite s.
 index() {
 	d=$R/dists/s/main/binary-amd64
 	mkdir -p "$d" &&
 	    (cd "$R" && dpkg-scanpackages -m pool /dev/null 2>/dev/null) >"$d/Packages" &&
 	    xz -kf "$d/Packages" &&
-	    (cd "$R/dists/s" && apt-ftparchive -o APT::FTPArchive::Release::Components=main release . >Release.new && mv Release.new Release)
+	    release
 }
 deb exec -z execstack && deb clean -z noexecstack && deb other -z execstack &&
     index || fail "build the repository"
@@ -123,6 +129,21 @@ expect "no Release: exit 2" "$?" 2
 expect "no Release: said" "$(cat "$T/err")" \
     "elfscan: apt:$R:s:main: cannot read dists/s/Release: No such file or directory"
 mv "$T/keep-release" "$D/Release"
+
+# Packages.gz alone: read as .xz is.
+d=$R/dists/s/main/binary-amd64
+mv "$d/Packages.xz" "$T/keep-xz" && gzip -k "$d/Packages" && mv "$d/Packages" "$T/keep-plain" &&
+    release ||
+    fail "a Packages.gz index"
+S --format=json "apt:$R:s:main" >"$T/out" 2>"$T/err"
+expect "Packages.gz: every member as readelf says" "$(said <"$T/out")" \
+    "$(cat "$T/good")"
+rm "$d/Packages.gz" && mv "$T/keep-xz" "$d/Packages.xz" && mv "$T/keep-plain" "$d/Packages" &&
+    release
+
+S "apt:$R:s:../../pool" >/dev/null 2>"$T/err"
+expect "a component out of dists/: refused" "$(cat "$T/err")" \
+    "elfscan: apt:$R:s:../../pool: ../../pool: not a component: component skipped"
 
 # By URL: not yet.
 S "apt:https://deb.debian.org/debian:bookworm:main" >/dev/null 2>"$T/err"
