@@ -46,6 +46,7 @@ elfscan_shell_tests = \
 	tests/elfscan/progress.sh \
 	tests/elfscan/sarif.sh \
 	tests/elfscan/images.sh \
+	tests/elfscan/repo-apt.sh \
 	tests/elfscan/lazy.sh \
 	tests/elfscan/reads.sh \
 	tests/elfscan/reader.sh \
@@ -170,7 +171,8 @@ unit_tests = \
 	tests/unit/check_stream \
 	tests/unit/check_source \
 	tests/elfscan/unit/check_verdict \
-	tests/elfscan/unit/check_report
+	tests/elfscan/unit/check_report \
+	tests/elfscan/unit/check_sha256
 unit_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS)
 unit_ldadd = tests/unit/libelfgen.a lib/libchstk-core.la $(CHECK_LIBS) \
 	$(LIBDW_LIBS) $(LIBELF_LIBS)
@@ -215,3 +217,7 @@ tests_elfscan_unit_check_report_LDADD = $(elfscan_unit_ldadd)
 # make check-hosts runs them under qemu-user, which runs no script.
 tests_elfscan_unit_check_verdict_LDFLAGS = $(AM_LDFLAGS) -no-install
 tests_elfscan_unit_check_report_LDFLAGS = $(AM_LDFLAGS) -no-install
+tests_elfscan_unit_check_sha256_CPPFLAGS = $(elfscan_unit_cppflags)
+tests_elfscan_unit_check_sha256_CFLAGS = $(unit_cflags)
+tests_elfscan_unit_check_sha256_LDADD = $(elfscan_unit_ldadd)
+tests_elfscan_unit_check_sha256_LDFLAGS = $(AM_LDFLAGS) -no-install

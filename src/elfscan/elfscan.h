@@ -43,6 +43,8 @@ struct opts {
 	bool one_fs;		/* -x */
 	bool archives;		/* -A: open containers met in the walk */
 	const char *platform;	/* --platform: OS/ARCH[/VARIANT], or NULL */
+	const char *arch;	/* --arch: a repository's, as dpkg names it,
+				   or NULL (repo.h) */
 	bool progress;		/* on a terminal, unless --no-progress */
 	unsigned jobs;		/* walker threads */
 	unsigned jobs_most;	/* and while the walk reads the disk */

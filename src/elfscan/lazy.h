@@ -27,7 +27,8 @@
 	X(archive_filter_bytes) X(archive_filter_count) X(archive_format) \
 	X(archive_read_data) X(archive_read_free) \
 	X(archive_read_new) X(archive_read_next_header) X(archive_read_open) \
-	X(archive_read_open_fd) X(archive_read_support_filter_bzip2) \
+	X(archive_read_open_fd) X(archive_read_open_memory) \
+	X(archive_read_support_format_raw) X(archive_read_support_filter_bzip2) \
 	X(archive_read_support_filter_gzip) X(archive_read_support_filter_lzma) \
 	X(archive_read_support_filter_rpm) X(archive_read_support_filter_xz) \
 	X(archive_read_support_filter_zstd) X(archive_read_support_format_ar) \

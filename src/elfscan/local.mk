@@ -7,6 +7,7 @@ elfscan_layers = \
 	src/elfscan/heads.c \
 	src/elfscan/read.c \
 	src/elfscan/oci.c \
+	src/elfscan/repo-apt.c \
 	src/elfscan/container.c \
 	src/elfscan/lazy.c \
 	src/elfscan/batch.c \
@@ -37,6 +38,7 @@ elfscan_layers = \
 	src/elfscan/scope.c \
 	src/elfscan/allow.c \
 	src/elfscan/findings.c \
+	src/elfscan/sha256.c \
 	src/elfscan/xalloc.c
 elfscan_headers = \
 	src/elfscan/elfscan.h src/elfscan/container.h src/elfscan/batch.h \
@@ -44,7 +46,7 @@ elfscan_headers = \
 	src/elfscan/verdict.h src/elfscan/where.h src/elfscan/lazy.h \
 	src/elfscan/xalloc.h src/elfscan/system.h src/elfscan/diff.h \
 	src/elfscan/proc.h src/elfscan/tree.h src/elfscan/evidence.h \
-	src/elfscan/debug.h
+	src/elfscan/debug.h src/elfscan/repo.h src/elfscan/sha256.h
 elfscan_cflags = $(AM_CFLAGS) $(PTHREAD_CFLAGS) $(LIBARCHIVE_CFLAGS) \
 	$(JSON_C_CFLAGS) $(LIBURING_CFLAGS)
 # What links libelfscan.a links these too. libarchive is not among them:

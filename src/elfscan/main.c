@@ -19,6 +19,7 @@
 #include "diff.h"
 #include "elfscan.h"
 #include "proc.h"
+#include "repo.h"
 #include "report.h"
 #include "sarif.h"
 #include "system.h"
@@ -47,11 +48,11 @@ usage(FILE *f)
 "      --profile NAME    what the build flags of NAME promise (--list: which)\n"
 "      --system          judge each PATH as the root of a system\n"
 "      --proc[=PID,...]  also judge the running processes\n"
-"Also: --no-header --null -L -x -A --all --platform -j --no-progress -h -V\n"
+"Also: --no-header --null -L -x -A --all --platform --arch -j --no-progress -h -V\n"
 "Exit status: 0 no findings, 1 findings, 2 an error (2 wins over 1).\n"
-"All options: elfscan(1); system verdicts and stack rules: elfscan-system(7);\n"
-"hardening and profiles: elfscan-hardening(7); trees, packages, images and\n"
-"--diff: elfscan-inputs(7); text, JSON Lines and SARIF: elfscan-output(7).\n");
+"All options: elfscan(1); system verdicts, stack rules: elfscan-system(7);\n"
+"hardening, profiles: elfscan-hardening(7); trees, packages, images, --diff:\n"
+"elfscan-inputs(7); apt suites: elfscan-suites(7); formats: elfscan-output(7).\n");
 }
 
 /*
@@ -88,7 +89,7 @@ enum {
 	OPT_FORMAT = 256, OPT_SUMMARY, OPT_ALLOW, OPT_ALLOW_PATTERN,
 	OPT_NO_PROGRESS, OPT_RULES, OPT_HARDENING, OPT_REQUIRE, OPT_SYSTEM,
 	OPT_DIFF, OPT_CODE, OPT_NO_HEADER, OPT_FILES_FROM, OPT_NULL,
-	OPT_PLATFORM, OPT_PROC, OPT_ALL, OPT_PROFILE, OPT_LIST,
+	OPT_PLATFORM, OPT_ARCH, OPT_PROC, OPT_ALL, OPT_PROFILE, OPT_LIST,
 };
 
 /* The leading ':' tells a missing argument from an unknown option, and
@@ -401,6 +402,7 @@ parse(int argc, char **argv, struct opts *o)
 		{ "one-file-system", no_argument, NULL, 'x' },
 		{ "archives", no_argument, NULL, 'A' },
 		{ "platform", required_argument, NULL, OPT_PLATFORM },
+		{ "arch", required_argument, NULL, OPT_ARCH },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 		{ "rules", no_argument, NULL, OPT_RULES },
@@ -501,6 +503,9 @@ parse(int argc, char **argv, struct opts *o)
 			}
 			o->platform = optarg;
 			break;
+		case OPT_ARCH:
+			o->arch = optarg;
+			break;
 		case 'j':
 			errno = 0;
 			n = strtol(optarg, &end, 10);
@@ -596,6 +601,37 @@ free_list(struct pathset *l)
 	for (i = 0; i < l->n; i++)
 		free(l->v[i]);
 	free(l->v);
+}
+
+static void
+add_package(void *paths, const char *path)
+{
+	add(paths, path);
+}
+
+/* The paths named, a repository's by its packages (repo.h) into out.
+   Returns -1 when a repository or one of its packages cannot be read
+   (said); the others are kept. */
+static int
+expand_repos(const struct opts *o, char **arg, int n, struct pathset *out)
+{
+	const char *arch = o->arch != NULL ? o->arch :
+	    repo_apt_arch(o->platform);
+	int i, r = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!repo_apt_named(arg[i]))
+			add(out, arg[i]);
+		else if (arch == NULL) {
+			warnx("%s: no dpkg architecture for %s: name one with --arch",
+			    arg[i], o->platform != NULL ? o->platform :
+			    "this machine");
+			r = -1;
+		} else if (repo_apt_packages(arg[i], arch, add_package,
+		    out) < 0)
+			r = -1;
+	}
+	return r;
 }
 
 /* A root judged, or "/" whose rules judge the paths named (system.h),
@@ -824,10 +860,11 @@ main(int argc, char **argv)
 	struct report r = { .o = &o, .st = &st };
 	struct judge j = { .o = &o, .r = &r, .st = &st };
 	struct pathset all = { NULL, 0 }, listed = { NULL, 0 };
+	struct pathset args = { NULL, 0 };
 	struct session *sess = NULL;
 	struct debugset *debug = NULL;
 	struct timespec t0, t1;
-	int i, nsess = 0, failed;
+	int i, nsess = 0, failed, repo_failed = 0;
 	size_t k;
 
 	/* Every message names the program as its manual does, not as
@@ -860,10 +897,17 @@ main(int argc, char **argv)
 	}
 	pthread_mutex_init(&r.lock, NULL);
 	pthread_mutex_init(&r.err_lock, NULL);
+	repo_failed = expand_repos(&o, argv + optind, argc - optind,
+	    &args) < 0;
+	/* Repositories with no package to read: nothing, not this system. */
+	if (args.n == 0 && argc - optind > 0) {
+		failed = 0;
+		goto out;
+	}
 	/* A list of files alone: this machine's rules, no default paths. */
-	if ((nsess = sessions(&o, argv + optind, argc - optind,
+	if ((nsess = sessions(&o, args.v, (int)args.n,
 	    o.files_from != NULL, &r, &sess)) < 0) {
-		nsess = argc - optind;
+		nsess = (int)args.n;
 		failed = 1;
 		goto out;
 	}
@@ -916,11 +960,12 @@ out:
 	debugset_free(debug);
 	free_list(&all);
 	free_list(&listed);
+	free_list(&args);
 	allow_free(&o.allow);
 	require_free(o.require, o.nrequire);
 	free(o.profiles);
 	free(o.pids);
-	if (failed || atomic_load(&st.c[C_ERRORS]) > 0)
+	if (failed || repo_failed || atomic_load(&st.c[C_ERRORS]) > 0)
 		return 2;
 	if (o.diff)
 		return atomic_load(&st.c[C_REGRESSIONS]) > 0 ? 1 : 0;

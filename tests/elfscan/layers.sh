@@ -13,7 +13,7 @@
 need nm
 : "${top_builddir:?}"
 
-order="main.c $(sed -n '/^elfscan_layers = /,/^[^	]/s|^	src/elfscan/\([a-z0-9_]*\.c\).*|\1|p' \
+order="main.c $(sed -n '/^elfscan_layers = /,/^[^	]/s|^	src/elfscan/\([a-z0-9_-]*\.c\).*|\1|p' \
     "$top_srcdir/src/elfscan/local.mk")"
 expect "local.mk lists the stages" "$(test "$(echo $order | wc -w)" -gt 10 && echo yes)" yes
 listed=$(printf '%s\n' $order | sort)

@@ -1,0 +1,561 @@
+/*
+ * repo-apt.c - an apt repository as input: apt:ROOT:SUITE[:COMPONENTS],
+ * ROOT a directory holding dists/ and pool/ as a Debian mirror lays them
+ * out. Its stages, each vouching for the next:
+ *   1. dists/SUITE/InRelease (its signed text) or Release: the SHA256 list
+ *      of the indices, and the suite's components when none are named;
+ *   2. COMPONENT/binary-ARCH/Packages.xz, .gz or plain, the first the
+ *      Release lists that is there: its size and SHA256 checked against
+ *      the Release, then decompressed (libarchive's raw format);
+ *   3. each stanza of the Packages of ARCH or all: its pool file read
+ *      whole, its size and SHA256 checked against the stanza.
+ * Only then is a package's path handed on: the walk reads it as any
+ * package named (container.c), so a package is read twice, once here for
+ * its digest and once for its images, and nothing of a package whose
+ * bytes are not the index's is reported. What fails is said in one line
+ * naming the index or the package; the component or the package is
+ * skipped, the rest goes on.
+ *
+ * InRelease's OpenPGP signature is NOT checked yet: the signed text is
+ * read as Release is, so this vouches for the pool against the Release,
+ * not for the Release against the archive's key.
+ */
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lazy.h"
+#include "repo.h"
+#include "sha256.h"
+#include "xalloc.h"
+
+#define PREFIX "apt:"
+#define RELEASE_MAX (64u << 20)	/* bytes of a Release, or an index file */
+#define INDEX_MAX (1u << 30)	/* bytes of a decompressed Packages */
+
+/* One line of the Release's SHA256 list. */
+struct sum {
+	char hex[SHA256_HEX];
+	uint64_t size;
+	char *name;
+};
+
+struct repo {
+	const char *arg;	/* as named */
+	char *root, *suite, *components;
+	const char *arch;
+	struct sum *sums;
+	size_t nsums;
+	char *release_components;
+	void (*add)(void *ctx, const char *path);
+	void *ctx;
+	int failed;
+};
+
+bool
+repo_apt_named(const char *arg)
+{
+	return strncmp(arg, PREFIX, strlen(PREFIX)) == 0;
+}
+
+/* OCI's architecture names (Go's GOARCH), with the variant where dpkg's
+   names differ by it, and dpkg's. */
+static const struct {
+	const char *oci, *dpkg;
+} arches[] = {
+	{ "amd64", "amd64" }, { "arm64", "arm64" }, { "386", "i386" },
+	{ "arm/v7", "armhf" }, { "arm/v6", "armel" }, { "arm/v5", "armel" },
+	{ "arm", "armhf" }, { "ppc64le", "ppc64el" }, { "s390x", "s390x" },
+	{ "riscv64", "riscv64" }, { "mips64le", "mips64el" },
+	{ "mipsle", "mipsel" }, { "loong64", "loong64" },
+};
+
+const char *
+repo_apt_arch(const char *platform)
+{
+	const char *slash;
+	size_t i, len;
+
+	if (platform == NULL) {
+#if defined(__x86_64__)
+		return "amd64";
+#elif defined(__aarch64__)
+		return "arm64";
+#elif defined(__i386__)
+		return "i386";
+#elif defined(__arm__)
+		return "armhf";
+#elif defined(__powerpc64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		return "ppc64el";
+#elif defined(__s390x__)
+		return "s390x";
+#elif defined(__riscv) && __riscv_xlen == 64
+		return "riscv64";
+#else
+		return NULL;
+#endif
+	}
+	if ((slash = strchr(platform, '/')) == NULL)
+		return NULL;
+	platform = slash + 1;
+	for (i = 0; i < sizeof(arches) / sizeof(arches[0]); i++) {
+		len = strlen(arches[i].oci);
+		if (strncmp(platform, arches[i].oci, len) == 0 &&
+		    (platform[len] == '\0' || (platform[len] == '/' &&
+		    strchr(arches[i].oci, '/') == NULL)))
+			return arches[i].dpkg;
+	}
+	return NULL;
+}
+
+/* The whole of the file root/name, at most max bytes, NUL-ended, hashed
+   into hex; *len its size. NULL with errno set when it cannot be read. */
+static char *
+slurp(const char *path, size_t max, size_t *len, char hex[SHA256_HEX])
+{
+	struct sha256 c;
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+	ssize_t got;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) == -1)
+		return NULL;
+	sha256_init(&c);
+	do {
+		if (cap - n < 65536 + 1)
+			buf = xrealloc(buf, cap = cap * 2 + 65536 + 1);
+		got = read(fd, buf + n, cap - n - 1);
+		if (got > 0) {
+			sha256_update(&c, buf + n, (size_t)got);
+			n += (size_t)got;
+		}
+	} while ((got > 0 || (got == -1 && errno == EINTR)) && n <= max);
+	if (got == -1 || n > max) {
+		if (n > max)
+			errno = EFBIG;
+		free(buf);
+		buf = NULL;
+	} else {
+		buf[n] = '\0';
+		*len = n;
+		if (hex != NULL)
+			sha256_hex(&c, hex);
+	}
+	close(fd);
+	return buf;
+}
+
+/* The signed text of an InRelease (RFC 4880 section 7): after the armor
+   header's blank line, up to the signature, its "- " escapes undone. */
+static void
+clearsigned(char *text)
+{
+	char *p = strstr(text, "\n\n"), *end, *out = text, *line;
+
+	if (strncmp(text, "-----BEGIN PGP SIGNED MESSAGE-----", 34) != 0 ||
+	    p == NULL)
+		return;
+	end = strstr(p, "\n-----BEGIN PGP SIGNATURE-----");
+	if (end != NULL)
+		*end = '\0';
+	for (line = p + 2; *line != '\0'; line++) {
+		if ((line == p + 2 || line[-1] == '\n') &&
+		    strncmp(line, "- ", 2) == 0)
+			line += 2;
+		*out++ = *line;
+	}
+	*out++ = '\n';
+	*out = '\0';
+}
+
+static bool
+is_hex(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') ||
+		    (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return true;
+}
+
+/* " HEX SIZE NAME" of the SHA256 list into s; false when it is not. */
+static bool
+sum_line(const char *line, size_t len, struct sum *s)
+{
+	char hex[65], name[4097];
+	uintmax_t size;
+	char buf[4200];
+
+	if (len >= sizeof(buf))
+		return false;
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	if (sscanf(buf, " %64s %ju %4096s", hex, &size, name) != 3 ||
+	    strlen(hex) != 64 || !is_hex(hex, 64))
+		return false;
+	memcpy(s->hex, hex, sizeof(s->hex));
+	s->size = size;
+	s->name = xstrdup(name);
+	return true;
+}
+
+/* The Release's Components and SHA256 list. */
+static void
+parse_release(struct repo *r, const char *text)
+{
+	const char *line = text, *end;
+	bool in_sums = false;
+	size_t len;
+
+	for (; *line != '\0'; line = *end != '\0' ? end + 1 : end) {
+		end = strchr(line, '\n');
+		if (end == NULL)
+			end = line + strlen(line);
+		len = (size_t)(end - line);
+		if (line[0] == ' ' && in_sums) {
+			r->sums = xrealloc(r->sums, (r->nsums + 1) *
+			    sizeof(*r->sums));
+			if (sum_line(line, len, &r->sums[r->nsums]))
+				r->nsums++;
+			continue;
+		}
+		in_sums = len == 7 && strncmp(line, "SHA256:", 7) == 0;
+		if (strncmp(line, "Components:", 11) == 0 && len > 11) {
+			free(r->release_components);
+			r->release_components = xmalloc(len - 11 + 1);
+			memcpy(r->release_components, line + 11, len - 11);
+			r->release_components[len - 11] = '\0';
+		}
+	}
+}
+
+static int
+read_release(struct repo *r)
+{
+	static const char *const names[] = { "InRelease", "Release" };
+	char *path, *text = NULL;
+	size_t i, len;
+	int error = ENOENT;
+
+	for (i = 0; i < 2 && text == NULL; i++) {
+		if (asprintf(&path, "%s/dists/%s/%s", r->root, r->suite,
+		    names[i]) < 0)
+			oom();
+		if ((text = slurp(path, RELEASE_MAX, &len, NULL)) == NULL &&
+		    errno != ENOENT)
+			error = errno;
+		free(path);
+	}
+	if (text == NULL) {
+		warnx("%s: cannot read dists/%s/Release: %s", r->arg,
+		    r->suite, strerror(error));
+		return -1;
+	}
+	clearsigned(text);
+	parse_release(r, text);
+	free(text);
+	if (r->nsums == 0) {
+		warnx("%s: cannot read dists/%s/Release: no SHA256 list",
+		    r->arg, r->suite);
+		return -1;
+	}
+	return 0;
+}
+
+static const struct sum *
+find_sum(const struct repo *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->nsums; i++)
+		if (strcmp(r->sums[i].name, name) == 0)
+			return &r->sums[i];
+	return NULL;
+}
+
+/* The decompressed bytes of an index read whole (text, len), or NULL
+   with why (libarchive's words) when they cannot be. */
+static char *
+decompress(const char *text, size_t len, size_t *out, char why[256])
+{
+	const char *no;
+	struct archive *a;
+	struct archive_entry *ae;
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+	la_ssize_t got = 0;
+
+	if (lazy_archive_load(&no) < 0) {
+		snprintf(why, 256, "%s", no);
+		return NULL;
+	}
+	if ((a = libarchive.archive_read_new()) == NULL)
+		oom();
+	libarchive.archive_read_support_filter_gzip(a);
+	libarchive.archive_read_support_filter_xz(a);
+	libarchive.archive_read_support_format_raw(a);
+	if (libarchive.archive_read_open_memory(a, text, len) != ARCHIVE_OK ||
+	    libarchive.archive_read_next_header(a, &ae) != ARCHIVE_OK)
+		got = -1;
+	while (got >= 0 && n <= INDEX_MAX) {
+		if (cap - n < 65536 + 1)
+			buf = xrealloc(buf, cap = cap * 2 + 65536 + 1);
+		if ((got = libarchive.archive_read_data(a, buf + n,
+		    cap - n - 1)) <= 0)
+			break;
+		n += (size_t)got;
+	}
+	if (got < 0 || n > INDEX_MAX) {
+		no = libarchive.archive_error_string(a);
+		snprintf(why, 256, "%s", n > INDEX_MAX ?
+		    "larger than 1 GiB decompressed" : no != NULL ? no :
+		    "cannot decompress");
+		free(buf);
+		buf = NULL;
+	} else {
+		buf[n] = '\0';
+		*out = n;
+	}
+	libarchive.archive_read_free(a);
+	return buf;
+}
+
+/* A stanza's fields that name its package file. */
+struct stanza {
+	const char *package, *version, *arch, *filename, *size, *sha256;
+};
+
+/* Does the pool path, from the index, stay below ROOT? */
+static bool
+safe_path(const char *p)
+{
+	const char *c;
+
+	if (*p == '/' || *p == '\0')
+		return false;
+	for (c = p; c != NULL; c = strchr(c, '/'), c = c != NULL ? c + 1 : c)
+		if (strncmp(c, "..", 2) == 0 && (c[2] == '/' || c[2] == '\0'))
+			return false;
+	return true;
+}
+
+/* Read the package's file whole, hashed; hand it on when its size and
+   digest are the stanza's. */
+static void
+check_package(struct repo *r, const struct stanza *st)
+{
+	unsigned char buf[65536];
+	char *path, hex[SHA256_HEX], *end;
+	struct sha256 c;
+	uint64_t want, got = 0;
+	ssize_t n;
+	int fd;
+
+	if (asprintf(&path, "%s/%s", r->root, st->filename) < 0)
+		oom();
+	errno = 0;
+	want = strtoull(st->size, &end, 10);
+	if (*end != '\0' || errno != 0 || strlen(st->sha256) != 64 ||
+	    !is_hex(st->sha256, 64)) {
+		warnx("%s: package %s %s: the index gives no valid Size and SHA256",
+		    path, st->package, st->version);
+		goto fail;
+	}
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) == -1) {
+		warnx("%s: package %s %s: cannot open: %s", path,
+		    st->package, st->version, strerror(errno));
+		goto fail;
+	}
+	sha256_init(&c);
+	while ((n = read(fd, buf, sizeof(buf))) > 0 ||
+	    (n == -1 && errno == EINTR))
+		if (n > 0 && (got += (uint64_t)n) <= want)
+			sha256_update(&c, buf, (size_t)n);
+	if (n == -1)
+		warnx("%s: package %s %s: cannot read: %s", path,
+		    st->package, st->version, strerror(errno));
+	else if (got < want)
+		warnx("%s: package %s %s: cut short: %" PRIu64 " bytes of the index's %" PRIu64,
+		    path, st->package, st->version, got, want);
+	else if (got > want)
+		warnx("%s: package %s %s: %" PRIu64 " bytes, not the index's %" PRIu64,
+		    path, st->package, st->version, got, want);
+	else if (sha256_hex(&c, hex), strcmp(hex, st->sha256) != 0)
+		warnx("%s: package %s %s: its SHA256 is not the index's",
+		    path, st->package, st->version);
+	close(fd);
+	if (n == -1 || got != want || strcmp(hex, st->sha256) != 0)
+		goto fail;
+	r->add(r->ctx, path);
+	free(path);
+	return;
+fail:
+	r->failed = -1;
+	free(path);
+}
+
+/* Each stanza of the Packages text, its lines ended by NULs in place. */
+static void
+read_stanzas(struct repo *r, const char *index, char *text)
+{
+	static const char *const names[] = { "Package", "Version",
+	    "Architecture", "Filename", "Size", "SHA256" };
+	struct stanza st = { NULL };
+	const char **field[] = { &st.package, &st.version, &st.arch,
+	    &st.filename, &st.size, &st.sha256 };
+	char *line = text, *end;
+	size_t i, len;
+
+	for (; line != NULL; line = end) {
+		if ((end = strchr(line, '\n')) != NULL)
+			*end++ = '\0';
+		if (*line != '\0') {
+			for (i = 0; i < 6; i++) {
+				len = strlen(names[i]);
+				if (strncmp(line, names[i], len) == 0 &&
+				    line[len] == ':')
+					*field[i] = line + len + 1 +
+					    strspn(line + len + 1, " \t");
+			}
+			if (end != NULL)
+				continue;
+		}
+		if (st.package == NULL)
+			continue;
+		if (st.filename == NULL || st.size == NULL ||
+		    st.sha256 == NULL || !safe_path(st.filename)) {
+			warnx("%s: %s: package %s: no Filename, Size and SHA256 of a path inside the repository",
+			    r->arg, index, st.package);
+			r->failed = -1;
+		} else if (st.arch == NULL || strcmp(st.arch, r->arch) == 0 ||
+		    strcmp(st.arch, "all") == 0) {
+			if (st.version == NULL)
+				st.version = "";
+			check_package(r, &st);
+		}
+		memset(&st, 0, sizeof(st));
+	}
+}
+
+/* The component's Packages, the first of its forms the Release lists
+   that is there, checked against the Release. */
+static void
+read_component(struct repo *r, const char *comp)
+{
+	static const char *const forms[] = { ".xz", ".gz", "" };
+	char name[4096], *path, *text = NULL, *plain, hex[SHA256_HEX];
+	char why[256];
+	const struct sum *s = NULL;
+	size_t i, len = 0, plen;
+
+	if (strstr(comp, "..") != NULL) {
+		warnx("%s: %s: not a component: component skipped", r->arg,
+		    comp);
+		r->failed = -1;
+		return;
+	}
+	for (i = 0; i < 3 && text == NULL; i++) {
+		snprintf(name, sizeof(name), "%s/binary-%s/Packages%s", comp,
+		    r->arch, forms[i]);
+		if ((s = find_sum(r, name)) == NULL)
+			continue;
+		if (asprintf(&path, "%s/dists/%s/%s", r->root, r->suite,
+		    name) < 0)
+			oom();
+		text = slurp(path, RELEASE_MAX, &len, hex);
+		free(path);
+	}
+	if (text == NULL) {
+		warnx("%s: %s/binary-%s/Packages: none the Release lists is there: component %s skipped",
+		    r->arg, comp, r->arch, comp);
+		r->failed = -1;
+		return;
+	}
+	if (len != s->size || strcmp(hex, s->hex) != 0) {
+		warnx("%s: %s: its %s is not the Release's: component %s skipped",
+		    r->arg, name, len != s->size ? "size" : "SHA256", comp);
+		r->failed = -1;
+	} else if ((plain = decompress(text, len, &plen, why)) == NULL) {
+		warnx("%s: %s: cannot decompress: %s: component %s skipped",
+		    r->arg, name, why, comp);
+		r->failed = -1;
+	} else {
+		read_stanzas(r, name, plain);
+		free(plain);
+	}
+	free(text);
+}
+
+static char *
+dup_n(const char *s, size_t n)
+{
+	char *d = xmalloc(n + 1);
+
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+/* ROOT, SUITE and COMPONENTS of arg; -1 when it is not one (said). */
+static int
+parse_ref(struct repo *r, const char *arg)
+{
+	const char *p = arg + strlen(PREFIX), *c1, *c2;
+
+	if (strncmp(p, "http://", 7) == 0 || strncmp(p, "https://", 8) == 0) {
+		warnx("%s: repositories by URL are not supported yet: name a directory", arg);
+		return -1;
+	}
+	if ((c1 = strchr(p, ':')) == NULL || c1 == p || c1[1] == '\0' ||
+	    c1[1] == ':') {
+		warnx("%s: not apt:ROOT:SUITE[:COMPONENT[,COMPONENT]]", arg);
+		return -1;
+	}
+	r->root = dup_n(p, (size_t)(c1 - p));
+	c2 = strchr(c1 + 1, ':');
+	r->suite = dup_n(c1 + 1, c2 != NULL ? (size_t)(c2 - c1 - 1) :
+	    strlen(c1 + 1));
+	r->components = c2 != NULL && c2[1] != '\0' ? xstrdup(c2 + 1) : NULL;
+	if (strstr(r->suite, "..") != NULL) {
+		warnx("%s: not a suite: %s", arg, r->suite);
+		return -1;
+	}
+	return 0;
+}
+
+int
+repo_apt_packages(const char *arg, const char *arch,
+    void (*add)(void *ctx, const char *path), void *ctx)
+{
+	struct repo r = { .arg = arg, .arch = arch, .add = add, .ctx = ctx };
+	char *list, *comp, *save;
+	size_t i;
+
+	if (parse_ref(&r, arg) < 0 || read_release(&r) < 0) {
+		r.failed = -1;
+		goto out;
+	}
+	list = xstrdup(r.components != NULL ? r.components :
+	    r.release_components != NULL ? r.release_components : "main");
+	for (comp = strtok_r(list, ", \t", &save); comp != NULL;
+	    comp = strtok_r(NULL, ", \t", &save))
+		read_component(&r, comp);
+	free(list);
+out:
+	for (i = 0; i < r.nsums; i++)
+		free(r.sums[i].name);
+	free(r.sums);
+	free(r.root);
+	free(r.suite);
+	free(r.components);
+	free(r.release_components);
+	return r.failed;
+}
