@@ -57,7 +57,8 @@ elfscan_shell_tests = \
 	tests/elfscan/proc.sh \
 	tests/elfscan/precision.sh \
 	tests/elfscan/layers.sh \
-	tests/elfscan/diff.sh
+	tests/elfscan/diff.sh \
+	tests/elfscan/schema.sh
 
 # The ASCII-armor linker script (ld/): real programs built at make check
 # time, judged by readelf, eu-elflint and the running kernel.
@@ -120,6 +121,7 @@ TESTS += tests/reliability/fuzz-short.sh
 endif
 EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/elfscan/check_json.py tests/elfscan/check_hardening.py \
+	tests/elfscan/check_schema.py \
 	tests/elfscan/check_names.py tests/elfscan/elfview.py \
 	tests/elfscan/check_evidence.py tests/fixtures/evidence/frames.c \
 	tests/fixtures/evidence/tramplib.c \
