@@ -58,7 +58,8 @@ elfscan_shell_tests = \
 	tests/elfscan/precision.sh \
 	tests/elfscan/layers.sh \
 	tests/elfscan/diff.sh \
-	tests/elfscan/schema.sh
+	tests/elfscan/schema.sh \
+	tests/elfscan/schema-man.sh
 
 # The ASCII-armor linker script (ld/): real programs built at make check
 # time, judged by readelf, eu-elflint and the running kernel.
@@ -121,7 +122,7 @@ TESTS += tests/reliability/fuzz-short.sh
 endif
 EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/elfscan/check_json.py tests/elfscan/check_hardening.py \
-	tests/elfscan/check_schema.py \
+	tests/elfscan/check_schema.py tests/elfscan/check_schema_man.py \
 	tests/elfscan/check_names.py tests/elfscan/elfview.py \
 	tests/elfscan/check_evidence.py tests/fixtures/evidence/frames.c \
 	tests/fixtures/evidence/tramplib.c \
@@ -212,3 +213,9 @@ tests_elfscan_unit_check_report_LDADD = $(elfscan_unit_ldadd)
 # make check-hosts runs them under qemu-user, which runs no script.
 tests_elfscan_unit_check_verdict_LDFLAGS = $(AM_LDFLAGS) -no-install
 tests_elfscan_unit_check_report_LDFLAGS = $(AM_LDFLAGS) -no-install
+
+# elfscan(1) does not name 28 members of the JSON Lines yet (the options
+# and annobin objects of "evidence", the summary's, old_member/new_member,
+# unused_allow's): expected to fail until the output page (elfscan-output.7,
+# being written) names them; it passes then, and this line must go.
+XFAIL_TESTS = tests/elfscan/schema-man.sh
