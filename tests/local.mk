@@ -59,7 +59,9 @@ elfscan_shell_tests = \
 	tests/elfscan/proc.sh \
 	tests/elfscan/precision.sh \
 	tests/elfscan/layers.sh \
-	tests/elfscan/diff.sh
+	tests/elfscan/diff.sh \
+	tests/elfscan/schema.sh \
+	tests/elfscan/schema-man.sh
 
 # The ASCII-armor linker script (ld/): real programs built at make check
 # time, judged by readelf, eu-elflint and the running kernel.
@@ -122,6 +124,7 @@ TESTS += tests/reliability/fuzz-short.sh
 endif
 EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/elfscan/check_json.py tests/elfscan/check_hardening.py \
+	tests/elfscan/check_schema.py tests/elfscan/check_schema_man.py \
 	tests/elfscan/check_names.py tests/elfscan/elfview.py \
 	tests/elfscan/check_evidence.py tests/fixtures/evidence/frames.c \
 	tests/elfscan/check_fortify.py tests/fixtures/fortify/main.c \
