@@ -41,6 +41,7 @@ elfscan_shell_tests = \
 	tests/elfscan/words.sh \
 	tests/elfscan/lists.sh \
 	tests/elfscan/system.sh \
+	tests/elfscan/unresolved.sh \
 	tests/elfscan/containers.sh \
 	tests/elfscan/hostile.sh \
 	tests/elfscan/progress.sh \

@@ -268,6 +268,22 @@ find(struct closure *c, const char *name, const struct search *s,
 	return found;
 }
 
+/* Is name the soname of the program's own dynamic linker? The kernel
+   maps PT_INTERP and ld.so enters itself in the link map under the
+   basename it was run as (elf/rtld.c, the _dl_rtld_libname setup), so
+   a need of that name (libc.so.6 needs ld-linux-x86-64.so.2) is met
+   wherever the file lies: /lib64 alone, outside every search path. */
+static bool
+is_interp(const struct closure *c, const char *name)
+{
+	const char *base;
+
+	if (c->l->interp == NULL)
+		return false;
+	base = strrchr(c->l->interp, '/');
+	return strcmp(base != NULL ? base + 1 : c->l->interp, name) == 0;
+}
+
 /* The DT_NEEDED names of node i, each loaded or missed. */
 static void
 needs(struct closure *c, size_t i)
@@ -281,7 +297,7 @@ needs(struct closure *c, size_t i)
 	    name += strlen(name) + 1) {
 		struct candidate k = { .c = c };
 
-		if (loaded(c, name) != NULL)
+		if (loaded(c, name) != NULL || is_interp(c, name))
 			continue;
 		if (!find(c, name, &s, &k)) {
 			miss(c, name, i, k.other != NULL ? k.other :

@@ -337,6 +337,44 @@ say(struct plugins *p, const struct closure *c, size_t at, size_t asker,
 	free(chain);
 }
 
+static void
+found_one(void *arg, const char *path)
+{
+	(void)path;
+	*(bool *)arg = true;
+}
+
+/* Does a file named name lie in the install tree of the plugin at
+   path: in its directory, its parent, or one level below either (a
+   JDK's lib/server/libjvm.so for lib/libjava.so, LibreOffice's
+   program/, Firefox's lib*.so, libpython beside a module's tree)?
+   Such a runtime is not missing: the host that loads the plugin
+   dlopens its runtime by path first (the java launcher's
+   LoadJavaVM), and ld.so then finds the soname loaded already
+   (elf/dl-load.c, _dl_map_object matches l_soname). */
+static bool
+in_own_tree(const struct plugins *p, const char *path, const char *name)
+{
+	static const char *const below[] = { "", "*/" };
+	const char *slash = strrchr(path, '/');
+	size_t dir[2], i, k;
+	bool found = false;
+	char pat[4096];
+
+	if (slash == NULL || slash == path || strpbrk(name, "*?[\\/"))
+		return false;
+	dir[0] = dir[1] = (size_t)(slash - path);
+	while (dir[1] > 0 && path[--dir[1]] != '/')
+		;
+	for (i = 0; i < 2 && !found; i++)
+		for (k = 0; k < 2 && !found; k++)
+			if (snprintf(pat, sizeof(pat), "%.*s/%s%s",
+			    (int)dir[i], path, below[k], name) <
+			    (int)sizeof(pat))
+				rootfs_glob(p->fs, pat, found_one, &found);
+	return found;
+}
+
 /* dlopen(name) from node caller of closure c, judged; c as it was
    after. Was it found? */
 static bool
@@ -356,6 +394,9 @@ judge(struct plugins *p, struct closure *c, const char *name, size_t caller,
 	if (asker != SIZE_MAX && !w->x && (!c->l->refuses || w->t != 2))
 		say(p, c, at, asker, w);
 	for (i = nmiss; i < c->nmiss; i++) {
+		if (in_own_tree(p, c->v[c->miss[i].from].o->path,
+		    c->miss[i].name))
+			continue;
 		chain = closure_via(c, c->miss[i].from, c->miss[i].from != at);
 		p->out.verdict(p->out.arg,
 		    (unsigned)__builtin_ctz(F_UNRESOLVED), c->miss[i].name,

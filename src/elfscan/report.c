@@ -1133,21 +1133,36 @@ host_text(struct buf *b, const struct sys_host *h)
 /* The hosts a verdict names in the text and SARIF messages. */
 #define HOSTS_SAID 5
 
-/* The hosts of one kind: programs (a path), or services (a unit's name,
-   no "/"). */
-static void
-hosts_of(struct buf *b, const struct sys_verdict *v, bool services)
+/* What a host is, for the words of its kind. */
+enum host_kind { HOST_PROGRAM, HOST_LIBRARY, HOST_SERVICE };
+
+static enum host_kind
+host_kind(const struct sys_host *h)
 {
-	const char *noun = services ? "service" : "program";
+	if (h->path[0] != '/')
+		return HOST_SERVICE;
+	return h->library ? HOST_LIBRARY : HOST_PROGRAM;
+}
+
+/* The hosts of one kind: programs, libraries (a path), or services (a
+   unit's name, no "/"). */
+static void
+hosts_of(struct buf *b, const struct sys_verdict *v, enum host_kind kind)
+{
+	static const char *const noun[][2] = {
+		[HOST_PROGRAM] = { "program", "programs" },
+		[HOST_LIBRARY] = { "library", "libraries" },
+		[HOST_SERVICE] = { "service", "services" },
+	};
 	size_t i, n = 0, said = 0;
 
 	for (i = 0; i < v->nhosts; i++)
-		n += (v->hosts[i].path[0] != '/') == services;
+		n += host_kind(&v->hosts[i]) == kind;
 	if (n == 0)
 		return;
-	buf_addf(b, "; %zu %s%s: ", n, noun, n == 1 ? "" : "s");
+	buf_addf(b, "; %zu %s: ", n, noun[kind][n != 1]);
 	for (i = 0; i < v->nhosts && said < HOSTS_SAID; i++) {
-		if ((v->hosts[i].path[0] != '/') != services)
+		if (host_kind(&v->hosts[i]) != kind)
 			continue;
 		if (said++ > 0)
 			buf_puts(b, ", ");
@@ -1160,8 +1175,9 @@ hosts_of(struct buf *b, const struct sys_verdict *v, bool services)
 static void
 hosts_text(struct buf *b, const struct sys_verdict *v)
 {
-	hosts_of(b, v, false);
-	hosts_of(b, v, true);
+	hosts_of(b, v, HOST_PROGRAM);
+	hosts_of(b, v, HOST_LIBRARY);
+	hosts_of(b, v, HOST_SERVICE);
 }
 
 static void

@@ -61,8 +61,10 @@ void report_root(struct report *r, const char *root, const char *image,
     const char *rules);
 /* A verdict of a root (system.h): what is at fault, and what it breaks. */
 struct sys_host {
-	const char *path;	/* a program, in the root */
+	const char *path;	/* a program or library in the root, or a
+				   service's unit name (no "/") */
 	const char *via;	/* the libraries between, "a b", or "" */
+	bool library;		/* path is a library, loaded by a host */
 };
 struct sys_verdict {
 	unsigned finding;	/* its bit index, from F_FIRST_SYSTEM */

@@ -475,6 +475,7 @@ verdict(struct system *s, unsigned finding, const char *subject,
     const char *why, const char *host, const char *via)
 {
 	struct group *g;
+	struct obj *o;
 	size_t i;
 
 	for (i = 0; i < s->ng; i++)
@@ -493,9 +494,15 @@ verdict(struct system *s, unsigned finding, const char *subject,
 	g = &s->g[i];
 	if (host == NULL)
 		return;
+	/* One file once: its first chain, breadth first the shortest. */
+	for (i = 0; i < g->n; i++)
+		if (strcmp(g->hosts[i].path, host) == 0)
+			return;
+	o = host[0] == '/' ? objects_at(&s->objs, &s->fs, host) : NULL;
 	g->hosts = xrealloc(g->hosts, (g->n + 1) * sizeof(*g->hosts));
 	g->hosts[g->n].path = xstrdup(host);
 	g->hosts[g->n].via = xstrdup(via);
+	g->hosts[g->n].library = o != NULL && !o->program;
 	g->n++;
 }
 
