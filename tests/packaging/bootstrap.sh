@@ -22,11 +22,8 @@ need unshare mount chroot
 root_new fresh bookworm
 mirror=$(roots_mirror) || { echo "ERROR: no Debian mirror found in /etc/apt/sources.list*"; exit 99; }
 # The security suite from the machine's sources where it names one.
-security=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
-    /etc/apt/sources.list.d/*.sources 2>/dev/null |
-    awk '$1 == "URIs:" { uri = $2 } $1 == "Suites:" && / bookworm-security/ { print uri; exit }
-	 $1 == "deb" && / bookworm-security / { for (i = 2; i <= NF; i++) if ($i ~ /^https?:/) { print $i; exit } }')
-security=${security:-http://deb.debian.org/debian-security}
+security=$(roots_source bookworm-security) ||
+    security=http://deb.debian.org/debian-security
 printf 'deb %s bookworm main\ndeb %s bookworm-updates main\ndeb %s bookworm-security main\n' \
     "$mirror" "$mirror" "$security" >"$T/sources.list"
 root_put fresh "$T/sources.list" /etc/apt/sources.list

@@ -27,6 +27,8 @@
 #                       view NAME is mounted at $(root_dir NAME), as a
 #                       directory a tool given a root reads
 #   root_dir NAME       print where root_host mounts view NAME
+#   roots_mirror        the machine's Debian mirror, which builds the roots
+#   roots_source SUITE  the first URI of the machine's apt sources for SUITE
 #
 # And the fixtures placed in roots, built by the caller's cc (its gcc and
 # flags) with --no-as-needed, so that every library named is needed; FILE
@@ -85,8 +87,13 @@ roots_mirror() {
 	fi
 	# shellcheck disable=SC1091
 	roots_codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+	roots_source "$roots_codename"
+}
+# roots_source SUITE: the first URI of the machine's apt sources that
+# serves SUITE (bookworm, bookworm-security); status 1 when none does.
+roots_source() {
 	cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
-	    /etc/apt/sources.list.d/*.sources 2>/dev/null | awk -v want="$roots_codename" '
+	    /etc/apt/sources.list.d/*.sources 2>/dev/null | awk -v want="$1" '
 		function pick(uri) { if (!found) { found = uri; print uri } }
 		# one-line form: deb [options] URI SUITE COMPONENT...
 		$1 == "deb" {
