@@ -7,6 +7,7 @@ elfscan_layers = \
 	src/elfscan/heads.c \
 	src/elfscan/read.c \
 	src/elfscan/oci.c \
+	src/elfscan/repo.c \
 	src/elfscan/repo-apt.c \
 	src/elfscan/container.c \
 	src/elfscan/lazy.c \

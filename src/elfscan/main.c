@@ -603,10 +603,22 @@ free_list(struct pathset *l)
 	free(l->v);
 }
 
+/* The packages of the repositories named, to be read. */
+struct packages {
+	struct pathset *out;
+	int failed;
+};
+
+/* A package of a repository, read when its bytes are its index's. */
 static void
-add_package(void *paths, const char *path)
+add_package(void *ctx, const struct repo_package *p)
 {
-	add(paths, path);
+	struct packages *c = ctx;
+
+	if (repo_check(p) == 0)
+		add(c->out, p->path);
+	else
+		c->failed = -1;
 }
 
 /* The paths named, a repository's by its packages (repo.h) into out.
@@ -615,23 +627,16 @@ add_package(void *paths, const char *path)
 static int
 expand_repos(const struct opts *o, char **arg, int n, struct pathset *out)
 {
-	const char *arch = o->arch != NULL ? o->arch :
-	    repo_apt_arch(o->platform);
-	int i, r = 0;
+	struct packages c = { .out = out };
+	int i;
 
-	for (i = 0; i < n; i++) {
-		if (!repo_apt_named(arg[i]))
+	for (i = 0; i < n; i++)
+		if (!repo_named(arg[i]))
 			add(out, arg[i]);
-		else if (arch == NULL) {
-			warnx("%s: no dpkg architecture for %s: name one with --arch",
-			    arg[i], o->platform != NULL ? o->platform :
-			    "this machine");
-			r = -1;
-		} else if (repo_apt_packages(arg[i], arch, add_package,
-		    out) < 0)
-			r = -1;
-	}
-	return r;
+		else if (repo_packages(arg[i], o->platform, o->arch,
+		    add_package, &c) < 0)
+			c.failed = -1;
+	return c.failed;
 }
 
 /* A root judged, or "/" whose rules judge the paths named (system.h),

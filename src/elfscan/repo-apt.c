@@ -7,14 +7,11 @@
  *   2. COMPONENT/binary-ARCH/Packages.xz, .gz or plain, the first the
  *      Release lists that is there: its size and SHA256 checked against
  *      the Release, then decompressed (libarchive's raw format);
- *   3. each stanza of the Packages of ARCH or all: its pool file read
- *      whole, its size and SHA256 checked against the stanza.
- * Only then is a package's path handed on: the walk reads it as any
- * package named (container.c), so a package is read twice, once here for
- * its digest and once for its images, and nothing of a package whose
- * bytes are not the index's is reported. What fails is said in one line
- * naming the index or the package; the component or the package is
- * skipped, the rest goes on.
+ *   3. each stanza of the Packages of ARCH or all, handed on as a
+ *      struct repo_package, its Size and SHA256 the index's: repo_check()
+ *      (repo.c) vouches for the pool file before it is read.
+ * What fails is said in one line naming the index or the package; the
+ * component or the package is skipped, the rest goes on.
  *
  * InRelease's OpenPGP signature is NOT checked yet: the signed text is
  * read as Release is, so this vouches for the pool against the Release,
@@ -52,7 +49,7 @@ struct repo {
 	struct sum *sums;
 	size_t nsums;
 	char *release_components;
-	void (*add)(void *ctx, const char *path);
+	void (*add)(void *ctx, const struct repo_package *p);
 	void *ctx;
 	int failed;
 };
@@ -331,6 +328,7 @@ decompress(const char *text, size_t len, size_t *out, char why[256])
 /* A stanza's fields that name its package file. */
 struct stanza {
 	const char *package, *version, *arch, *filename, *size, *sha256;
+	const char *source, *depends, *predepends, *provides;
 };
 
 /* Does the pool path, from the index, stay below ROOT? */
@@ -347,58 +345,40 @@ safe_path(const char *p)
 	return true;
 }
 
-/* Read the package's file whole, hashed; hand it on when its size and
-   digest are the stanza's. */
+/* The stanza, its Size and SHA256 valid, handed on. */
 static void
-check_package(struct repo *r, const struct stanza *st)
+add_package(struct repo *r, const struct stanza *st)
 {
-	unsigned char buf[65536];
-	char *path, hex[SHA256_HEX], *end;
-	struct sha256 c;
-	uint64_t want, got = 0;
-	ssize_t n;
-	int fd;
+	struct repo_package p = { .repo = r->arg, .name = st->package,
+	    .version = st->version, .arch = st->arch,
+	    .filename = st->filename, .sha256 = st->sha256,
+	    .provides = st->provides != NULL ? st->provides : "" };
+	char *path, *depends, *source, *end;
 
-	if (asprintf(&path, "%s/%s", r->root, st->filename) < 0)
-		oom();
 	errno = 0;
-	want = strtoull(st->size, &end, 10);
+	p.size = strtoull(st->size, &end, 10);
 	if (*end != '\0' || errno != 0 || strlen(st->sha256) != 64 ||
 	    !is_hex(st->sha256, 64)) {
-		warnx("%s: package %s %s: the index gives no valid Size and SHA256",
-		    path, st->package, st->version);
-		goto fail;
+		warnx("%s/%s: package %s %s: the index gives no valid Size and SHA256",
+		    r->root, st->filename, st->package, st->version);
+		r->failed = -1;
+		return;
 	}
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) == -1) {
-		warnx("%s: package %s %s: cannot open: %s", path,
-		    st->package, st->version, strerror(errno));
-		goto fail;
-	}
-	sha256_init(&c);
-	while ((n = read(fd, buf, sizeof(buf))) > 0 ||
-	    (n == -1 && errno == EINTR))
-		if (n > 0 && (got += (uint64_t)n) <= want)
-			sha256_update(&c, buf, (size_t)n);
-	if (n == -1)
-		warnx("%s: package %s %s: cannot read: %s", path,
-		    st->package, st->version, strerror(errno));
-	else if (got < want)
-		warnx("%s: package %s %s: cut short: %" PRIu64 " bytes of the index's %" PRIu64,
-		    path, st->package, st->version, got, want);
-	else if (got > want)
-		warnx("%s: package %s %s: %" PRIu64 " bytes, not the index's %" PRIu64,
-		    path, st->package, st->version, got, want);
-	else if (sha256_hex(&c, hex), strcmp(hex, st->sha256) != 0)
-		warnx("%s: package %s %s: its SHA256 is not the index's",
-		    path, st->package, st->version);
-	close(fd);
-	if (n == -1 || got != want || strcmp(hex, st->sha256) != 0)
-		goto fail;
-	r->add(r->ctx, path);
-	free(path);
-	return;
-fail:
-	r->failed = -1;
+	if (asprintf(&path, "%s/%s", r->root, st->filename) < 0 ||
+	    asprintf(&depends, "%s%s%s", st->predepends != NULL ?
+	    st->predepends : "", st->predepends != NULL &&
+	    st->depends != NULL ? ", " : "", st->depends != NULL ?
+	    st->depends : "") < 0)
+		oom();
+	/* "Source: NAME (VERSION)" when the versions differ. */
+	source = xstrdup(st->source != NULL ? st->source : st->package);
+	source[strcspn(source, " (")] = '\0';
+	p.path = path;
+	p.depends = depends;
+	p.source = source;
+	r->add(r->ctx, &p);
+	free(source);
+	free(depends);
 	free(path);
 }
 
@@ -407,10 +387,12 @@ static void
 read_stanzas(struct repo *r, const char *index, char *text)
 {
 	static const char *const names[] = { "Package", "Version",
-	    "Architecture", "Filename", "Size", "SHA256" };
+	    "Architecture", "Filename", "Size", "SHA256", "Source", "Depends",
+	    "Pre-Depends", "Provides" };
 	struct stanza st = { NULL };
 	const char **field[] = { &st.package, &st.version, &st.arch,
-	    &st.filename, &st.size, &st.sha256 };
+	    &st.filename, &st.size, &st.sha256, &st.source, &st.depends,
+	    &st.predepends, &st.provides };
 	char *line = text, *end;
 	size_t i, len;
 
@@ -418,7 +400,8 @@ read_stanzas(struct repo *r, const char *index, char *text)
 		if ((end = strchr(line, '\n')) != NULL)
 			*end++ = '\0';
 		if (*line != '\0') {
-			for (i = 0; i < 6; i++) {
+			for (i = 0; i < sizeof(names) / sizeof(names[0]);
+			    i++) {
 				len = strlen(names[i]);
 				if (strncmp(line, names[i], len) == 0 &&
 				    line[len] == ':')
@@ -439,7 +422,7 @@ read_stanzas(struct repo *r, const char *index, char *text)
 		    strcmp(st.arch, "all") == 0) {
 			if (st.version == NULL)
 				st.version = "";
-			check_package(r, &st);
+			add_package(r, &st);
 		}
 		memset(&st, 0, sizeof(st));
 	}
@@ -532,13 +515,19 @@ parse_ref(struct repo *r, const char *arg)
 }
 
 int
-repo_apt_packages(const char *arg, const char *arch,
-    void (*add)(void *ctx, const char *path), void *ctx)
+repo_apt_packages(const char *arg, const char *platform, const char *arch,
+    void (*add)(void *ctx, const struct repo_package *p), void *ctx)
 {
-	struct repo r = { .arg = arg, .arch = arch, .add = add, .ctx = ctx };
+	struct repo r = { .arg = arg, .add = add, .ctx = ctx,
+	    .arch = arch != NULL ? arch : repo_apt_arch(platform) };
 	char *list, *comp, *save;
 	size_t i;
 
+	if (r.arch == NULL) {
+		warnx("%s: no dpkg architecture for %s: name one with --arch",
+		    arg, platform != NULL ? platform : "this machine");
+		return -1;
+	}
 	if (parse_ref(&r, arg) < 0 || read_release(&r) < 0) {
 		r.failed = -1;
 		goto out;

@@ -1,28 +1,62 @@
 /*
- * repo.h - software repositories as inputs (repo-apt.c): a repository
- * named on the command line becomes the list of its packages' files,
- * each read first for its digest, then handed to the walk, which reads a
- * package file as it reads one named (container.c). What the index does
- * not vouch for is said and left out; the rest goes on.
+ * repo.h - software repositories as inputs: a repository named on the
+ * command line (apt:ROOT:SUITE[:COMPONENTS], repo-apt.c) becomes the list
+ * of its packages as its verified index gives them (repo.c dispatches by
+ * the name). The caller decides which to read (a store may hold some
+ * already: store.h); repo_check() vouches for a package's bytes before
+ * the walk reads it as it reads a package named (container.c). What the
+ * index does not vouch for is said and left out; the rest goes on.
  */
 #ifndef REPO_H
 #define REPO_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
-/* Is arg a repository, apt:ROOT:SUITE[:COMPONENT[,COMPONENT...]]? */
-bool repo_apt_named(const char *arg);
-/* The dpkg name of the architecture of an OCI platform, OS/ARCH[/VARIANT]
-   (--platform), or NULL when dpkg has none; this machine's for NULL. */
-const char *repo_apt_arch(const char *platform);
+/* A package as its repository's index gives it; lent for the call. */
+struct repo_package {
+	const char *repo;	/* the repository, as named */
+	const char *name, *version, *arch;
+	const char *source;	/* its source package's name */
+	const char *filename;	/* inside the repository, as the index
+				   names it */
+	const char *path;	/* where it is read: ROOT/filename */
+	const char *sha256;	/* the index's: 64 lowercase hex digits */
+	uint64_t size;		/* the index's, in bytes */
+	const char *depends;	/* Depends and Pre-Depends, as the index
+				   gives them, or "" */
+	const char *provides;	/* or "" */
+};
+
+/* Is arg a repository: apt:ROOT:SUITE[:COMPONENT[,COMPONENT...]]? */
+bool repo_named(const char *arg);
 /*
- * The packages of the repository arg (repo_apt_named) for the dpkg
- * architecture arch whose bytes match the index: add(ctx, path) for each,
- * path lent for the call. Every index or package that does not match, or
- * cannot be read, is said on stderr in one line and skipped. Returns 0,
- * or -1 when something was skipped.
+ * The packages of the repository arg (repo_named) whose index is vouched
+ * for, for the architecture arch, as the repository names it (dpkg's for
+ * apt), or else that of the OCI platform (--platform OS/ARCH), or else
+ * this machine's: add(ctx, p) for each, in the index's order. What does
+ * not match, or cannot be read, is said on stderr in one line and
+ * skipped. Returns 0, or -1 when something was skipped.
  */
-int repo_apt_packages(const char *arg, const char *arch,
-    void (*add)(void *ctx, const char *path), void *ctx);
+int repo_packages(const char *arg, const char *platform, const char *arch,
+    void (*add)(void *ctx, const struct repo_package *p), void *ctx);
+/* Read p's file whole: 0 when its size and SHA256 are the index's, else
+   -1, said in one line naming the package. */
+int repo_check(const struct repo_package *p);
+/* Is the package named name in shard k of n (0 <= k < n)? Stable: by its
+   name alone, so that it stays on its shard from one upload to the next
+   (FNV-1a, 64 bits). */
+bool repo_in_shard(const char *name, unsigned k, unsigned n);
+/* The 31-bit number repo_in_shard() divides, for a store to keep. */
+uint32_t repo_bucket(const char *name);
+
+/* repo-apt.c: apt:ROOT:SUITE[:COMPONENTS]. */
+bool repo_apt_named(const char *arg);
+/* The dpkg name of the architecture of an OCI platform, OS/ARCH[/VARIANT],
+   or NULL when dpkg has none; this machine's for NULL. */
+const char *repo_apt_arch(const char *platform);
+int repo_apt_packages(const char *arg, const char *platform,
+    const char *arch, void (*add)(void *ctx, const struct repo_package *p),
+    void *ctx);
 
 #endif
