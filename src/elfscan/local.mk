@@ -49,11 +49,11 @@ elfscan_headers = \
 	src/elfscan/proc.h src/elfscan/tree.h src/elfscan/evidence.h \
 	src/elfscan/debug.h src/elfscan/repo.h src/elfscan/sha256.h
 elfscan_cflags = $(AM_CFLAGS) $(PTHREAD_CFLAGS) $(LIBARCHIVE_CFLAGS) \
-	$(JSON_C_CFLAGS) $(LIBURING_CFLAGS)
+	$(JSON_C_CFLAGS) $(LIBURING_CFLAGS) $(SQLITE3_CFLAGS) $(LIBCURL_CFLAGS)
 # What links libelfscan.a links these too. libarchive is not among them:
 # lazy.c loads it when a container is met.
 elfscan_libs = src/elfscan/libelfscan.a lib/libchstk.la $(JSON_C_LIBS) \
-	$(LIBURING_LIBS) -ldl -lpthread
+	$(LIBURING_LIBS) $(SQLITE3_LIBS) $(LIBCURL_LIBS) -ldl -lpthread
 
 noinst_LIBRARIES += src/elfscan/libelfscan.a
 src_elfscan_libelfscan_a_SOURCES = $(elfscan_layers) $(elfscan_headers)

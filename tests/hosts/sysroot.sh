@@ -14,7 +14,7 @@
 # here.
 set -eu
 arch=$1 dir=$2
-pkgs="libelf-dev libdw-dev libarchive-dev libjson-c-dev zlib1g-dev check"
+pkgs="libelf-dev libdw-dev libarchive-dev libjson-c-dev zlib1g-dev libsqlite3-dev check"
 # Given by the cross toolchain, or not needed to build or run.
 toolchain="libc6 libc6-dev libgcc-s1 libgcc1 gcc-12-base libcrypt1 libcrypt-dev
 libnsl2 libnsl-dev libtirpc3 libtirpc-dev libtirpc-common linux-libc-dev
