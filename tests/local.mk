@@ -48,6 +48,7 @@ elfscan_shell_tests = \
 	tests/elfscan/sarif.sh \
 	tests/elfscan/images.sh \
 	tests/elfscan/repo-apt.sh \
+	tests/elfscan/repo-rpm.sh \
 	tests/elfscan/lazy.sh \
 	tests/elfscan/reads.sh \
 	tests/elfscan/reader.sh \

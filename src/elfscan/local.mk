@@ -9,6 +9,7 @@ elfscan_layers = \
 	src/elfscan/oci.c \
 	src/elfscan/repo.c \
 	src/elfscan/repo-apt.c \
+	src/elfscan/repo-rpm.c \
 	src/elfscan/index.c \
 	src/elfscan/container.c \
 	src/elfscan/lazy.c \
