@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "index.h"
 #include "lazy.h"
 #include "repo.h"
@@ -95,10 +96,6 @@ repo_rpm_packages(const char *arg, const char *platform, const char *arch,
 	return -1;
 }
 #else
-#include <inttypes.h>
-
-#include "buf.h"
-
 #define REPOMD "repodata/repomd.xml"
 #define REPOMD_MAX (16u << 20)	/* bytes of repomd.xml */
 #define PRIMARY_MAX (1u << 30)	/* bytes of the primary metadata as read */
@@ -259,7 +256,7 @@ read_repomd(struct repo *r, struct primary *pm)
 	doc = index_read(path, REPOMD_MAX, &len, NULL);
 	free(path);
 	if (doc == NULL) {
-		warnx("%s: " REPOMD ": cannot read: %s", r->arg,
+		warnx("%s: repodata/repomd.xml: cannot read: %s", r->arg,
 		    strerror(errno));
 		return -1;
 	}
@@ -285,8 +282,8 @@ read_repomd(struct repo *r, struct primary *pm)
 	libxml2.xmlFreeTextReader(x.r);
 	free(doc);
 	if (got < 0) {
-		warnx("%s: " REPOMD ": not XML: %s", r->arg, x.why[0] != '\0' ?
-		    x.why : "not well-formed");
+		warnx("%s: repodata/repomd.xml: not XML: %s", r->arg,
+		    x.why[0] != '\0' ? x.why : "not well-formed");
 		return -1;
 	}
 	return 0;
@@ -301,17 +298,17 @@ read_primary(struct repo *r, const struct primary *pm, size_t *len)
 	uint64_t size;
 
 	if (pm->href == NULL || pm->sum == NULL || pm->size == NULL) {
-		warnx("%s: " REPOMD ": no location, checksum and size of the primary metadata",
+		warnx("%s: repodata/repomd.xml: no location, checksum and size of the primary metadata",
 		    r->arg);
 		return NULL;
 	}
 	if (pm->sum_type == NULL || strcmp(pm->sum_type, "sha256") != 0) {
-		warnx("%s: " REPOMD ": the primary metadata's checksum is %s, not sha256",
+		warnx("%s: repodata/repomd.xml: the primary metadata's checksum is %s, not sha256",
 		    r->arg, pm->sum_type != NULL ? pm->sum_type : "of no type");
 		return NULL;
 	}
 	if (pm->base != NULL) {
-		warnx("%s: " REPOMD ": the primary metadata's location has an xml:base: not supported",
+		warnx("%s: repodata/repomd.xml: the primary metadata's location has an xml:base: not supported",
 		    r->arg);
 		return NULL;
 	}
@@ -320,7 +317,7 @@ read_primary(struct repo *r, const struct primary *pm, size_t *len)
 	if (!index_path_ok(pm->href) || strlen(pm->sum) != 64 ||
 	    !index_hex(pm->sum, 64) || *end != '\0' || errno != 0 ||
 	    pm->size[0] == '\0') {
-		warnx("%s: " REPOMD ": no valid location, SHA256 and size of the primary metadata inside the repository",
+		warnx("%s: repodata/repomd.xml: no valid location, SHA256 and size of the primary metadata inside the repository",
 		    r->arg);
 		return NULL;
 	}
@@ -563,7 +560,8 @@ read_packages(struct repo *r, const char *index, const char *doc,
 		    r->arg, index, index_error(s));
 	else if (got < 0)
 		warnx("%s: %s: not XML: %s: the rest of the repository skipped",
-		    r->arg, index, x.why[0] != '\0' ? x.why : "not well-formed");
+		    r->arg, index, x.why[0] != '\0' ? x.why :
+		    "not well-formed");
 	if (got < 0)
 		r->failed = -1;
 	index_close(s);
