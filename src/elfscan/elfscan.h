@@ -64,6 +64,9 @@ struct opts {
 	size_t nprofiles;
 	bool list;		/* --list: print the profiles' promises */
 	bool system;		/* the verdicts of roots (system.h) */
+	bool suite;		/* --system --store: the verdicts of the
+				   suites of the repositories named, from the
+				   store (suite.h); system is then false */
 	bool all;		/* --all: judge what Linux does not run too
 				   (scope.c) */
 	bool diff;		/* --diff OLD NEW (diff.h) */

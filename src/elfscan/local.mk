@@ -8,6 +8,7 @@ elfscan_layers = \
 	src/elfscan/read.c \
 	src/elfscan/oci.c \
 	src/elfscan/suite.c \
+	src/elfscan/suite-verdicts.c \
 	src/elfscan/repo.c \
 	src/elfscan/repo-apt.c \
 	src/elfscan/repo-rpm.c \

@@ -370,9 +370,11 @@ combinations(const struct opts *o, bool format)
 		what = "--files-from cannot be used with --system";
 	else if (o->files_from != NULL && o->diff)
 		what = "--files-from cannot be used with --diff";
-	else if (o->store != NULL && (o->system || o->diff || o->proc ||
+	else if (o->store != NULL && (o->diff || o->proc ||
 	    o->files_from != NULL))
-		what = "--store keeps the records of repositories: it cannot be used with --system, --diff, --proc or --files-from";
+		what = "--store keeps the records of repositories: it cannot be used with --diff, --proc or --files-from";
+	else if (o->store != NULL && o->system && o->shard_n > 1)
+		what = "--system judges a whole suite: it cannot be used with --shard";
 	if (what == NULL)
 		return 0;
 	warnx("%s", what);
@@ -912,6 +914,17 @@ main(int argc, char **argv)
 		failed = 1;
 		goto out;
 	}
+	/* A suite's verdicts come from its store, every package at once;
+	   its packages are not roots. */
+	if (o.system && suite_any(suite)) {
+		if (o.store == NULL) {
+			warnx("--system judges a suite from its store: name one with --store FILE");
+			failed = 1;
+			goto out;
+		}
+		o.system = false;
+		o.suite = true;
+	}
 	/* With a store, the judge's records go there, and what is said and
 	   counted is what the store says after the walk. */
 	if ((j.store = suite_store(suite)) != NULL) {
@@ -960,7 +973,8 @@ main(int argc, char **argv)
 			system_judge(j.sys);
 	}
 	progress_stop(j.prog);
-	if (suite_say(suite, &r) < 0)
+	if (suite_say(suite, &r) < 0 || (o.suite &&
+	    suite_judge(suite, &r) < 0))
 		failed = 1;
 	report_unused(&r);
 	if (o.proc && proc_scan(&r, o.pids, o.npids) < 0)

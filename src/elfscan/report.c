@@ -1161,24 +1161,27 @@ host_text(struct buf *b, const struct sys_host *h)
 #define HOSTS_SAID 5
 
 /* What a host is, for the words of its kind. */
-enum host_kind { HOST_PROGRAM, HOST_LIBRARY, HOST_SERVICE };
+enum host_kind { HOST_PROGRAM, HOST_LIBRARY, HOST_PLUGIN, HOST_SERVICE };
 
 static enum host_kind
 host_kind(const struct sys_host *h)
 {
-	if (h->path[0] != '/')
+	if (strchr(h->path, '/') == NULL)
 		return HOST_SERVICE;
+	if (h->plugin)
+		return HOST_PLUGIN;
 	return h->library ? HOST_LIBRARY : HOST_PROGRAM;
 }
 
-/* The hosts of one kind: programs, libraries (a path), or services (a
-   unit's name, no "/"). */
+/* The hosts of one kind: programs, libraries, plugins (a path), or
+   services (a unit's name, no "/"). */
 static void
 hosts_of(struct buf *b, const struct sys_verdict *v, enum host_kind kind)
 {
 	static const char *const noun[][2] = {
 		[HOST_PROGRAM] = { "program", "programs" },
 		[HOST_LIBRARY] = { "library", "libraries" },
+		[HOST_PLUGIN] = { "plugin", "plugins" },
 		[HOST_SERVICE] = { "service", "services" },
 	};
 	size_t i, n = 0, said = 0;
@@ -1204,6 +1207,7 @@ hosts_text(struct buf *b, const struct sys_verdict *v)
 {
 	hosts_of(b, v, HOST_PROGRAM);
 	hosts_of(b, v, HOST_LIBRARY);
+	hosts_of(b, v, HOST_PLUGIN);
 	hosts_of(b, v, HOST_SERVICE);
 }
 
@@ -2113,7 +2117,7 @@ report_summary(struct report *r, double seconds)
 	BUF_INIT(b, space);
 	writer(r)->summary(&b, v, (r->o->files ? 1u << G_SCAN : 0) |
 	    (r->o->hardening ? 1u << G_HARDENING : 0) |
-	    (r->o->system ? 1u << G_SYSTEM : 0) |
+	    (r->o->system || r->o->suite ? 1u << G_SYSTEM : 0) |
 	    (r->o->diff ? 1u << G_DIFF : 0) |
 	    (r->o->proc ? 1u << G_PROC : 0), seconds);
 	if (writer(r)->summary_on_stderr)

@@ -92,6 +92,8 @@ struct sys_host {
 				   service's unit name (no "/") */
 	const char *via;	/* the libraries between, "a b", or "" */
 	bool library;		/* path is a library, loaded by a host */
+	bool plugin;		/* path is a plugin of a suite, which a
+				   host loads with dlopen (suite.h) */
 };
 struct sys_verdict {
 	unsigned finding;	/* its bit index, from F_FIRST_SYSTEM */

@@ -52,7 +52,8 @@ static const char schema[] =
 "  package INTEGER NOT NULL REFERENCES packages (id) ON DELETE CASCADE,\n"
 "  member TEXT, streamed INTEGER NOT NULL,\n"
 "  error TEXT, unread INTEGER,\n"
-"  type INTEGER, class INTEGER, machine INTEGER, soname TEXT,\n"
+"  type INTEGER, kind INTEGER, class INTEGER, machine INTEGER,\n"
+"  soname TEXT,\n"
 "  stack TEXT, state INTEGER, effective INTEGER, scope INTEGER,\n"
 "  judged INTEGER, findings INTEGER NOT NULL DEFAULT 0,\n"
 "  allowed INTEGER NOT NULL DEFAULT 0, allowed_by TEXT,\n"
@@ -81,6 +82,7 @@ struct pending {
 	enum unread what;
 	bool streamed;
 	unsigned type, elf_class, machine;
+	enum chstk_kind kind;
 	enum chstk_state state;
 	struct verdict v;
 	bool judged;
@@ -421,6 +423,7 @@ store_image(struct store *s, struct report *r, const struct where *w,
 	p->allowed_by = v->allowed_by != NULL ? xstrdup(v->allowed_by->text) :
 	    NULL;
 	p->type = info->type;
+	p->kind = info->kind;
 	p->elf_class = info->elf_class;
 	p->machine = info->machine;
 	p->state = info->state;
@@ -474,7 +477,7 @@ keep_record(struct store *s, sqlite3_int64 id, const struct pending *p)
 	size_t i;
 	int ok;
 
-	st = prepare(s, "INSERT INTO records (package, member, error, unread, type, class, machine, soname, stack, state, effective, scope, judged, findings, allowed, allowed_by, known, pie, relro, canary, fortify, paths, ibt, shstk, bti, pac, symbols, textrel, entry_endbr, lang, text, json, cause, built, dwarf, streamed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36)");
+	st = prepare(s, "INSERT INTO records (package, member, error, unread, type, class, machine, soname, stack, state, effective, scope, judged, findings, allowed, allowed_by, known, pie, relro, canary, fortify, paths, ibt, shstk, bti, pac, symbols, textrel, entry_endbr, lang, text, json, cause, built, dwarf, streamed, kind) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, ?37)");
 	if (st == NULL)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
@@ -494,6 +497,7 @@ keep_record(struct store *s, sqlite3_int64 id, const struct pending *p)
 		    (int)h->lang };
 
 		sqlite3_bind_int(st, 5, (int)p->type);
+		sqlite3_bind_int(st, 37, (int)p->kind);
 		sqlite3_bind_int(st, 6, p->elf_class == ELFCLASS64 ? 64 : 32);
 		sqlite3_bind_int(st, 7, (int)p->machine);
 		bind_text(st, 8, p->soname);
@@ -804,6 +808,95 @@ out:
 	sqlite3_finalize(rec);
 	sqlite3_finalize(res);
 	exec(s, "COMMIT");
+	pthread_mutex_unlock(&s->lock);
+	return r;
+}
+
+int
+store_images(struct store *s, const char *repo, const char *arch,
+    const struct store_walk *walk)
+{
+	static const char from[] = " FROM listing l JOIN packages p ON p.sha256 = l.sha256 JOIN records r ON r.package = p.id",
+	    where[] = " WHERE l.repo = ?1 AND l.arch = ?2 AND r.error IS NULL";
+	sqlite3_stmt *st = NULL, *need = NULL;
+	char *sql;
+	int step = SQLITE_DONE, r = -1;
+
+	pthread_mutex_lock(&s->lock);
+	if (exec(s, "BEGIN") < 0)
+		goto out;
+	if (asprintf(&sql, "SELECT r.id, p.name, p.version, p.depends, p.path, r.member, r.kind, r.class, r.machine, r.soname, r.effective, r.state%s%s ORDER BY l.seq, r.id",
+	    from, where) < 0)
+		oom();
+	st = prepare(s, sql);
+	free(sql);
+	if (asprintf(&sql, "SELECT n.record, n.soname%s JOIN needed n ON n.record = r.id%s ORDER BY n.record, n.rowid",
+	    from, where) < 0)
+		oom();
+	need = prepare(s, sql);
+	free(sql);
+	if (st == NULL || need == NULL)
+		goto out;
+	bind_text(st, 1, repo);
+	bind_text(st, 2, arch);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct store_image im = {
+			.id = sqlite3_column_int64(st, 0),
+			.package = text_of(st, 1), .version = text_of(st, 2),
+			.depends = text_of(st, 3), .path = text_of(st, 4),
+			.member = text_of(st, 5),
+			.kind = (enum chstk_kind)sqlite3_column_int(st, 6),
+			.elf_class = (unsigned)sqlite3_column_int(st, 7),
+			.machine = (unsigned)sqlite3_column_int(st, 8),
+			.soname = text_of(st, 9),
+			.effective = (enum effective)sqlite3_column_int(st, 10),
+			.state = (enum chstk_state)sqlite3_column_int(st, 11),
+		};
+
+		walk->image(walk->ctx, &im);
+	}
+	if (step != SQLITE_DONE)
+		goto out;
+	bind_text(need, 1, repo);
+	bind_text(need, 2, arch);
+	while ((step = sqlite3_step(need)) == SQLITE_ROW)
+		walk->needed(walk->ctx, sqlite3_column_int64(need, 0),
+		    text_of(need, 1));
+	if (step == SQLITE_DONE)
+		r = 0;
+out:
+	if (r < 0)
+		said(s, "cannot read the store");
+	sqlite3_finalize(st);
+	sqlite3_finalize(need);
+	exec(s, "COMMIT");
+	pthread_mutex_unlock(&s->lock);
+	return r;
+}
+
+int
+store_version(struct store *s, const char *repo, const char *arch,
+    const char *name, char *out, size_t len)
+{
+	sqlite3_stmt *st;
+	int step, r = -1;
+
+	pthread_mutex_lock(&s->lock);
+	if ((st = prepare(s, "SELECT p.version FROM listing l JOIN packages p ON p.sha256 = l.sha256 WHERE l.repo = ?1 AND l.arch = ?2 AND p.name = ?3 ORDER BY l.seq LIMIT 1")) !=
+	    NULL) {
+		bind_text(st, 1, repo);
+		bind_text(st, 2, arch);
+		bind_text(st, 3, name);
+		if ((step = sqlite3_step(st)) == SQLITE_ROW) {
+			snprintf(out, len, "%s", text_of(st, 0));
+			r = 1;
+		} else if (step == SQLITE_DONE) {
+			r = 0;
+		} else {
+			said(s, "cannot read the store");
+		}
+		sqlite3_finalize(st);
+	}
 	pthread_mutex_unlock(&s->lock);
 	return r;
 }

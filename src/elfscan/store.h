@@ -93,6 +93,32 @@ struct store_say {
    (said). */
 int store_say(struct store *s, const char *repo, const char *arch,
     unsigned k, unsigned n, const struct store_say *say);
+/* An image of a listed package, as the suite's verdicts see it. */
+struct store_image {
+	long long id;		/* the record's: its needed() calls name it */
+	const char *package, *version, *depends;	/* its package's */
+	const char *path, *member;	/* the package's file, and where */
+	enum chstk_kind kind;
+	unsigned elf_class, machine;	/* 32 or 64; e_machine */
+	const char *soname;	/* or NULL */
+	enum effective effective;
+	enum chstk_state state;
+};
+struct store_walk {
+	void (*image)(void *ctx, const struct store_image *im);
+	/* After every image: each soname an image needs, in order. */
+	void (*needed)(void *ctx, long long id, const char *soname);
+	void *ctx;
+};
+/* The images the index of repo for arch lists, in its order, and what
+   they need; the strings lent for the call. Returns -1 when the store
+   cannot be read (said). */
+int store_images(struct store *s, const char *repo, const char *arch,
+    const struct store_walk *walk);
+/* The version of the first package named name the index lists, into
+   out: 1, or 0 when it lists none, or -1 (said). */
+int store_version(struct store *s, const char *repo, const char *arch,
+    const char *name, char *out, size_t len);
 /* Whether a package could not be kept, or the store read (said). */
 bool store_failed(const struct store *s);
 

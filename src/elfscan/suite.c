@@ -323,6 +323,19 @@ suite_say(struct suite *s, struct report *r)
 	return ret || store_failed(s->store) ? -1 : 0;
 }
 
+int
+suite_judge(struct suite *s, struct report *r)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; s->store != NULL && i < s->nlists; i++)
+		if (suite_judge_one(s->store, r, s->lists[i].repo,
+		    asked(s->o)) < 0)
+			ret = -1;
+	return ret;
+}
+
 void
 suite_close(struct suite *s)
 {

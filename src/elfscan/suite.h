@@ -37,6 +37,13 @@ struct store *suite_store(const struct suite *s);
 /* After the walk: the records the store keeps of the suite, said and
    counted. Returns -1 when the store failed (said). */
 int suite_say(struct suite *s, struct report *r);
+/* --system: the verdicts of each repository's index, every package
+   installed together (suite-verdicts.c), said after its records. Returns
+   -1 when the store cannot be read (said). */
+int suite_judge(struct suite *s, struct report *r);
+struct store;
+int suite_judge_one(struct store *st, struct report *r, const char *repo,
+    const char *arch);
 void suite_close(struct suite *s);
 
 #endif

@@ -503,6 +503,7 @@ verdict(struct system *s, unsigned finding, const char *subject,
 	g->hosts[g->n].path = xstrdup(host);
 	g->hosts[g->n].via = xstrdup(via);
 	g->hosts[g->n].library = o != NULL && !o->program;
+	g->hosts[g->n].plugin = false;
 	g->n++;
 }
 
