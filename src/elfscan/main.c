@@ -19,6 +19,7 @@
 #include "diff.h"
 #include "elfscan.h"
 #include "proc.h"
+#include "repo.h"
 #include "report.h"
 #include "sarif.h"
 #include "suite.h"
@@ -370,9 +371,10 @@ combinations(const struct opts *o, bool format)
 		what = "--files-from cannot be used with --system";
 	else if (o->files_from != NULL && o->diff)
 		what = "--files-from cannot be used with --diff";
-	else if (o->store != NULL && (o->diff || o->proc ||
-	    o->files_from != NULL))
-		what = "--store keeps the records of repositories: it cannot be used with --diff, --proc or --files-from";
+	else if (o->store != NULL && (o->proc || o->files_from != NULL))
+		what = "--store keeps the records of repositories: it cannot be used with --proc or --files-from";
+	else if (o->store != NULL && o->diff && o->shard_n > 1)
+		what = "--diff compares whole suites: it cannot be used with --shard";
 	else if (o->store != NULL && o->system && o->shard_n > 1)
 		what = "--system judges a whole suite: it cannot be used with --shard";
 	if (what == NULL)
@@ -446,8 +448,7 @@ parse(int argc, char **argv, struct opts *o)
 	o->jobs = cpus > 0 ? (unsigned)cpus : 1;
 	o->progress = isatty(STDERR_FILENO);
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		if (c == OPT_HARDENING || c == OPT_CODE || c == OPT_REQUIRE ||
-		    c == OPT_PROFILE || c == OPT_ALL)
+		if (c == OPT_REQUIRE || c == OPT_PROFILE)
 			add_shape(o, c, longopts, optarg);
 		switch (c) {
 		case 'q':
@@ -925,6 +926,14 @@ main(int argc, char **argv)
 		o.system = false;
 		o.suite = true;
 	}
+	/* Two suites compared: both read into the store, then compared from
+	   there. */
+	if (o.diff && suite_any(suite) && (o.store == NULL ||
+	    !repo_named(argv[optind]) || !repo_named(argv[optind + 1]))) {
+		warnx("--diff compares two suites from a store: name two repositories and --store FILE");
+		failed = 1;
+		goto out;
+	}
 	/* With a store, the judge's records go there, and what is said and
 	   counted is what the store says after the walk. */
 	if ((j.store = suite_store(suite)) != NULL) {
@@ -962,9 +971,9 @@ main(int argc, char **argv)
 		report_header(&r);
 	if (o.progress)
 		j.prog = progress_start(&r);
-	if (o.diff)
+	if (o.diff && j.store == NULL)
 		failed = walk_diff(&j, &sess[0]) < 0;
-	for (i = 0; i < nsess && !o.diff; i++) {
+	for (i = 0; i < nsess && (!o.diff || j.store != NULL); i++) {
 		j.sys = sess[i].sys;
 		j.image_root = sess[i].image;
 		failed |= walk(&j, sess[i].paths.v, sess[i].paths.n,
@@ -973,9 +982,13 @@ main(int argc, char **argv)
 			system_judge(j.sys);
 	}
 	progress_stop(j.prog);
-	if (suite_say(suite, &r) < 0 || (o.suite &&
-	    suite_judge(suite, &r) < 0))
+	if (o.diff && j.store != NULL) {
+		if (suite_diff(suite, &r) < 0)
+			failed = 1;
+	} else if (suite_say(suite, &r) < 0 || (o.suite &&
+	    suite_judge(suite, &r) < 0)) {
 		failed = 1;
+	}
 	report_unused(&r);
 	if (o.proc && proc_scan(&r, o.pids, o.npids) < 0)
 		failed = 1;

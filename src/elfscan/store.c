@@ -56,7 +56,7 @@ static const char schema[] =
 "  soname TEXT,\n"
 "  stack TEXT, state INTEGER, effective INTEGER, scope INTEGER,\n"
 "  judged INTEGER, findings INTEGER NOT NULL DEFAULT 0,\n"
-"  allowed INTEGER NOT NULL DEFAULT 0, allowed_by TEXT,\n"
+"  allowed INTEGER NOT NULL DEFAULT 0, allowed_by TEXT, wx INTEGER,\n"
 "  known INTEGER, pie INTEGER, relro INTEGER, canary INTEGER,\n"
 "  fortify INTEGER, paths INTEGER, ibt INTEGER, shstk INTEGER,\n"
 "  bti INTEGER, pac INTEGER, symbols INTEGER, textrel INTEGER,\n"
@@ -84,6 +84,7 @@ struct pending {
 	unsigned type, elf_class, machine;
 	enum chstk_kind kind;
 	enum chstk_state state;
+	unsigned wx;
 	struct verdict v;
 	bool judged;
 	struct hard h;
@@ -424,6 +425,7 @@ store_image(struct store *s, struct report *r, const struct where *w,
 	    NULL;
 	p->type = info->type;
 	p->kind = info->kind;
+	p->wx = info->wx;
 	p->elf_class = info->elf_class;
 	p->machine = info->machine;
 	p->state = info->state;
@@ -477,7 +479,7 @@ keep_record(struct store *s, sqlite3_int64 id, const struct pending *p)
 	size_t i;
 	int ok;
 
-	st = prepare(s, "INSERT INTO records (package, member, error, unread, type, class, machine, soname, stack, state, effective, scope, judged, findings, allowed, allowed_by, known, pie, relro, canary, fortify, paths, ibt, shstk, bti, pac, symbols, textrel, entry_endbr, lang, text, json, cause, built, dwarf, streamed, kind) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, ?37)");
+	st = prepare(s, "INSERT INTO records (package, member, error, unread, type, class, machine, soname, stack, state, effective, scope, judged, findings, allowed, allowed_by, known, pie, relro, canary, fortify, paths, ibt, shstk, bti, pac, symbols, textrel, entry_endbr, lang, text, json, cause, built, dwarf, streamed, kind, wx) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, ?37, ?38)");
 	if (st == NULL)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
@@ -498,6 +500,7 @@ keep_record(struct store *s, sqlite3_int64 id, const struct pending *p)
 
 		sqlite3_bind_int(st, 5, (int)p->type);
 		sqlite3_bind_int(st, 37, (int)p->kind);
+		sqlite3_bind_int(st, 38, (int)p->wx);
 		sqlite3_bind_int(st, 6, p->elf_class == ELFCLASS64 ? 64 : 32);
 		sqlite3_bind_int(st, 7, (int)p->machine);
 		bind_text(st, 8, p->soname);
@@ -817,7 +820,7 @@ store_images(struct store *s, const char *repo, const char *arch,
     const struct store_walk *walk)
 {
 	static const char from[] = " FROM listing l JOIN packages p ON p.sha256 = l.sha256 JOIN records r ON r.package = p.id",
-	    where[] = " WHERE l.repo = ?1 AND l.arch = ?2 AND r.error IS NULL";
+	    where[] = " WHERE l.repo = ?1 AND l.arch = ?2 AND (r.error IS NULL OR r.unread = 1)";
 	sqlite3_stmt *st = NULL, *need = NULL;
 	char *sql;
 	int step = SQLITE_DONE, r = -1;
@@ -825,7 +828,7 @@ store_images(struct store *s, const char *repo, const char *arch,
 	pthread_mutex_lock(&s->lock);
 	if (exec(s, "BEGIN") < 0)
 		goto out;
-	if (asprintf(&sql, "SELECT r.id, p.name, p.version, p.depends, p.path, r.member, r.kind, r.class, r.machine, r.soname, r.effective, r.state%s%s ORDER BY l.seq, r.id",
+	if (asprintf(&sql, "SELECT r.id, p.name, p.version, p.depends, p.path, r.member, r.kind, r.class, r.machine, r.soname, r.effective, r.state, r.error IS NOT NULL, r.allowed, r.wx, r.known, r.pie, r.relro, r.canary, r.fortify, r.paths, r.ibt, r.shstk, r.bti, r.pac%s%s ORDER BY l.seq, r.id",
 	    from, where) < 0)
 		oom();
 	st = prepare(s, sql);
@@ -851,7 +854,22 @@ store_images(struct store *s, const char *repo, const char *arch,
 			.soname = text_of(st, 9),
 			.effective = (enum effective)sqlite3_column_int(st, 10),
 			.state = (enum chstk_state)sqlite3_column_int(st, 11),
+			.malformed = sqlite3_column_int(st, 12),
+			.allowed = sqlite3_column_int(st, 13),
+			.wx = (unsigned)sqlite3_column_int(st, 14),
 		};
+		struct hard *h = &im.h;
+
+		h->known = sqlite3_column_int(st, 15);
+		h->pie = (enum pie)sqlite3_column_int(st, 16);
+		h->relro = (enum relro)sqlite3_column_int(st, 17);
+		h->canary = (enum tri)sqlite3_column_int(st, 18);
+		h->fortify = (enum tri)sqlite3_column_int(st, 19);
+		h->paths = (enum tri)sqlite3_column_int(st, 20);
+		h->ibt = (enum tri)sqlite3_column_int(st, 21);
+		h->shstk = (enum tri)sqlite3_column_int(st, 22);
+		h->bti = (enum tri)sqlite3_column_int(st, 23);
+		h->pac = (enum tri)sqlite3_column_int(st, 24);
 
 		walk->image(walk->ctx, &im);
 	}

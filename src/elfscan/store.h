@@ -103,6 +103,11 @@ struct store_image {
 	const char *soname;	/* or NULL */
 	enum effective effective;
 	enum chstk_state state;
+	bool malformed;		/* an ELF image that does not parse: none
+				   of the above is known */
+	bool allowed;		/* --allow waived its stack's findings */
+	unsigned wx;		/* its writable and executable segments */
+	struct hard h;		/* the defences --diff compares */
 };
 struct store_walk {
 	void (*image)(void *ctx, const struct store_image *im);
@@ -110,8 +115,9 @@ struct store_walk {
 	void (*needed)(void *ctx, long long id, const char *soname);
 	void *ctx;
 };
-/* The images the index of repo for arch lists, in its order, and what
-   they need; the strings lent for the call. Returns -1 when the store
+/* The images the index of repo for arch lists (and those that do not
+   parse), in its order, and what they need; the strings lent for the
+   call. Returns -1 when the store
    cannot be read (said). */
 int store_images(struct store *s, const char *repo, const char *arch,
     const struct store_walk *walk);

@@ -97,6 +97,8 @@ add_image(void *ctx, const struct store_image *im)
 	struct pkg *p = g->npkgs > 0 ? g->pkgs[g->npkgs - 1] : NULL;
 	struct node *n;
 
+	if (im->malformed)
+		return;
 	if (p == NULL || strcmp(p->path, im->path) != 0) {
 		p = xcalloc(1, sizeof(*p));
 		p->name = xstrdup(im->package);

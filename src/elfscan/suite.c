@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diff.h"
 #include "repo.h"
 #include "report.h"
 #include "store.h"
@@ -102,13 +103,21 @@ bad:
 	return -1;
 }
 
-/* What shapes the records a store keeps: its options, in one string. */
+/* What shapes the records a store keeps: its options, in one string:
+   --hardening (given, or implied by --code, --require, --profile or
+   --diff), --code and --all, then the --require and --profile given and
+   the --allow patterns. */
 static char *
 shape(const struct opts *o)
 {
-	char *s = xstrdup(o->shape != NULL ? o->shape : ""), *t;
+	char *s, *t;
 	size_t i;
 
+	if (asprintf(&s, "%s%s%s%s%s", o->hardening ? " --hardening" : "",
+	    o->code ? " --code" : "", o->all ? " --all" : "",
+	    o->shape != NULL ? " " : "", o->shape != NULL ? o->shape : "") < 0)
+		oom();
+	memmove(s, s + (*s == ' '), strlen(s + (*s == ' ')) + 1);
 	for (i = 0; i < o->allow.n; i++) {
 		if (asprintf(&t, "%s%s--allow-pattern=%s", s, *s != '\0' ?
 		    " " : "", o->allow.v[i].text) < 0)
@@ -321,6 +330,61 @@ suite_say(struct suite *s, struct report *r)
 		    s->o->shard_k, s->o->shard_n, &say) < 0)
 			ret = -1;
 	return ret || store_failed(s->store) ? -1 : 0;
+}
+
+struct sides {
+	struct diff *d;
+	int side;
+};
+
+/* An image of one side, as the judge hands it to --diff. */
+static void
+diff_one(void *ctx, const struct store_image *im)
+{
+	struct sides *c = ctx;
+	struct where w = { .path = im->path, .member = im->member };
+	struct chstk_info info = { .state = im->state, .kind = im->kind,
+	    .wx = im->wx };
+	struct verdict v = { .effective = im->effective,
+	    .allowed = im->allowed };
+
+	if (im->malformed)
+		diff_malformed(c->d, c->side, &w);
+	else
+		diff_image(c->d, c->side, &w, &info, &v, &im->h);
+}
+
+static void
+no_needed(void *ctx, long long id, const char *soname)
+{
+	(void)ctx;
+	(void)id;
+	(void)soname;
+}
+
+int
+suite_diff(struct suite *s, struct report *r)
+{
+	struct diff d;
+	struct sides c = { .d = &d };
+	struct store_walk walk = { .image = diff_one, .needed = no_needed,
+	    .ctx = &c };
+	int ret = 0;
+
+	if (s->store == NULL || s->nlists != 2)
+		return -1;
+	diff_init(&d);
+	d.r = r;
+	for (c.side = 0; c.side < 2; c.side++) {
+		d.root[c.side] = s->lists[c.side].repo;
+		if (store_images(s->store, s->lists[c.side].repo, asked(s->o),
+		    &walk) < 0)
+			ret = -1;
+	}
+	if (ret == 0)
+		diff_report(&d);
+	diff_free(&d);
+	return ret;
 }
 
 int

@@ -41,6 +41,10 @@ int suite_say(struct suite *s, struct report *r);
    installed together (suite-verdicts.c), said after its records. Returns
    -1 when the store cannot be read (said). */
 int suite_judge(struct suite *s, struct report *r);
+/* --diff: the first repository named against the second, image by image,
+   paired by their paths inside their packages (diff.h). Returns -1 when
+   the store cannot be read (said). */
+int suite_diff(struct suite *s, struct report *r);
 struct store;
 int suite_judge_one(struct store *st, struct report *r, const char *repo,
     const char *arch);

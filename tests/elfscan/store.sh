@@ -144,6 +144,7 @@ for f in --format=json --format=sarif "--summary" -q -0 "--no-header"; do
 done
 mv "$T/pool" "$R/pool"
 
+cp -r "$R" "$T/repo-before"
 # An upload: pb 2 replaces pb 1 (now with an executable stack), pi is new,
 # ph leaves. Only pb 2 and pi are read: every other package's file is moved
 # away while the store reads the new index.
@@ -164,6 +165,45 @@ expect "after an upload: what it says is what readelf says" \
     "$(said <"$T/up")" "$(cat "$T/good2")"
 expect "the package that left is dropped, with its records" \
     "$(sqlite3 "$DB" "SELECT count(*) FROM packages WHERE name = 'ph'; SELECT count(*) FROM records WHERE package NOT IN (SELECT id FROM packages)" | tr '\n' ' ')" "0 0 "
+
+# Two snapshots of the suite compared from one store (--diff): yesterday's
+# index (the first repository, as it was before the upload) and today's.
+# Each package is read once, however many snapshots hold it; what got
+# worse is what readelf says changed: each member's GNU_STACK, RW before
+# and RWE after, is a regression of the stack.
+OLD=$T/old
+mkdir -p "$OLD" && cp -r "$T/repo-before/." "$OLD/" || fail "yesterday's snapshot"
+stacks() {
+	for f in "$1"/pool/main/*/*.deb; do
+		rm -rf "$T/x" && dpkg-deb -x "$f" "$T/x" &&
+		    (cd "$T/x" && find . -type f) | sort | while read -r m; do
+			m=${m#./}
+			echo "$m $(readelf -lW "$T/x/$m" | awk '$1 == "GNU_STACK" { print $(NF-1) }')"
+		done
+	done | sort
+}
+stacks "$OLD" >"$T/stacks-old"
+stacks "$R" >"$T/stacks-new"
+join "$T/stacks-old" "$T/stacks-new" | awk '$2 != $3 {
+	print $1, "stack", $2 == "RWE" ? "exec" : "noexec", $3 == "RWE" ? "exec" : "noexec" }' >"$T/worse"
+expect "readelf: pb 2's program and library ask for an executable stack, pb 1's did not" \
+    "$(cat "$T/worse")" "usr/bin/pb stack noexec exec
+usr/lib/libpb.so.1 stack noexec exec"
+DBD=$T/diff.db
+S --diff --format=json --store "$DBD" "apt:$OLD:s:main" "$A" >"$T/diff" 2>"$T/err"
+expect "--diff of two snapshots: exit 1 (a regression)" "$?" 1
+expect "--diff of two snapshots: no message" "$(cat "$T/err")" ""
+expect "--diff of two snapshots: the regression readelf shows" \
+    "$(python3 -c '
+import json, sys
+for line in sys.stdin:
+    r = json.loads(line)
+    if r.get("diff") == "regression":
+        print(r["path"], r["property"], r["was"], r["now"])
+' <"$T/diff" | sort)" "$(cat "$T/worse")"
+expect "--diff of two snapshots: each package read once" \
+    "$(sqlite3 "$DBD" 'SELECT count(*) FROM packages')" \
+    "$(cat "$OLD"/dists/s/main/binary-amd64/Packages "$R"/dists/s/main/binary-amd64/Packages | awk '/^SHA256:/ { print $2 }' | sort -u | wc -l)"
 
 # Shards: three at once with GNU parallel into one new store (their index
 # from PARALLEL_SEQ), then a run without --shard reads nothing and says
