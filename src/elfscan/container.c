@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "container.h"
 #include "lazy.h"
@@ -681,23 +682,66 @@ container_scan_stream(ssize_t (*read)(void *arg, void *buf, size_t len),
 	utf8_end(utf8, was);
 }
 
-/*
- * Scan the container open on fd, of the kind its first bytes say, named
- * path: out->found for what each member holds, images and errors, and for
- * each error about the container itself.
- */
-void
-container_scan(int fd, const char *path, enum container kind,
-    const struct container_out *out)
+/* libarchive's source for container_scan_hashed: the file's bytes, each
+   into the digest. */
+struct hashed {
+	int fd;
+	struct container_digest *d;
+	unsigned char buf[65536];
+	bool failed;
+};
+
+static la_ssize_t
+hashed_read(struct archive *a, void *arg, const void **buf)
+{
+	struct hashed *h = arg;
+	ssize_t n;
+
+	(void)a;
+	do
+		n = read(h->fd, h->buf, sizeof(h->buf));
+	while (n == -1 && errno == EINTR);
+	if (n == -1) {
+		h->failed = true;
+		return -1;
+	}
+	sha256_update(&h->d->sha, h->buf, (size_t)n);
+	h->d->size += (uint64_t)n;
+	*buf = h->buf;
+	return n;
+}
+
+/* What libarchive left of the file, into the digest. */
+static void
+hashed_rest(struct hashed *h)
+{
+	ssize_t n;
+
+	do {
+		n = read(h->fd, h->buf, sizeof(h->buf));
+		if (n > 0) {
+			sha256_update(&h->d->sha, h->buf, (size_t)n);
+			h->d->size += (uint64_t)n;
+		}
+	} while (n > 0 || (n == -1 && errno == EINTR));
+	h->d->whole = n == 0 && !h->failed;
+}
+
+/* container_scan, and with d, container_scan_hashed. */
+static void
+scan_fd(int fd, const char *path, enum container kind,
+    const struct container_out *out, struct container_digest *d)
 {
 	struct scan s = { .out = out,
 	    .b.at = { .path = path, .streamed = true }, .b.packed = true,
 	    .b.evidence = out->hardening,
 	    .budget = EXPAND_MIN };
+	struct hashed *h = NULL;
 	struct level *l;
 	locale_t was, utf8;
 	struct stat st;
 	const char *no;
+	int r;
 
 	if (lazy_archive_load(&no) < 0) {
 		batch_add(&s.b, FOUND_ERROR, NULL, "%s", no);
@@ -715,7 +759,19 @@ container_scan(int fd, const char *path, enum container kind,
 	add_formats(l->a);
 	l->s = &s;
 	l->deb = kind == CONTAINER_DEB;
-	if (libarchive.archive_read_open_fd(l->a, fd, 65536) == ARCHIVE_OK)
+	if (d != NULL) {
+		h = xcalloc(1, sizeof(*h));
+		h->fd = fd;
+		h->d = d;
+		sha256_init(&d->sha);
+		d->size = 0;
+		d->whole = false;
+		r = libarchive.archive_read_open(l->a, h, NULL, hashed_read,
+		    NULL);
+	} else {
+		r = libarchive.archive_read_open_fd(l->a, fd, 65536);
+	}
+	if (r == ARCHIVE_OK)
 		read_level(l);
 	else if (!(kind == CONTAINER_COMPRESSED &&
 	    libarchive.archive_errno(l->a) == NOT_AN_ARCHIVE &&
@@ -723,6 +779,29 @@ container_scan(int fd, const char *path, enum container kind,
 		report(l, false, "cannot read archive: %s", why(l->a));
 	flush(&s);
 	libarchive.archive_read_free(l->a);
+	if (h != NULL) {
+		hashed_rest(h);
+		free(h);
+	}
 	free(l);
 	utf8_end(utf8, was);
+}
+
+/*
+ * Scan the container open on fd, of the kind its first bytes say, named
+ * path: out->found for what each member holds, images and errors, and for
+ * each error about the container itself.
+ */
+void
+container_scan(int fd, const char *path, enum container kind,
+    const struct container_out *out)
+{
+	scan_fd(fd, path, kind, out, NULL);
+}
+
+void
+container_scan_hashed(int fd, const char *path, enum container kind,
+    const struct container_out *out, struct container_digest *d)
+{
+	scan_fd(fd, path, kind, out, d);
 }

@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "batch.h"
+#include "sha256.h"
 
 struct archive_entry;
 struct tree;
@@ -63,6 +64,15 @@ struct container_out {
 };
 void container_scan(int fd, const char *path, enum container kind,
     const struct container_out *out);
+/* container_scan_hashed: the same, the file read once from its start to
+   its end, every byte into d: whole when it was read to the end. */
+struct container_digest {
+	struct sha256 sha;
+	uint64_t size;
+	bool whole;
+};
+void container_scan_hashed(int fd, const char *path, enum container kind,
+    const struct container_out *out, struct container_digest *d);
 /* An archive read from the stream read(arg, ...) of size bytes (or
    UINT64_MAX), an image layer: its members named prefix and their names,
    in batches for path; containers inside are not opened, the library's

@@ -154,8 +154,12 @@ struct judge {
 };
 /* Returns whether the batch held a finding. */
 bool judge_batch(struct judge *j, const struct batch *b);
-/* The file is done: -0 prints its path when it had a finding. */
-void judge_file(struct judge *j, const char *path, bool findings);
+/* The file is done: -0 prints its path when it had a finding; a store
+   keeps its package, its bytes checked against its index by d (read as
+   it was scanned: container.h), or NULL: read again. */
+struct container_digest;
+void judge_file(struct judge *j, const char *path, bool findings,
+    const struct container_digest *d);
 /* The counts of one image, as the judge makes them: of its class and
    marking, and, judged, its defences; then those of its findings, said
    in the report. And those of what did not parse (malformed: an ELF

@@ -293,11 +293,12 @@ judge_batch(struct judge *j, const struct batch *b)
 }
 
 void
-judge_file(struct judge *j, const char *path, bool findings)
+judge_file(struct judge *j, const char *path, bool findings,
+    const struct container_digest *d)
 {
 	/* A store's package is said when the suite is (store.h). */
 	if (j->store != NULL)
-		store_done(j->store, path);
+		store_done(j->store, path, d);
 	else if (findings && j->o->print0)
 		report_path0(j->r, path);
 }

@@ -279,6 +279,7 @@ read_head(struct judge *j, const struct head *h, const struct met *m)
 	struct container_ctx c;
 	struct container_out out;
 	struct oci_select sel = { m->ref, j->o->platform };
+	struct container_digest digest = { .whole = false };
 	size_t n = h->n;
 	enum chstk_format format;
 	enum container kind;
@@ -316,13 +317,16 @@ read_head(struct judge *j, const struct head *h, const struct met *m)
 		    format);
 	else if (kind == CONTAINER_TAR && look_into && oci_is_archive(h->fd))
 		oci_scan(h->fd, false, path, &sel, &out);
+	/* A store's package is read once: its digest as it goes. */
+	else if (kind != CONTAINER_NONE && look_into && j->store != NULL)
+		container_scan_hashed(h->fd, path, kind, &out, &digest);
 	else if (kind != CONTAINER_NONE && look_into)
 		container_scan(h->fd, path, kind, &out);
 	else if (m->named == NAMED_ARG && h->error == 0)
 		batch_add(&b, FOUND_ERROR, NULL, "not an ELF file");
 	c.findings |= judge_batch(j, &b);
 	batch_clear(&b);
-	judge_file(j, path, c.findings);
+	judge_file(j, path, c.findings, digest.whole ? &digest : NULL);
 }
 
 void
@@ -359,5 +363,5 @@ read_layout(struct judge *j, int fd, const struct met *m)
 
 	container_to(&c, &out, j, m);
 	oci_scan(fd, true, m->path, &sel, &out);
-	judge_file(j, m->path, c.findings);
+	judge_file(j, m->path, c.findings, NULL);
 }

@@ -2,8 +2,11 @@
  * sha256.c - SHA-256 as FIPS 180-4 section 6.2 computes it: 64-byte
  * blocks, big-endian words, the length in bits in the last 8 bytes.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sha256.h"
 
@@ -106,4 +109,32 @@ sha256_hex(struct sha256 *c, char hex[SHA256_HEX])
 	sha256_update(c, len, sizeof(len));
 	for (i = 0; i < 8; i++)
 		snprintf(hex + 8 * i, 9, "%08x", (unsigned)c->h[i]);
+}
+
+int
+sha256_file(const char *path, char hex[SHA256_HEX], uint64_t *size)
+{
+	unsigned char buf[65536];
+	struct sha256 c;
+	ssize_t n;
+	int fd, e;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) == -1)
+		return -1;
+	sha256_init(&c);
+	*size = 0;
+	while ((n = read(fd, buf, sizeof(buf))) > 0 ||
+	    (n == -1 && errno == EINTR))
+		if (n > 0) {
+			sha256_update(&c, buf, (size_t)n);
+			*size += (uint64_t)n;
+		}
+	e = errno;
+	close(fd);
+	if (n == -1) {
+		errno = e;
+		return -1;
+	}
+	sha256_hex(&c, hex);
+	return 0;
 }

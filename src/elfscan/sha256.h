@@ -24,5 +24,8 @@ void sha256_init(struct sha256 *c);
 void sha256_update(struct sha256 *c, const void *data, size_t len);
 /* The digest, as lowercase hex ended by a NUL, into hex; c is spent. */
 void sha256_hex(struct sha256 *c, char hex[SHA256_HEX]);
+/* The digest of the file at path, read whole, into hex, and its size:
+   0, or -1 with errno set. */
+int sha256_file(const char *path, char hex[SHA256_HEX], uint64_t *size);
 
 #endif

@@ -20,6 +20,8 @@
  */
 #include <elf.h>
 #include <err.h>
+#include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -27,7 +29,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "container.h"
 #include "repo.h"
+#include "sha256.h"
 #include "store.h"
 #include "xalloc.h"
 
@@ -605,26 +609,58 @@ fail:
 	return -1;
 }
 
+/* Are the bytes of e's file its index's: d's, or else the file's read
+   again? Said when they are not. */
+static bool
+vouched(const struct expected *e, const struct container_digest *d)
+{
+	struct sha256 c;
+	char hex[SHA256_HEX];
+	uint64_t size;
+
+	if (d == NULL && sha256_file(e->path, hex, &size) < 0) {
+		warnx("%s: package %s %s: cannot read: %s: not kept", e->path,
+		    e->name, e->version, strerror(errno));
+		return false;
+	} else if (d != NULL) {
+		c = d->sha;
+		sha256_hex(&c, hex);
+		size = d->size;
+	}
+	if (size != e->size)
+		warnx("%s: package %s %s: %" PRIu64 " bytes, not the index's %" PRIu64 ": not kept",
+		    e->path, e->name, e->version, size, e->size);
+	else if (strcmp(hex, e->sha256) != 0)
+		warnx("%s: package %s %s: its SHA256 is not the index's: not kept",
+		    e->path, e->name, e->version);
+	return size == e->size && strcmp(hex, e->sha256) == 0;
+}
+
 void
-store_done(struct store *s, const char *path)
+store_done(struct store *s, const char *path,
+    const struct container_digest *d)
 {
 	struct expected *e;
 	char what[4200];
 	size_t i;
 
 	pthread_mutex_lock(&s->lock);
-	if ((e = find(s, path)) != NULL) {
-		if (keep(s, e) < 0) {
-			snprintf(what, sizeof(what),
-			    "cannot keep package %s %s", e->name, e->version);
-			said(s, what);
-		}
-		for (i = 0; i < e->nrec; i++)
-			pending_free(&e->rec[i]);
-		free(e->rec);
-		e->rec = NULL;
-		e->nrec = 0;
+	if ((e = find(s, path)) == NULL) {
+		pthread_mutex_unlock(&s->lock);
+		return;
 	}
+	if (!vouched(e, d)) {
+		s->failed = true;
+	} else if (keep(s, e) < 0) {
+		snprintf(what, sizeof(what), "cannot keep package %s %s",
+		    e->name, e->version);
+		said(s, what);
+	}
+	for (i = 0; i < e->nrec; i++)
+		pending_free(&e->rec[i]);
+	free(e->rec);
+	e->rec = NULL;
+	e->nrec = 0;
 	pthread_mutex_unlock(&s->lock);
 }
 

@@ -49,8 +49,12 @@ void store_image(struct store *s, struct report *r, const struct where *w,
     const struct hard *h, const struct evidence *ev, bool judged);
 void store_error(struct store *s, const struct where *w, enum unread what,
     const struct allow_pattern *by, const char *msg);
-/* The file at path is read: its package and records kept, at once. */
-void store_done(struct store *s, const char *path);
+/* The file at path is read: its package and records kept at once, when
+   its size and SHA256 are its index's, by d (container.h: its bytes as
+   they were read) or else read again; if not, said, and nothing kept. */
+struct container_digest;
+void store_done(struct store *s, const char *path,
+    const struct container_digest *d);
 
 /* A package of an index, in its order: a listing's entry. */
 struct store_entry {

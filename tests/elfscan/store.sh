@@ -304,6 +304,33 @@ expect "killed, then rerun: no message" "$(cat "$T/err")" ""
 expect "killed, then rerun: the store holds what readelf says" \
     "$(held "$DBK")" "$(cat "$T/good3")"
 
+# With a store, a package's bytes are checked as they are read, once: one
+# whose bytes are not its index's (one byte changed, same size; cut short)
+# is said in one line, kept out of the store and out of what is said, and
+# read again next time; the others are kept; exit 2.
+DBB=$T/bad.db
+P=$R/pool/main/pc/pc_1_amd64.deb
+cp "$P" "$T/keep-pc"
+python3 -c 'import sys; p = sys.argv[1]; b = bytearray(open(p, "rb").read()); b[-100] ^= 1; open(p, "wb").write(b)' "$P"
+S --format=json --store "$DBB" "$A" >"$T/out" 2>"$T/err"
+expect "a package's bytes not the index's: exit 2" "$?" 2
+expect "a package's bytes not the index's: one line" "$(cat "$T/err")" \
+    "elfscan: $P: package pc 1: its SHA256 is not the index's: not kept"
+expect "a package's bytes not the index's: not kept, the others are" \
+    "$(sqlite3 "$DBB" "SELECT count(*) FROM packages WHERE name = 'pc'; SELECT count(*) FROM packages")" \
+    "0
+$(($(grep -c '^Package:' "$R/dists/s/main/binary-amd64/Packages") - 1))"
+expect "a package's bytes not the index's: nothing of it said" \
+    "$(said <"$T/out" | grep -c '/pc_1_amd64.deb!')" 0
+head -c 1000 "$T/keep-pc" >"$P"
+S --format=json --store "$DBB" "$A" >"$T/out" 2>"$T/err"
+expect "a package cut short: exit 2, one line" "$? $(cat "$T/err")" \
+    "2 elfscan: $P: package pc 1: 1000 bytes, not the index's $(wc -c <"$T/keep-pc"): not kept"
+cp "$T/keep-pc" "$P"
+S --format=json --store "$DBB" "$A" >"$T/out" 2>"$T/err"
+expect "the package put back: read, kept, exit 1" \
+    "$? $(cat "$T/err")$(sqlite3 "$DBB" "SELECT count(*) FROM packages WHERE name = 'pc'")" "1 1"
+
 # Stores elfscan cannot use: one line each, exit 2, the file left as it is.
 sqlite3 "$T/v7.db" 'CREATE TABLE t (x); PRAGMA user_version = 7'
 S --store "$T/v7.db" "$A" >"$T/out" 2>"$T/err"
