@@ -2,10 +2,18 @@
  * check_sha256.c - elfscan's SHA-256 (src/elfscan/sha256.c) against the
  * examples of FIPS 180-4 (NIST's "SHA256.pdf" and the one-million-"a"
  * message of FIPS 180-2 appendix B.3), the empty message, and the same
- * messages fed in pieces that straddle the 64-byte blocks.
+ * messages fed in pieces that straddle the 64-byte blocks, and a long
+ * message fed whole (the path that hashes blocks straight from the data);
+ * each with the CPU's SHA instructions where it has them and with the
+ * portable code (ELFSCAN_SHA256_PORTABLE, read once a process: Check runs
+ * each test in a process of its own). And the file digest against
+ * sha256's of the same bytes in memory.
  */
 #include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sha256.h"
 #include "elfgen.h"
@@ -59,15 +67,56 @@ START_TEST(test_pieces)
 }
 END_TEST
 
+/* One million "a" fed whole, and as a file. */
+START_TEST(test_whole)
+{
+	char hex[SHA256_HEX], path[] = "/tmp/check_sha256.XXXXXX";
+	char *m = malloc(1000000);
+	struct sha256 c;
+	uint64_t size;
+	int fd;
+
+	ck_assert_ptr_nonnull(m);
+	memset(m, 'a', 1000000);
+	sha256_init(&c);
+	sha256_update(&c, m, 1000000);
+	sha256_hex(&c, hex);
+	ck_assert_str_eq(hex, vectors[3].hex);
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, m, 1000000), 1000000);
+	close(fd);
+	ck_assert_int_eq(sha256_file(path, hex, &size), 0);
+	unlink(path);
+	ck_assert_str_eq(hex, vectors[3].hex);
+	ck_assert_uint_eq(size, 1000000);
+	free(m);
+}
+END_TEST
+
+static void
+portable(void)
+{
+	setenv("ELFSCAN_SHA256_PORTABLE", "1", 1);
+}
+
 int
 main(void)
 {
 	Suite *s = suite_create("sha256");
 	TCase *tc = tcase_create("fips180-4");
+	TCase *pc = tcase_create("fips180-4, portable");
 
 	tcase_add_loop_test(tc, test_vector, 0,
 	    (int)(sizeof(vectors) / sizeof(vectors[0])));
 	tcase_add_loop_test(tc, test_pieces, 0, 4);
+	tcase_add_test(tc, test_whole);
 	suite_add_tcase(s, tc);
+	tcase_add_checked_fixture(pc, portable, NULL);
+	tcase_add_loop_test(pc, test_vector, 0,
+	    (int)(sizeof(vectors) / sizeof(vectors[0])));
+	tcase_add_loop_test(pc, test_pieces, 0, 4);
+	tcase_add_test(pc, test_whole);
+	suite_add_tcase(s, pc);
 	return gen_run(s);
 }
