@@ -105,7 +105,7 @@ reliability_tests = \
 # MemoryDenyWriteExecute= per service. Container images built from those
 # roots are judged as roots, against their unpacked trees and the same glibc.
 system_tests = tests/system/glibc-roots.sh tests/system/mdwe-setup.sh \
-	tests/system/jdk.sh \
+	tests/system/jdk.sh tests/system/apps.sh \
 	tests/system/causes.sh \
 	tests/system/closures.sh tests/system/units.sh \
 	tests/system/image-roots.sh tests/system/plugins.sh
