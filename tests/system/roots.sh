@@ -29,7 +29,8 @@
 #                       apt cannot. The .debs and apt's lists are kept in
 #                       $XDG_CACHE_HOME/chstk/apt/SUITE, bound into the view
 #                       for the install only, so that another run
-#                       downloads nothing it has
+#                       downloads nothing it has; dpkg leaves out
+#                       /usr/share/doc, man and locale, and syncs nothing
 #   root_host NAME COMMAND [ARG...]
 #                       run COMMAND on this machine (not in the root) while
 #                       view NAME is mounted at $(root_dir NAME), as a
@@ -253,7 +254,9 @@ root_ldconfig() {
 # apt fetches the lists again only where the mirror has newer ones, and
 # autoclean drops the .debs the mirror no longer has. The cache belongs to
 # this machine's root, not to the root's sandbox user _apt: apt downloads
-# as root.
+# as root. A view is thrown away and its tests read programs, not manuals:
+# dpkg need not sync what it writes, nor write the documentation (apps.sh's
+# install, warm, took 70 s instead of 115 s on two loaded cores).
 root_install() {
 	roots_name=$1
 	shift
@@ -264,6 +267,12 @@ root_install() {
 	mkdir -p "$roots_cache/archives/partial" "$roots_cache/lists/partial" ||
 	    { echo "ERROR: root_install: cannot make $roots_cache" >&2; exit 99; }
 	root_put "$roots_name" /etc/resolv.conf /etc/resolv.conf
+	printf '%s\n' force-unsafe-io 'path-exclude=/usr/share/doc/*' \
+	    'path-exclude=/usr/share/man/*' 'path-exclude=/usr/share/locale/*' \
+	    >"$T/roots/$roots_name/dpkg.cfg" ||
+	    { echo "ERROR: root_install: cannot write $T/roots/$roots_name/dpkg.cfg" >&2; exit 99; }
+	root_put "$roots_name" "$T/roots/$roots_name/dpkg.cfg" \
+	    /etc/dpkg/dpkg.cfg.d/chstk-test
 	roots_binds="/var/cache/apt/archives $roots_cache/archives
 /var/lib/apt/lists $roots_cache/lists"
 	# shellcheck disable=SC2016
