@@ -18,6 +18,10 @@
 #     found in program/ by RUNPATH $ORIGIN;
 #   Rscript loads R's stats package, whose stats.so needs libR.so, in
 #     /usr/lib/R/lib/ and linked from /usr/lib.
+# elfscan knows python3's modules as plugins, not libxul.so, XS modules or
+# R packages (no host of theirs is known): of those it judges the programs
+# (firefox-esr, soffice.bin, R's exec/R) and says nothing of the rest, so
+# this guards what it says, not what it leaves out.
 # The .debs are cached (root_install), so a second run downloads nothing.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/system/roots.sh"
