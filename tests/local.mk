@@ -108,6 +108,7 @@ reliability_tests = \
 # roots are judged as roots, against their unpacked trees and the same glibc.
 system_tests = tests/system/glibc-roots.sh tests/system/mdwe-setup.sh \
 	tests/system/jdk.sh \
+	tests/system/apps.sh \
 	tests/system/suite-verdicts.sh \
 	tests/system/causes.sh \
 	tests/system/closures.sh tests/system/units.sh \
