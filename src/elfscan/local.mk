@@ -9,6 +9,7 @@ elfscan_layers = \
 	src/elfscan/oci.c \
 	src/elfscan/repo.c \
 	src/elfscan/repo-apt.c \
+	src/elfscan/fetch.c \
 	src/elfscan/container.c \
 	src/elfscan/lazy.c \
 	src/elfscan/batch.c \
@@ -47,7 +48,8 @@ elfscan_headers = \
 	src/elfscan/verdict.h src/elfscan/where.h src/elfscan/lazy.h \
 	src/elfscan/xalloc.h src/elfscan/system.h src/elfscan/diff.h \
 	src/elfscan/proc.h src/elfscan/tree.h src/elfscan/evidence.h \
-	src/elfscan/debug.h src/elfscan/repo.h src/elfscan/sha256.h
+	src/elfscan/debug.h src/elfscan/repo.h src/elfscan/sha256.h \
+	src/elfscan/fetch.h
 elfscan_cflags = $(AM_CFLAGS) $(PTHREAD_CFLAGS) $(LIBARCHIVE_CFLAGS) \
 	$(JSON_C_CFLAGS) $(LIBURING_CFLAGS) $(SQLITE3_CFLAGS) $(LIBCURL_CFLAGS)
 # What links libelfscan.a links these too. libarchive is not among them:
