@@ -107,11 +107,14 @@ expect "served right again: fetched, exit 1" "$? $(ls "$Oc")" "1 $Oc"
 echo "/repo/$O stall" >"$T/bad"
 rm -f "$Oc"
 : >"$T/log"
-ELFSCAN_FETCH_STALL=3600 S "apt:$U:s:main" >/dev/null 2>&1 &
+ELFSCAN_FETCH_STALL=3600 "$ELFSCAN" --no-progress "apt:$U:s:main" >/dev/null 2>&1 &
 scan=$!
-timeout "$hang" sh -c 'until grep -qx "GET $1" "$2"; do sleep 0.1; done' - \
-    "/repo/$O" "$T/log" || fail "elfscan asks for other"
-kill -KILL "$scan"
+# Until the server is asked for other, or elfscan has ended without.
+timeout "$hang" sh -c 'until grep -qx "GET $1" "$2" || ! kill -0 "$3"; do sleep 0.1; done' - \
+    "/repo/$O" "$T/log" "$scan"
+expect "killed mid-fetch: elfscan asked for other" \
+    "$(grep -cx "GET /repo/$O" "$T/log")" 1
+kill -KILL "$scan" 2>/dev/null
 wait "$scan"
 expect "killed mid-fetch: no file under the package's name" \
     "$(ls "$Oc" 2>/dev/null)" ""
