@@ -141,26 +141,27 @@ stall_bound(void)
 	return *end != '\0' || errno != 0 || v < 1 || v > 3600 ? -1 : v;
 }
 
-/* A handle for url into s, its bounds set; NULL with got->why. */
+/* The handle for url into s, its bounds set; NULL with got->why. One
+   for the run, reset for each fetch: it keeps its connections, so that
+   a suite's packages from one mirror do not each cost a TCP and TLS
+   handshake. */
 static CURL *
 handle(const char *url, struct sink *s, char errbuf[CURL_ERROR_SIZE])
 {
-	static bool ready;
+	static CURL *h;
 	long stall = stall_bound();
-	CURL *h;
 
 	if (stall < 0) {
 		snprintf(s->got->why, sizeof(s->got->why), "%s=%s: not a number of seconds from 1 to 3600",
 		    STALL_ENV, getenv(STALL_ENV));
 		return NULL;
 	}
-	/* Once, before any handle: elfscan fetches before its threads start. */
-	if (!ready && curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+	if (h != NULL)
+		curl_easy_reset(h);
+	else if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
 		snprintf(s->got->why, sizeof(s->got->why), "libcurl cannot start");
 		return NULL;
-	}
-	ready = true;
-	if ((h = curl_easy_init()) == NULL)
+	} else if ((h = curl_easy_init()) == NULL)
 		oom();
 	curl_easy_setopt(h, CURLOPT_URL, url);
 #if LIBCURL_VERSION_NUM >= 0x075500
@@ -261,7 +262,7 @@ attempt(CURL *h, struct sink *s, const char *errbuf)
 static int
 attempts(const char *url, struct sink *s)
 {
-	char errbuf[CURL_ERROR_SIZE] = "";
+	static char errbuf[CURL_ERROR_SIZE];	/* as long as the handle */
 	size_t len;
 	CURL *h;
 	int tries, r;
@@ -274,7 +275,6 @@ attempts(const char *url, struct sink *s)
 			break;
 		sleep(1u << (tries - 1));
 	}
-	curl_easy_cleanup(h);
 	if (r == -2 && (len = strlen(s->got->why)) < sizeof(s->got->why))
 		snprintf(s->got->why + len, sizeof(s->got->why) - len,
 		    ", %d tries", tries);

@@ -13,6 +13,9 @@
  * connect in 30 s, or when less than 1 byte/s arrives for the stall bound:
  * 30 s, or ELFSCAN_FETCH_STALL seconds (1 to 3600). The CA store is the
  * system's (libcurl's default); the proxy is the environment's.
+ *
+ * One fetch at a time: fetch_file() keeps one libcurl handle for the run,
+ * and elfscan fetches before its threads start (repo_packages()).
  */
 #ifndef FETCH_H
 #define FETCH_H
