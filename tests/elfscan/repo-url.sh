@@ -4,12 +4,15 @@
 # as the same repository read from its directory is, and as dpkg-deb -x
 # and readelf -lW say; a second run fetches no package nor index (the
 # server's log shows no GET of them) and the cache holds each package
-# under its own SHA256. A package that answers 404 or 500, that stalls after its
-# headers, or whose body is not the index's; a Release that is not there;
-# a refused connection: each one error line naming the URL, exit 2, in a
-# bounded time (ELFSCAN_FETCH_STALL=2, every run under timeout 60, though
-# each takes seconds), and the rest reported; nothing of a failed fetch is
-# left under the cache's name, even when elfscan is killed mid-fetch.
+# under its own SHA256. A package that answers 404 or 500, that stalls
+# after its headers, or whose body is not the index's; a Release that is
+# not there; a refused connection: each one error line naming the URL,
+# exit 2, in a bounded time, and the rest reported. Every run is under
+# timeout 60: with ELFSCAN_FETCH_STALL=2 a stalling package takes about
+# 25 s (3 tries, each the bound after libcurl's 5 s speed window, 1 s and
+# 2 s apart), with the default 30 s over 100 s; the others take seconds.
+# Nothing of a failed fetch is left under the cache's name, even when
+# elfscan is killed mid-fetch.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/elfscan/apt-repo.sh"
 : "${top_builddir:?}"
