@@ -295,7 +295,7 @@ fetch_file(const char *url, const char *path, uint64_t max,
 	if (asprintf(&tmp, "%.*s.%s.XXXXXX", (int)(base - path), path,
 	    base) < 0)
 		oom();
-	if ((s.fd = mkstemp(tmp)) == -1) {
+	if ((s.fd = mkostemp(tmp, O_CLOEXEC)) == -1) {
 		snprintf(got->why, sizeof(got->why), "cannot write %s: %s",
 		    tmp, strerror(errno));
 		goto free_tmp;
