@@ -32,7 +32,8 @@ chstk_shell_tests = \
 # judged against readelf; --hardening judged against checksec,
 # hardening-check and readelf; its words (usage errors, notes, counts) and
 # its lists (--files-from, duplicates); --proc on processes it starts,
-# judged against their own /proc/PID/maps and readelf.
+# judged against their own /proc/PID/maps and readelf; apt repositories
+# from a directory and by URL from a local server (repo-server.py).
 elfscan_shell_tests = \
 	tests/elfscan/tree.sh \
 	tests/elfscan/mounts.sh \
@@ -50,6 +51,7 @@ elfscan_shell_tests = \
 	tests/elfscan/repo-apt.sh \
 	tests/elfscan/store.sh \
 	tests/elfscan/repo-rpm.sh \
+	tests/elfscan/repo-url.sh \
 	tests/elfscan/lazy.sh \
 	tests/elfscan/reads.sh \
 	tests/elfscan/reader.sh \
@@ -132,6 +134,7 @@ EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/elfscan/check_json.py tests/elfscan/check_hardening.py \
 	tests/elfscan/check_schema.py tests/elfscan/check_schema_man.py \
 	tests/elfscan/check_names.py tests/elfscan/elfview.py \
+	tests/elfscan/apt-repo.sh tests/elfscan/repo-server.py \
 	tests/elfscan/check_evidence.py tests/fixtures/evidence/frames.c \
 	tests/elfscan/check_fortify.py tests/fixtures/fortify/main.c \
 	tests/fixtures/fortify/other.c tests/fixtures/fortify/undef.c \

@@ -11,6 +11,7 @@ elfscan_layers = \
 	src/elfscan/suite-verdicts.c \
 	src/elfscan/repo.c \
 	src/elfscan/repo-apt.c \
+	src/elfscan/fetch.c \
 	src/elfscan/repo-rpm.c \
 	src/elfscan/index.c \
 	src/elfscan/container.c \
@@ -53,7 +54,8 @@ elfscan_headers = \
 	src/elfscan/xalloc.h src/elfscan/system.h src/elfscan/diff.h \
 	src/elfscan/proc.h src/elfscan/tree.h src/elfscan/evidence.h \
 	src/elfscan/debug.h src/elfscan/repo.h src/elfscan/sha256.h \
-	src/elfscan/store.h src/elfscan/suite.h src/elfscan/index.h
+	src/elfscan/store.h src/elfscan/suite.h src/elfscan/index.h \
+	src/elfscan/fetch.h
 elfscan_cflags = $(AM_CFLAGS) $(PTHREAD_CFLAGS) $(LIBARCHIVE_CFLAGS) \
 	$(JSON_C_CFLAGS) $(LIBURING_CFLAGS) $(SQLITE3_CFLAGS) $(LIBCURL_CFLAGS) \
 	$(LIBXML2_CFLAGS)

@@ -1,7 +1,7 @@
 /*
  * repo-apt.c - an apt repository as input: apt:ROOT:SUITE[:COMPONENTS],
  * ROOT a directory holding dists/ and pool/ as a Debian mirror lays them
- * out. Its stages, each vouching for the next:
+ * out, or the http(s) URL of one. Its stages, each vouching for the next:
  *   1. dists/SUITE/InRelease (its signed text) or Release: the SHA256 list
  *      of the indices, and the suite's components when none are named;
  *   2. COMPONENT/binary-ARCH/Packages.xz, .gz or plain, the first the
@@ -12,6 +12,12 @@
  *      (repo.c) vouches for the pool file before it is read.
  * What fails is said in one line naming the index or the package; the
  * component or the package is skipped, the rest goes on.
+ *
+ * By URL, each file is fetched (fetch.h) into elfscan's cache, then
+ * checked as a directory's is: the Release each time, into lists/ under
+ * its URL flattened; an index, when the copy in lists/ is not the one the
+ * Release lists; a package, into by-sha256/ under the index's digest, by
+ * repo_check(), so only when the caller reads it and has no copy.
  *
  * InRelease's OpenPGP signature is NOT checked yet: the signed text is
  * read as Release is, so this vouches for the pool against the Release,
@@ -24,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fetch.h"
 #include "index.h"
 #include "repo.h"
 #include "sha256.h"
@@ -43,6 +50,8 @@ struct sum {
 struct repo {
 	const char *arg;	/* as named */
 	char *root, *suite, *components;
+	const char *url;	/* root, when it is a URL; else NULL */
+	char *lists, *blobs;	/* by URL: the cache's directories */
 	const char *arch;
 	struct sum *sums;
 	size_t nsums;
@@ -182,20 +191,103 @@ parse_release(struct repo *r, const char *text)
 	}
 }
 
+/* s with what a URL's path may not hold as %XX, and for a file's name
+   (flat) its '/' as '_' and the '_' of s escaped, so two stay two. */
+static char *
+escape(const char *s, bool flat)
+{
+	static const char keep[] = "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.~+";
+	char *out = xmalloc(3 * strlen(s) + 1), *o = out;
+
+	for (; *s != '\0'; s++)
+		if (strchr(keep, *s) != NULL ||
+		    (strchr("/_", *s) != NULL && !flat) || (*s == ':' && flat))
+			*o++ = *s;
+		else if (*s == '/')
+			*o++ = '_';
+		else
+			o += sprintf(o, "%%%02X", (unsigned char)*s);
+	*o = '\0';
+	return out;
+}
+
+/* The URL of dists/SUITE/name; the caller frees it. */
+static char *
+dists_url(const struct repo *r, const char *name)
+{
+	char *dists, *path, *url;
+
+	if (asprintf(&dists, "dists/%s/%s", r->suite, name) < 0)
+		oom();
+	path = escape(dists, false);
+	if (asprintf(&url, "%s/%s", r->url, path) < 0)
+		oom();
+	free(path);
+	free(dists);
+	return url;
+}
+
+/* Where dists/SUITE/name is read: under ROOT, or by URL the copy in
+   lists/; the caller frees it. */
+static char *
+dists_path(const struct repo *r, const char *name)
+{
+	char *path, *url, *flat;
+
+	if (r->url == NULL) {
+		if (asprintf(&path, "%s/dists/%s/%s", r->root, r->suite,
+		    name) < 0)
+			oom();
+		return path;
+	}
+	url = dists_url(r, name);
+	flat = escape(url, true);
+	if (asprintf(&path, "%s/%s", r->lists, flat) < 0)
+		oom();
+	free(flat);
+	free(url);
+	return path;
+}
+
+/* dists/SUITE/name fetched into path: 0; 1 when the server has none and
+   it is not the last file to try; else -1, said with what is skipped. */
+static int
+fetch_index(const struct repo *r, const char *name, const char *path,
+    bool last, const char *skipped)
+{
+	char *url = dists_url(r, name);
+	struct fetch_got got;
+	int ret = 0;
+
+	if (fetch_file(url, path, RELEASE_MAX, NULL, &got) != 0) {
+		ret = !last && (got.http == 404 || got.http == 410) ? 1 : -1;
+		if (ret < 0)
+			warnx("%s: %s: cannot fetch: %s: %s", r->arg, url,
+			    got.why, skipped);
+	}
+	free(url);
+	return ret;
+}
+
 static int
 read_release(struct repo *r)
 {
 	static const char *const names[] = { "InRelease", "Release" };
 	char *path, *text = NULL;
 	size_t i, len;
-	int error = ENOENT;
+	int error = ENOENT, fetched;
 
 	for (i = 0; i < 2 && text == NULL; i++) {
-		if (asprintf(&path, "%s/dists/%s/%s", r->root, r->suite,
-		    names[i]) < 0)
-			oom();
-		if ((text = index_read(path, RELEASE_MAX, &len, NULL)) == NULL &&
-		    errno != ENOENT)
+		path = dists_path(r, names[i]);
+		fetched = r->url != NULL ? fetch_index(r, names[i], path,
+		    i == 1, "repository skipped") : 0;
+		if (fetched < 0) {
+			free(path);
+			return -1;
+		}
+		if (fetched == 0 && (text = index_read(path, RELEASE_MAX, &len,
+		    NULL)) == NULL && errno != ENOENT)
 			error = errno;
 		free(path);
 	}
@@ -240,7 +332,7 @@ add_package(struct repo *r, const struct stanza *st)
 	    .version = st->version, .arch = st->arch,
 	    .filename = st->filename, .sha256 = st->sha256,
 	    .provides = st->provides != NULL ? st->provides : "" };
-	char *path, *depends, *source, *end;
+	char *path, *url = NULL, *file, *depends, *source, *end;
 
 	errno = 0;
 	p.size = strtoull(st->size, &end, 10);
@@ -251,8 +343,15 @@ add_package(struct repo *r, const struct stanza *st)
 		r->failed = -1;
 		return;
 	}
-	if (asprintf(&path, "%s/%s", r->root, st->filename) < 0 ||
-	    asprintf(&depends, "%s%s%s", st->predepends != NULL ?
+	if (r->url != NULL) {
+		file = escape(st->filename, false);
+		if (asprintf(&url, "%s/%s", r->url, file) < 0 ||
+		    asprintf(&path, "%s/%s", r->blobs, st->sha256) < 0)
+			oom();
+		free(file);
+	} else if (asprintf(&path, "%s/%s", r->root, st->filename) < 0)
+		oom();
+	if (asprintf(&depends, "%s%s%s", st->predepends != NULL ?
 	    st->predepends : "", st->predepends != NULL &&
 	    st->depends != NULL ? ", " : "", st->depends != NULL ?
 	    st->depends : "") < 0)
@@ -261,11 +360,13 @@ add_package(struct repo *r, const struct stanza *st)
 	source = xstrdup(st->source != NULL ? st->source : st->package);
 	source[strcspn(source, " (")] = '\0';
 	p.path = path;
+	p.url = url;
 	p.depends = depends;
 	p.source = source;
 	r->add(r->ctx, &p);
 	free(source);
 	free(depends);
+	free(url);
 	free(path);
 }
 
@@ -315,16 +416,54 @@ read_stanzas(struct repo *r, const char *index, char *text)
 	}
 }
 
-/* The component's Packages, the first of its forms the Release lists
-   that is there, checked against the Release. */
+/* The text of the component's Packages (*len bytes, digest hex, its
+   Release line *s), the first of its forms the Release lists that is
+   there; by URL, fetched unless the copy there is the Release's. NULL
+   when there is none: said when *said. */
+static char *
+index_text(struct repo *r, const char *comp, char name[4096],
+    const struct sum **s, size_t *len, char hex[SHA256_HEX], bool *said)
+{
+	static const char *const forms[] = { ".xz", ".gz", "" };
+	char *path, *text = NULL, skipped[4200];
+	size_t i, n = 0, at[3];
+	int fetched;
+
+	for (i = 0; i < 3; i++) {
+		snprintf(name, 4096, "%s/binary-%s/Packages%s", comp, r->arch,
+		    forms[i]);
+		if (find_sum(r, name) != NULL)
+			at[n++] = i;
+	}
+	snprintf(skipped, sizeof(skipped), "component %s skipped", comp);
+	for (i = 0; i < n && text == NULL && !*said; i++) {
+		snprintf(name, 4096, "%s/binary-%s/Packages%s", comp, r->arch,
+		    forms[at[i]]);
+		*s = find_sum(r, name);
+		path = dists_path(r, name);
+		text = index_read(path, RELEASE_MAX, len, hex);
+		if (r->url != NULL && (text == NULL || *len != (*s)->size ||
+		    strcmp(hex, (*s)->hex) != 0)) {
+			free(text);
+			text = NULL;
+			if ((fetched = fetch_index(r, name, path, i + 1 == n,
+			    skipped)) == 0)
+				text = index_read(path, RELEASE_MAX, len, hex);
+			*said = fetched < 0;
+		}
+		free(path);
+	}
+	return text;
+}
+
+/* The component's Packages, checked against the Release. */
 static void
 read_component(struct repo *r, const char *comp)
 {
-	static const char *const forms[] = { ".xz", ".gz", "" };
-	char name[4096], *path, *text = NULL, *plain, hex[SHA256_HEX];
-	char why[256];
+	char name[4096], *text, *plain, hex[SHA256_HEX], why[256];
 	const struct sum *s = NULL;
-	size_t i, len = 0, plen;
+	size_t len = 0, plen;
+	bool said = false;
 
 	if (strstr(comp, "..") != NULL) {
 		warnx("%s: %s: not a component: component skipped", r->arg,
@@ -332,20 +471,11 @@ read_component(struct repo *r, const char *comp)
 		r->failed = -1;
 		return;
 	}
-	for (i = 0; i < 3 && text == NULL; i++) {
-		snprintf(name, sizeof(name), "%s/binary-%s/Packages%s", comp,
-		    r->arch, forms[i]);
-		if ((s = find_sum(r, name)) == NULL)
-			continue;
-		if (asprintf(&path, "%s/dists/%s/%s", r->root, r->suite,
-		    name) < 0)
-			oom();
-		text = index_read(path, RELEASE_MAX, &len, hex);
-		free(path);
-	}
-	if (text == NULL) {
-		warnx("%s: %s/binary-%s/Packages: none the Release lists is there: component %s skipped",
-		    r->arg, comp, r->arch, comp);
+	if ((text = index_text(r, comp, name, &s, &len, hex, &said)) ==
+	    NULL) {
+		if (!said)
+			warnx("%s: %s/binary-%s/Packages: none the Release lists is there: component %s skipped",
+			    r->arg, comp, r->arch, comp);
 		r->failed = -1;
 		return;
 	}
@@ -379,24 +509,54 @@ dup_n(const char *s, size_t n)
 static int
 parse_ref(struct repo *r, const char *arg)
 {
-	const char *p = arg + strlen(PREFIX), *c1, *c2;
+	const char *p = arg + strlen(PREFIX), *path = p, *c1, *c2;
+	size_t len;
 
 	if (strncmp(p, "http://", 7) == 0 || strncmp(p, "https://", 8) == 0) {
-		warnx("%s: repositories by URL are not supported yet: name a directory", arg);
-		return -1;
+		if (!fetch_supported()) {
+			warnx("%s: %s", arg, FETCH_UNSUPPORTED);
+			return -1;
+		}
+		/* The authority may hold a port's ':'; the path starts at the
+		   first '/' after it. */
+		path = strchr(strstr(p, "://") + 3, '/');
+		if (path == NULL) {
+			warnx("%s: not apt:URL:SUITE[:COMPONENT[,COMPONENT]], URL http(s)://HOST[:PORT]/PATH",
+			    arg);
+			return -1;
+		}
 	}
-	if ((c1 = strchr(p, ':')) == NULL || c1 == p || c1[1] == '\0' ||
+	if ((c1 = strchr(path, ':')) == NULL || c1 == p || c1[1] == '\0' ||
 	    c1[1] == ':') {
 		warnx("%s: not apt:ROOT:SUITE[:COMPONENT[,COMPONENT]]", arg);
 		return -1;
 	}
-	r->root = dup_n(p, (size_t)(c1 - p));
+	for (len = (size_t)(c1 - p); path != p && p[len - 1] == '/'; len--)
+		;
+	r->root = dup_n(p, len);
+	r->url = path != p ? r->root : NULL;
 	c2 = strchr(c1 + 1, ':');
 	r->suite = dup_n(c1 + 1, c2 != NULL ? (size_t)(c2 - c1 - 1) :
 	    strlen(c1 + 1));
 	r->components = c2 != NULL && c2[1] != '\0' ? xstrdup(c2 + 1) : NULL;
 	if (strstr(r->suite, "..") != NULL) {
 		warnx("%s: not a suite: %s", arg, r->suite);
+		return -1;
+	}
+	return 0;
+}
+
+/* By URL, the cache's directories for the Release and the indices, and
+   for the packages; -1 when they cannot be made (said). */
+static int
+open_cache(struct repo *r)
+{
+	if (r->url == NULL)
+		return 0;
+	if ((r->lists = fetch_cache("lists")) == NULL ||
+	    (r->blobs = fetch_cache("by-sha256")) == NULL) {
+		warnx("%s: no cache directory for what is fetched: %s: repository skipped",
+		    r->arg, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -416,7 +576,8 @@ repo_apt_packages(const char *arg, const char *platform, const char *arch,
 		    arg, platform != NULL ? platform : "this machine");
 		return -1;
 	}
-	if (parse_ref(&r, arg) < 0 || read_release(&r) < 0) {
+	if (parse_ref(&r, arg) < 0 || open_cache(&r) < 0 ||
+	    read_release(&r) < 0) {
 		r.failed = -1;
 		goto out;
 	}
@@ -431,6 +592,8 @@ out:
 		free(r.sums[i].name);
 	free(r.sums);
 	free(r.root);
+	free(r.lists);
+	free(r.blobs);
 	free(r.suite);
 	free(r.components);
 	free(r.release_components);

@@ -21,7 +21,10 @@ struct repo_package {
 	const char *source;	/* its source package's name */
 	const char *filename;	/* inside the repository, as the index
 				   names it */
-	const char *path;	/* where it is read: ROOT/filename */
+	const char *path;	/* where it is read: ROOT/filename, or for a
+				   repository by URL the cache's copy */
+	const char *url;	/* where that copy is fetched from
+				   (fetch.h), or NULL: a directory's */
 	const char *sha256;	/* the index's: 64 lowercase hex digits */
 	uint64_t size;		/* the index's, in bytes */
 	const char *depends;	/* Depends and Pre-Depends (apt), or the
@@ -30,8 +33,8 @@ struct repo_package {
 	const char *provides;	/* or "" */
 };
 
-/* Is arg a repository: apt:ROOT:SUITE[:COMPONENT[,COMPONENT...]] or
-   rpm-md:ROOT? */
+/* Is arg a repository: apt:ROOT:SUITE[:COMPONENT[,COMPONENT...]], ROOT
+   a directory or an http(s) URL, or rpm-md:ROOT? */
 bool repo_named(const char *arg);
 /*
  * The packages of the repository arg (repo_named) whose index is vouched
@@ -44,7 +47,9 @@ bool repo_named(const char *arg);
 int repo_packages(const char *arg, const char *platform, const char *arch,
     void (*add)(void *ctx, const struct repo_package *p), void *ctx);
 /* Read p's file whole: 0 when its size and SHA256 are the index's, else
-   -1, said in one line naming the package. */
+   -1, said in one line naming the package. A package by URL is fetched
+   into p->path first, unless a copy with that digest is there already;
+   only a copy with it is kept. */
 int repo_check(const struct repo_package *p);
 /* Is the package named name in shard k of n (0 <= k < n)? Stable: by its
    name alone, so that it stays on its shard from one upload to the next
@@ -53,7 +58,7 @@ bool repo_in_shard(const char *name, unsigned k, unsigned n);
 /* The 31-bit number repo_in_shard() divides, for a store to keep. */
 uint32_t repo_bucket(const char *name);
 
-/* repo-apt.c: apt:ROOT:SUITE[:COMPONENTS]. */
+/* repo-apt.c: apt:ROOT:SUITE[:COMPONENTS], apt:URL:SUITE[:COMPONENTS]. */
 bool repo_apt_named(const char *arg);
 /* The dpkg name of the architecture of an OCI platform, OS/ARCH[/VARIANT],
    or NULL when dpkg has none; this machine's for NULL. */

@@ -201,13 +201,14 @@ add_package(void *ctx, const struct repo_package *p)
 		return;
 	/* A store checks a package's bytes as they are read, and keeps
 	   nothing of one that is not its index's (store_done); a report
-	   says what it reads at once: the bytes are checked first. */
-	if (s->store != NULL)
-		store_expect(s->store, p);
-	else if (repo_check(p) < 0) {
+	   says what it reads at once: the bytes are checked first. One by
+	   URL is fetched first, and checked as it comes. */
+	if ((s->store == NULL || p->url != NULL) && repo_check(p) < 0) {
 		s->failed = -1;
 		return;
 	}
+	if (s->store != NULL)
+		store_expect(s->store, p);
 	s->out->v = xrealloc(s->out->v, (s->out->n + 1) *
 	    sizeof(*s->out->v));
 	s->out->v[s->out->n++] = xstrdup(p->path);
