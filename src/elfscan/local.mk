@@ -17,6 +17,9 @@ elfscan_layers = \
 	src/elfscan/batch.c \
 	src/elfscan/judge.c \
 	src/elfscan/store.c \
+	src/elfscan/db.c \
+	src/elfscan/db-sqlite.c \
+	src/elfscan/db-pg.c \
 	src/elfscan/diff.c \
 	src/elfscan/system.c \
 	src/elfscan/plugins.c \
@@ -52,7 +55,8 @@ elfscan_headers = \
 	src/elfscan/xalloc.h src/elfscan/system.h src/elfscan/diff.h \
 	src/elfscan/proc.h src/elfscan/tree.h src/elfscan/evidence.h \
 	src/elfscan/debug.h src/elfscan/repo.h src/elfscan/sha256.h \
-	src/elfscan/store.h src/elfscan/suite.h src/elfscan/index.h
+	src/elfscan/store.h src/elfscan/suite.h src/elfscan/index.h \
+	src/elfscan/db.h
 elfscan_cflags = $(AM_CFLAGS) $(PTHREAD_CFLAGS) $(LIBARCHIVE_CFLAGS) \
 	$(JSON_C_CFLAGS) $(LIBURING_CFLAGS) $(SQLITE3_CFLAGS) $(LIBCURL_CFLAGS) \
 	$(LIBXML2_CFLAGS)
