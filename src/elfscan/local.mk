@@ -59,12 +59,12 @@ elfscan_headers = \
 	src/elfscan/db.h
 elfscan_cflags = $(AM_CFLAGS) $(PTHREAD_CFLAGS) $(LIBARCHIVE_CFLAGS) \
 	$(JSON_C_CFLAGS) $(LIBURING_CFLAGS) $(SQLITE3_CFLAGS) $(LIBCURL_CFLAGS) \
-	$(LIBXML2_CFLAGS)
+	$(LIBXML2_CFLAGS) $(LIBPQ_CFLAGS)
 # What links libelfscan.a links these too. libarchive and libxml2 are not
 # among them: lazy.c loads them when a container, or an rpm-md repository,
 # is met.
 elfscan_libs = src/elfscan/libelfscan.a lib/libchstk.la $(JSON_C_LIBS) \
-	$(LIBURING_LIBS) $(SQLITE3_LIBS) $(LIBCURL_LIBS) -ldl -lpthread
+	$(LIBURING_LIBS) $(SQLITE3_LIBS) $(LIBCURL_LIBS) $(LIBPQ_LIBS) -ldl -lpthread
 
 noinst_LIBRARIES += src/elfscan/libelfscan.a
 src_elfscan_libelfscan_a_SOURCES = $(elfscan_layers) $(elfscan_headers)
