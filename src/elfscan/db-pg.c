@@ -190,14 +190,20 @@ pg_version(struct db *db)
 	return atoi(v);
 }
 
-/* Whether the word w starts at p, a word of its own. */
+static bool
+is_word(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Whether the word w starts at p (in ddl), a word of its own. */
 static bool
 word_at(const char *ddl, const char *p, const char *w)
 {
 	size_t n = strlen(w);
 
-	return strncmp(p, w, n) == 0 && (p == ddl || (!isalnum((unsigned char)p[-1]) &&
-	    p[-1] != '_')) && !isalnum((unsigned char)p[n]) && p[n] != '_';
+	return strncmp(p, w, n) == 0 && (p == ddl || !is_word(p[-1])) &&
+	    !is_word(p[n]);
 }
 
 /*

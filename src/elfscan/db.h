@@ -44,7 +44,8 @@ int db_exec(struct db *db, const char *sql);
 
 enum db_txn {
 	DB_READ,	/* one snapshot for all its statements */
-	DB_WRITE,	/* it writes: rows another writer holds are waited for */
+	DB_WRITE,	/* it writes; rows another writer holds are waited
+			   for */
 	DB_ALONE	/* it writes, no other DB_ALONE or SQLite writer
 			   at once */
 };
