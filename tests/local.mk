@@ -50,6 +50,7 @@ elfscan_shell_tests = \
 	tests/elfscan/images.sh \
 	tests/elfscan/repo-apt.sh \
 	tests/elfscan/store.sh \
+	tests/elfscan/store-pg.sh \
 	tests/elfscan/repo-rpm.sh \
 	tests/elfscan/repo-url.sh \
 	tests/elfscan/lazy.sh \

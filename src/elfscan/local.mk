@@ -19,6 +19,9 @@ elfscan_layers = \
 	src/elfscan/batch.c \
 	src/elfscan/judge.c \
 	src/elfscan/store.c \
+	src/elfscan/db.c \
+	src/elfscan/db-sqlite.c \
+	src/elfscan/db-pg.c \
 	src/elfscan/diff.c \
 	src/elfscan/system.c \
 	src/elfscan/plugins.c \
@@ -55,15 +58,15 @@ elfscan_headers = \
 	src/elfscan/proc.h src/elfscan/tree.h src/elfscan/evidence.h \
 	src/elfscan/debug.h src/elfscan/repo.h src/elfscan/sha256.h \
 	src/elfscan/store.h src/elfscan/suite.h src/elfscan/index.h \
-	src/elfscan/fetch.h
+	src/elfscan/fetch.h src/elfscan/db.h
 elfscan_cflags = $(AM_CFLAGS) $(PTHREAD_CFLAGS) $(LIBARCHIVE_CFLAGS) \
 	$(JSON_C_CFLAGS) $(LIBURING_CFLAGS) $(SQLITE3_CFLAGS) $(LIBCURL_CFLAGS) \
-	$(LIBXML2_CFLAGS)
+	$(LIBXML2_CFLAGS) $(LIBPQ_CFLAGS)
 # What links libelfscan.a links these too. libarchive and libxml2 are not
 # among them: lazy.c loads them when a container, or an rpm-md repository,
 # is met.
 elfscan_libs = src/elfscan/libelfscan.a lib/libchstk.la $(JSON_C_LIBS) \
-	$(LIBURING_LIBS) $(SQLITE3_LIBS) $(LIBCURL_LIBS) -ldl -lpthread
+	$(LIBURING_LIBS) $(SQLITE3_LIBS) $(LIBCURL_LIBS) $(LIBPQ_LIBS) -ldl -lpthread
 
 noinst_LIBRARIES += src/elfscan/libelfscan.a
 src_elfscan_libelfscan_a_SOURCES = $(elfscan_layers) $(elfscan_headers)

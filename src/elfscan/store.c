@@ -1,6 +1,8 @@
 /*
- * store.c - the suite's store in SQLite (store.h). The schema, version 1,
- * is the SQL below; elfscan-suites(7) documents it for sqlite3 users:
+ * store.c - the suite's store (store.h), in SQLite or PostgreSQL, through
+ * db.h. The schema, version 1, is the SQL below, in SQLite's words (db.h
+ * says what PostgreSQL is given instead); elfscan-suites(7) documents it
+ * for sqlite3 and psql users:
  *   meta      key and value: the options the records were made with
  *   packages  one a package read, by the SHA256 its index gives
  *   listing   each repository's index as last read, in its order, each
@@ -10,10 +12,11 @@
  *             read
  *   results   an image's SARIF results
  *   needed    an image's DT_NEEDED sonames, for verdicts across a suite
- * The database is in WAL mode, so that several processes write one file,
- * one at a time, each waiting for the others (busy timeout, 60 s, or
- * ELFSCAN_STORE_WAIT_MS); each package is kept in one transaction, so a
- * run killed loses at most the packages being read.
+ * Several processes write one store, each waiting for the others (60 s,
+ * or ELFSCAN_STORE_WAIT_MS): an SQLite file in WAL mode, one writer at a
+ * time, or a PostgreSQL database, from many machines at once; each
+ * package is kept in one transaction, so a run killed loses at most the
+ * packages being read.
  *
  * One connection a process, used under the store's lock: the walk's
  * workers hand records over from any thread.
@@ -23,13 +26,13 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "container.h"
+#include "db.h"
 #include "repo.h"
 #include "sha256.h"
 #include "store.h"
@@ -70,7 +73,7 @@ static const char schema[] =
 "CREATE TABLE results (\n"
 "  record INTEGER NOT NULL REFERENCES records (id) ON DELETE CASCADE,\n"
 "  bit INTEGER NOT NULL, region INTEGER NOT NULL,\n"
-"  offset INTEGER NOT NULL, length INTEGER NOT NULL,\n"
+"  \"offset\" INTEGER NOT NULL, length INTEGER NOT NULL,\n"
 "  why TEXT NOT NULL, justification TEXT);\n"
 "CREATE INDEX results_record ON results (record);\n"
 "CREATE TABLE needed (\n"
@@ -107,86 +110,80 @@ struct expected {
 
 struct store {
 	char *file;
-	sqlite3 *db;
+	struct db *db;
 	pthread_mutex_t lock;
 	struct expected *exp;
 	size_t nexp;
 	bool failed;
 };
 
-/* What failed, in one line: the file, what was done, SQLite's words. */
+/* What failed, in one line: the store, what was done, the database's
+   words. */
 static void
 said(struct store *s, const char *what)
 {
-	warnx("%s: %s: %s", s->file, what, sqlite3_errmsg(s->db));
+	warnx("%s: %s: %s", s->file, what, db_errmsg(s->db));
 	s->failed = true;
 }
 
 static int
 exec(struct store *s, const char *sql)
 {
-	return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+	return db_exec(s->db, sql);
 }
 
-static sqlite3_stmt *
+static struct db_stmt *
 prepare(struct store *s, const char *sql)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+	if ((st = db_prepare(s->db, sql)) == NULL) {
 		said(s, "cannot read the store");
 		return NULL;
 	}
 	return st;
 }
 
-/* The text of column i, or NULL. */
-static const char *
-text_of(sqlite3_stmt *st, int i)
+/* An insert of a row whose id db_insert() gives. */
+static struct db_stmt *
+prepare_insert(struct store *s, const char *sql)
 {
-	return (const char *)sqlite3_column_text(st, i);
+	struct db_stmt *st;
+
+	if ((st = db_prepare_insert(s->db, sql)) == NULL) {
+		said(s, "cannot read the store");
+		return NULL;
+	}
+	return st;
 }
 
-static void
-bind_text(sqlite3_stmt *st, int i, const char *v)
-{
-	if (v == NULL)
-		sqlite3_bind_null(st, i);
-	else
-		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
-}
-
-/* The version of the file's schema: made now when it has none. Returns
+/* The version of the store's schema: made now when it has none. Returns
    -1 when it is another (said). */
 static int
 schema_check(struct store *s, const char *options)
 {
-	sqlite3_stmt *st;
-	int version = -1, r = -1;
+	struct db_stmt *st;
+	int version, r = -1;
 	const char *was;
 
-	if (exec(s, "BEGIN IMMEDIATE") < 0) {
+	if (db_begin(s->db, DB_ALONE) < 0) {
 		said(s, "cannot open the store");
 		return -1;
 	}
-	if ((st = prepare(s, "PRAGMA user_version")) != NULL &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		version = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
+	version = db_version(s->db);
 	if (version == 0) {
-		if (exec(s, schema) < 0 ||
-		    exec(s, "PRAGMA user_version = 1") < 0 ||
+		if (db_create(s->db, schema, SCHEMA_VERSION) < 0 ||
 		    (st = prepare(s, "INSERT INTO meta VALUES ('options', ?1)")) ==
 		    NULL) {
 			said(s, "cannot make the store");
 			goto out;
 		}
-		bind_text(st, 1, options);
-		if (sqlite3_step(st) != SQLITE_DONE)
+		db_bind_text(st, 1, options);
+		if (db_step(st) != DB_DONE)
 			said(s, "cannot make the store");
 		else
 			r = 0;
-		sqlite3_finalize(st);
+		db_finalize(st);
 		goto out;
 	}
 	if (version != SCHEMA_VERSION) {
@@ -201,7 +198,7 @@ schema_check(struct store *s, const char *options)
 	if ((st = prepare(s, "SELECT value FROM meta WHERE key = 'options'")) ==
 	    NULL)
 		goto out;
-	if (sqlite3_step(st) != SQLITE_ROW || (was = text_of(st, 0)) == NULL)
+	if (db_step(st) != DB_ROW || (was = db_column_text(st, 0)) == NULL)
 		warnx("%s: not an elfscan store: it keeps no options", s->file);
 	else if (strcmp(was, options) != 0)
 		warnx("%s: a store of records made with other options (%s; now %s): name another file",
@@ -209,7 +206,7 @@ schema_check(struct store *s, const char *options)
 		    options : "none");
 	else
 		r = 0;
-	sqlite3_finalize(st);
+	db_finalize(st);
 out:
 	if (exec(s, r == 0 ? "COMMIT" : "ROLLBACK") < 0 && r == 0) {
 		said(s, "cannot make the store");
@@ -221,33 +218,29 @@ out:
 struct store *
 store_open(const char *file, const char *options)
 {
-	struct store *s = xcalloc(1, sizeof(*s));
+	struct store *s;
 	const char *env = getenv("ELFSCAN_STORE_WAIT_MS");
 	int wait = env != NULL && *env != '\0' ? atoi(env) : 60000;
+	struct db *db;
+	char *why;
 
+	if ((db = db_open(file, wait, &why)) == NULL) {
+		warnx("%s: cannot open the store: %s", file, why);
+		free(why);
+		return NULL;
+	}
+	s = xcalloc(1, sizeof(*s));
 	s->file = xstrdup(file);
+	s->db = db;
 	pthread_mutex_init(&s->lock, NULL);
-	if (sqlite3_open_v2(file, &s->db, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-		said(s, "cannot open the store");
-		goto fail;
+	if (schema_check(s, options) < 0) {
+		db_close(s->db);
+		pthread_mutex_destroy(&s->lock);
+		free(s->file);
+		free(s);
+		return NULL;
 	}
-	sqlite3_busy_timeout(s->db, wait);
-	sqlite3_extended_result_codes(s->db, 1);
-	if (exec(s, "PRAGMA journal_mode = WAL") < 0 ||
-	    exec(s, "PRAGMA foreign_keys = ON") < 0 ||
-	    exec(s, "PRAGMA synchronous = NORMAL") < 0) {
-		said(s, "cannot open the store");
-		goto fail;
-	}
-	if (schema_check(s, options) < 0)
-		goto fail;
 	return s;
-fail:
-	sqlite3_close(s->db);
-	free(s->file);
-	free(s);
-	return NULL;
 }
 
 static void
@@ -296,7 +289,7 @@ store_close(struct store *s)
 	for (i = 0; i < s->nexp; i++)
 		expected_free(&s->exp[i]);
 	free(s->exp);
-	sqlite3_close(s->db);
+	db_close(s->db);
 	pthread_mutex_destroy(&s->lock);
 	free(s->file);
 	free(s);
@@ -311,15 +304,15 @@ store_failed(const struct store *s)
 bool
 store_has(struct store *s, const char *sha256)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	bool has = false;
 
 	pthread_mutex_lock(&s->lock);
 	if ((st = prepare(s, "SELECT 1 FROM packages WHERE sha256 = ?1")) !=
 	    NULL) {
-		bind_text(st, 1, sha256);
-		has = sqlite3_step(st) == SQLITE_ROW;
-		sqlite3_finalize(st);
+		db_bind_text(st, 1, sha256);
+		has = db_step(st) == DB_ROW;
+		db_finalize(st);
 	}
 	pthread_mutex_unlock(&s->lock);
 	return has;
@@ -475,25 +468,25 @@ stack_name(enum chstk_state state)
 
 /* The record p of the package id, with its results and sonames. */
 static int
-keep_record(struct store *s, sqlite3_int64 id, const struct pending *p)
+keep_record(struct store *s, int64_t id, const struct pending *p)
 {
-	sqlite3_stmt *st, *res = NULL, *need = NULL;
-	sqlite3_int64 rec;
+	struct db_stmt *st, *res = NULL, *need = NULL;
+	int64_t rec;
 	const char *n;
 	size_t i;
 	int ok;
 
-	st = prepare(s, "INSERT INTO records (package, member, error, unread, type, class, machine, soname, stack, state, effective, scope, judged, findings, allowed, allowed_by, known, pie, relro, canary, fortify, paths, ibt, shstk, bti, pac, symbols, textrel, entry_endbr, lang, text, json, cause, built, dwarf, streamed, kind, wx) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, ?37, ?38)");
+	st = prepare_insert(s, "INSERT INTO records (package, member, error, unread, type, class, machine, soname, stack, state, effective, scope, judged, findings, allowed, allowed_by, known, pie, relro, canary, fortify, paths, ibt, shstk, bti, pac, symbols, textrel, entry_endbr, lang, text, json, cause, built, dwarf, streamed, kind, wx) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, ?37, ?38)");
 	if (st == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	bind_text(st, 2, p->member);
-	sqlite3_bind_int(st, 36, p->streamed);
+	db_bind_int64(st, 1, id);
+	db_bind_text(st, 2, p->member);
+	db_bind_int64(st, 36, p->streamed);
 	if (p->error != NULL) {
-		bind_text(st, 3, p->error);
-		sqlite3_bind_int(st, 4, (int)p->what);
-		sqlite3_bind_int(st, 15, p->v.allowed);
-		bind_text(st, 16, p->allowed_by);
+		db_bind_text(st, 3, p->error);
+		db_bind_int64(st, 4, (int)p->what);
+		db_bind_int64(st, 15, p->v.allowed);
+		db_bind_text(st, 16, p->allowed_by);
 	} else {
 		const struct hard *h = &p->h;
 		const int hv[] = { h->known, (int)h->pie, (int)h->relro,
@@ -502,60 +495,59 @@ keep_record(struct store *s, sqlite3_int64 id, const struct pending *p)
 		    (int)h->symbols, (int)h->textrel, (int)h->entry_endbr,
 		    (int)h->lang };
 
-		sqlite3_bind_int(st, 5, (int)p->type);
-		sqlite3_bind_int(st, 37, (int)p->kind);
-		sqlite3_bind_int(st, 38, (int)p->wx);
-		sqlite3_bind_int(st, 6, p->elf_class == ELFCLASS64 ? 64 : 32);
-		sqlite3_bind_int(st, 7, (int)p->machine);
-		bind_text(st, 8, p->soname);
-		bind_text(st, 9, stack_name(p->state));
-		sqlite3_bind_int(st, 10, (int)p->state);
-		sqlite3_bind_int(st, 11, (int)p->v.effective);
-		sqlite3_bind_int(st, 12, (int)p->v.scope);
-		sqlite3_bind_int(st, 13, p->judged);
-		sqlite3_bind_int64(st, 14, (sqlite3_int64)p->v.findings);
-		sqlite3_bind_int(st, 15, p->v.allowed);
-		bind_text(st, 16, p->allowed_by);
+		db_bind_int64(st, 5, (int)p->type);
+		db_bind_int64(st, 37, (int)p->kind);
+		db_bind_int64(st, 38, (int)p->wx);
+		db_bind_int64(st, 6, p->elf_class == ELFCLASS64 ? 64 : 32);
+		db_bind_int64(st, 7, (int)p->machine);
+		db_bind_text(st, 8, p->soname);
+		db_bind_text(st, 9, stack_name(p->state));
+		db_bind_int64(st, 10, (int)p->state);
+		db_bind_int64(st, 11, (int)p->v.effective);
+		db_bind_int64(st, 12, (int)p->v.scope);
+		db_bind_int64(st, 13, p->judged);
+		db_bind_int64(st, 14, (int64_t)p->v.findings);
+		db_bind_int64(st, 15, p->v.allowed);
+		db_bind_text(st, 16, p->allowed_by);
 		for (i = 0; i < sizeof(hv) / sizeof(hv[0]); i++)
-			sqlite3_bind_int(st, 17 + (int)i, hv[i]);
-		bind_text(st, 31, p->x.text);
-		bind_text(st, 32, p->x.json);
-		bind_text(st, 33, p->x.cause);
-		bind_text(st, 34, p->x.built);
-		bind_text(st, 35, p->x.dwarf);
+			db_bind_int64(st, 17 + (int)i, hv[i]);
+		db_bind_text(st, 31, p->x.text);
+		db_bind_text(st, 32, p->x.json);
+		db_bind_text(st, 33, p->x.cause);
+		db_bind_text(st, 34, p->x.built);
+		db_bind_text(st, 35, p->x.dwarf);
 	}
-	ok = sqlite3_step(st) == SQLITE_DONE;
-	sqlite3_finalize(st);
+	ok = db_insert(st, &rec) == 1;
+	db_finalize(st);
 	if (!ok)
 		return -1;
-	rec = sqlite3_last_insert_rowid(s->db);
 	if (p->x.nresults > 0 && (res = prepare(s, "INSERT INTO results VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")) ==
 	    NULL)
 		return -1;
 	for (i = 0; ok && i < p->x.nresults; i++) {
 		const struct rendered_result *x = &p->x.results[i];
 
-		sqlite3_reset(res);
-		sqlite3_bind_int64(res, 1, rec);
-		sqlite3_bind_int(res, 2, (int)x->bit);
-		sqlite3_bind_int(res, 3, x->region);
-		sqlite3_bind_int64(res, 4, (sqlite3_int64)x->offset);
-		sqlite3_bind_int64(res, 5, (sqlite3_int64)x->length);
-		bind_text(res, 6, x->why);
-		bind_text(res, 7, x->justification);
-		ok = sqlite3_step(res) == SQLITE_DONE;
+		db_reset(res);
+		db_bind_int64(res, 1, rec);
+		db_bind_int64(res, 2, (int)x->bit);
+		db_bind_int64(res, 3, x->region);
+		db_bind_int64(res, 4, (int64_t)x->offset);
+		db_bind_int64(res, 5, (int64_t)x->length);
+		db_bind_text(res, 6, x->why);
+		db_bind_text(res, 7, x->justification);
+		ok = db_step(res) == DB_DONE;
 	}
-	sqlite3_finalize(res);
+	db_finalize(res);
 	if (ok && p->needed != NULL && (need = prepare(s, "INSERT INTO needed VALUES (?1, ?2)")) ==
 	    NULL)
 		return -1;
 	for (n = p->needed; ok && n != NULL && *n != '\0'; n += strlen(n) + 1) {
-		sqlite3_reset(need);
-		sqlite3_bind_int64(need, 1, rec);
-		bind_text(need, 2, n);
-		ok = sqlite3_step(need) == SQLITE_DONE;
+		db_reset(need);
+		db_bind_int64(need, 1, rec);
+		db_bind_text(need, 2, n);
+		ok = db_step(need) == DB_DONE;
 	}
-	sqlite3_finalize(need);
+	db_finalize(need);
 	return ok ? 0 : -1;
 }
 
@@ -566,38 +558,37 @@ keep(struct store *s, const struct expected *e)
 	char when[32];
 	time_t now = time(NULL);
 	struct tm tm;
-	sqlite3_stmt *st;
-	sqlite3_int64 id;
+	struct db_stmt *st;
+	int64_t id;
 	size_t i;
-	int step;
+	int added;
 
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ",
 	    gmtime_r(&now, &tm));
-	if (exec(s, "BEGIN IMMEDIATE") < 0)
+	if (db_begin(s->db, DB_WRITE) < 0)
 		return -1;
-	st = prepare(s, "INSERT INTO packages (sha256, name, version, arch, source, filename, size, depends, provides, path, read_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) ON CONFLICT (sha256) DO NOTHING");
+	st = prepare_insert(s, "INSERT INTO packages (sha256, name, version, arch, source, filename, size, depends, provides, path, read_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) ON CONFLICT (sha256) DO NOTHING");
 	if (st == NULL)
 		goto fail;
-	bind_text(st, 1, e->sha256);
-	bind_text(st, 2, e->name);
-	bind_text(st, 3, e->version);
-	bind_text(st, 4, e->arch);
-	bind_text(st, 5, e->source);
-	bind_text(st, 6, e->filename);
-	sqlite3_bind_int64(st, 7, (sqlite3_int64)e->size);
-	bind_text(st, 8, e->depends);
-	bind_text(st, 9, e->provides);
-	bind_text(st, 10, e->path);
-	bind_text(st, 11, when);
-	step = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (step != SQLITE_DONE)
+	db_bind_text(st, 1, e->sha256);
+	db_bind_text(st, 2, e->name);
+	db_bind_text(st, 3, e->version);
+	db_bind_text(st, 4, e->arch);
+	db_bind_text(st, 5, e->source);
+	db_bind_text(st, 6, e->filename);
+	db_bind_int64(st, 7, (int64_t)e->size);
+	db_bind_text(st, 8, e->depends);
+	db_bind_text(st, 9, e->provides);
+	db_bind_text(st, 10, e->path);
+	db_bind_text(st, 11, when);
+	added = db_insert(st, &id);
+	db_finalize(st);
+	if (added < 0)
 		goto fail;
 	/* Kept already, by another writer of the store (a shard) that read
 	   the same bytes: nothing to add. */
-	if (sqlite3_changes(s->db) == 0)
+	if (added == 0)
 		return exec(s, "COMMIT");
-	id = sqlite3_last_insert_rowid(s->db);
 	for (i = 0; i < e->nrec; i++)
 		if (keep_record(s, id, &e->rec[i]) < 0)
 			goto fail;
@@ -668,35 +659,35 @@ int
 store_list(struct store *s, const char *repo, const char *arch, unsigned k,
     unsigned n, const struct store_entry *v, size_t count)
 {
-	sqlite3_stmt *del = NULL, *ins = NULL;
+	struct db_stmt *del = NULL, *ins = NULL;
 	size_t i;
 	bool ok;
 
 	pthread_mutex_lock(&s->lock);
-	ok = exec(s, "BEGIN IMMEDIATE") == 0 &&
+	ok = db_begin(s->db, DB_ALONE) == 0 &&
 	    (del = prepare(s, "DELETE FROM listing WHERE repo = ?1 AND arch = ?2 AND (?4 <= 1 OR bucket % ?4 = ?3)")) !=
 	    NULL &&
 	    (ins = prepare(s, "INSERT INTO listing VALUES (?1, ?2, ?3, ?4, ?5, ?6)")) !=
 	    NULL;
 	if (ok) {
-		bind_text(del, 1, repo);
-		bind_text(del, 2, arch);
-		sqlite3_bind_int(del, 3, (int)k);
-		sqlite3_bind_int(del, 4, (int)n);
-		ok = sqlite3_step(del) == SQLITE_DONE;
+		db_bind_text(del, 1, repo);
+		db_bind_text(del, 2, arch);
+		db_bind_int64(del, 3, (int)k);
+		db_bind_int64(del, 4, (int)n);
+		ok = db_step(del) == DB_DONE;
 	}
 	for (i = 0; ok && i < count; i++) {
-		sqlite3_reset(ins);
-		bind_text(ins, 1, repo);
-		bind_text(ins, 2, arch);
-		sqlite3_bind_int64(ins, 3, (sqlite3_int64)v[i].seq);
-		bind_text(ins, 4, v[i].name);
-		sqlite3_bind_int64(ins, 5, v[i].bucket);
-		bind_text(ins, 6, v[i].sha256);
-		ok = sqlite3_step(ins) == SQLITE_DONE;
+		db_reset(ins);
+		db_bind_text(ins, 1, repo);
+		db_bind_text(ins, 2, arch);
+		db_bind_int64(ins, 3, (int64_t)v[i].seq);
+		db_bind_text(ins, 4, v[i].name);
+		db_bind_int64(ins, 5, v[i].bucket);
+		db_bind_text(ins, 6, v[i].sha256);
+		ok = db_step(ins) == DB_DONE;
 	}
-	sqlite3_finalize(del);
-	sqlite3_finalize(ins);
+	db_finalize(del);
+	db_finalize(ins);
 	if (ok && exec(s, "COMMIT") < 0)
 		ok = false;
 	if (!ok) {
@@ -709,65 +700,65 @@ store_list(struct store *s, const char *repo, const char *arch, unsigned k,
 
 /* The record at the row of st (records' columns from 1), into r. */
 static void
-record_of(sqlite3_stmt *st, struct stored *r)
+record_of(struct db_stmt *st, struct stored *r)
 {
 	struct hard *h = &r->h;
 
-	r->member = text_of(st, 1);
-	r->error = text_of(st, 2);
-	r->what = (enum unread)sqlite3_column_int(st, 3);
-	r->state = (enum chstk_state)sqlite3_column_int(st, 4);
-	r->v.effective = (enum effective)sqlite3_column_int(st, 5);
-	r->v.scope = (enum scope)sqlite3_column_int(st, 6);
-	r->judged = sqlite3_column_int(st, 7);
-	r->v.findings = (uint64_t)sqlite3_column_int64(st, 8);
-	r->v.allowed = sqlite3_column_int(st, 9);
-	r->allowed_by = text_of(st, 10);
-	h->known = sqlite3_column_int(st, 11);
-	h->pie = (enum pie)sqlite3_column_int(st, 12);
-	h->relro = (enum relro)sqlite3_column_int(st, 13);
-	h->canary = (enum tri)sqlite3_column_int(st, 14);
-	h->fortify = (enum tri)sqlite3_column_int(st, 15);
-	h->paths = (enum tri)sqlite3_column_int(st, 16);
-	h->ibt = (enum tri)sqlite3_column_int(st, 17);
-	h->shstk = (enum tri)sqlite3_column_int(st, 18);
-	h->bti = (enum tri)sqlite3_column_int(st, 19);
-	h->pac = (enum tri)sqlite3_column_int(st, 20);
-	h->symbols = (enum tri)sqlite3_column_int(st, 21);
-	h->textrel = (enum tri)sqlite3_column_int(st, 22);
-	h->entry_endbr = (enum tri)sqlite3_column_int(st, 23);
-	h->lang = (enum lang)sqlite3_column_int(st, 24);
-	r->x.text = (char *)text_of(st, 25);
-	r->x.json = (char *)text_of(st, 26);
-	r->x.cause = (char *)text_of(st, 27);
-	r->x.built = (char *)text_of(st, 28);
-	r->x.dwarf = (char *)text_of(st, 29);
-	r->streamed = sqlite3_column_int(st, 30);
+	r->member = db_column_text(st, 1);
+	r->error = db_column_text(st, 2);
+	r->what = (enum unread)db_column_int64(st, 3);
+	r->state = (enum chstk_state)db_column_int64(st, 4);
+	r->v.effective = (enum effective)db_column_int64(st, 5);
+	r->v.scope = (enum scope)db_column_int64(st, 6);
+	r->judged = (int)db_column_int64(st, 7);
+	r->v.findings = (uint64_t)db_column_int64(st, 8);
+	r->v.allowed = (int)db_column_int64(st, 9);
+	r->allowed_by = db_column_text(st, 10);
+	h->known = (int)db_column_int64(st, 11);
+	h->pie = (enum pie)db_column_int64(st, 12);
+	h->relro = (enum relro)db_column_int64(st, 13);
+	h->canary = (enum tri)db_column_int64(st, 14);
+	h->fortify = (enum tri)db_column_int64(st, 15);
+	h->paths = (enum tri)db_column_int64(st, 16);
+	h->ibt = (enum tri)db_column_int64(st, 17);
+	h->shstk = (enum tri)db_column_int64(st, 18);
+	h->bti = (enum tri)db_column_int64(st, 19);
+	h->pac = (enum tri)db_column_int64(st, 20);
+	h->symbols = (enum tri)db_column_int64(st, 21);
+	h->textrel = (enum tri)db_column_int64(st, 22);
+	h->entry_endbr = (enum tri)db_column_int64(st, 23);
+	h->lang = (enum lang)db_column_int64(st, 24);
+	r->x.text = (char *)db_column_text(st, 25);
+	r->x.json = (char *)db_column_text(st, 26);
+	r->x.cause = (char *)db_column_text(st, 27);
+	r->x.built = (char *)db_column_text(st, 28);
+	r->x.dwarf = (char *)db_column_text(st, 29);
+	r->streamed = (int)db_column_int64(st, 30);
 }
 
 /* The SARIF results of the record rec into r->x; free with
    results_free(). */
 static int
-results_of(struct store *s, sqlite3_stmt *st, sqlite3_int64 rec,
+results_of(struct store *s, struct db_stmt *st, int64_t rec,
     struct stored *r)
 {
 	struct rendered_result *x;
 	int step;
 
-	sqlite3_reset(st);
-	sqlite3_bind_int64(st, 1, rec);
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+	db_reset(st);
+	db_bind_int64(st, 1, rec);
+	while ((step = db_step(st)) == DB_ROW) {
 		r->x.results = xrealloc(r->x.results, (r->x.nresults + 1) *
 		    sizeof(*r->x.results));
 		x = &r->x.results[r->x.nresults++];
-		x->bit = (unsigned)sqlite3_column_int(st, 0);
-		x->region = sqlite3_column_int(st, 1);
-		x->offset = (uint64_t)sqlite3_column_int64(st, 2);
-		x->length = (uint64_t)sqlite3_column_int64(st, 3);
-		x->why = xstrdup(text_of(st, 4));
-		x->justification = dup_or_null(text_of(st, 5));
+		x->bit = (unsigned)db_column_int64(st, 0);
+		x->region = (int)db_column_int64(st, 1);
+		x->offset = (uint64_t)db_column_int64(st, 2);
+		x->length = (uint64_t)db_column_int64(st, 3);
+		x->why = xstrdup(db_column_text(st, 4));
+		x->justification = dup_or_null(db_column_text(st, 5));
 	}
-	if (step != SQLITE_DONE) {
+	if (step != DB_DONE) {
 		said(s, "cannot read the store");
 		return -1;
 	}
@@ -792,12 +783,12 @@ int
 store_say(struct store *s, const char *repo, const char *arch, unsigned k,
     unsigned n, const struct store_say *say)
 {
-	sqlite3_stmt *pk, *rec = NULL, *res = NULL;
-	int step = SQLITE_DONE, rstep = SQLITE_DONE, r = -1;
+	struct db_stmt *pk, *rec = NULL, *res = NULL;
+	int step = DB_DONE, rstep = DB_DONE, r = -1;
 
 	pthread_mutex_lock(&s->lock);
 	/* One snapshot for all: a writer's package is all or nothing. */
-	if (exec(s, "BEGIN") < 0 ||
+	if (db_begin(s->db, DB_READ) < 0 ||
 	    (pk = prepare(s, "SELECT p.id, p.path, p.size FROM listing l JOIN packages p ON p.sha256 = l.sha256 WHERE l.repo = ?1 AND l.arch = ?2 AND (?4 <= 1 OR l.bucket % ?4 = ?3) ORDER BY l.seq")) ==
 	    NULL) {
 		said(s, "cannot read the store");
@@ -805,47 +796,47 @@ store_say(struct store *s, const char *repo, const char *arch, unsigned k,
 		return -1;
 	}
 	if ((rec = prepare(s, "SELECT id, member, error, unread, state, effective, scope, judged, findings, allowed, allowed_by, known, pie, relro, canary, fortify, paths, ibt, shstk, bti, pac, symbols, textrel, entry_endbr, lang, text, json, cause, built, dwarf, streamed FROM records WHERE package = ?1 ORDER BY id")) ==
-	    NULL || (res = prepare(s, "SELECT bit, region, offset, length, why, justification FROM results WHERE record = ?1 ORDER BY rowid")) ==
+	    NULL || (res = prepare(s, "SELECT bit, region, \"offset\", length, why, justification FROM results WHERE record = ?1 ORDER BY rowid")) ==
 	    NULL)
 		goto out;
-	bind_text(pk, 1, repo);
-	bind_text(pk, 2, arch);
-	sqlite3_bind_int(pk, 3, (int)k);
-	sqlite3_bind_int(pk, 4, (int)n);
-	while ((step = sqlite3_step(pk)) == SQLITE_ROW) {
-		const char *path = text_of(pk, 1);
+	db_bind_text(pk, 1, repo);
+	db_bind_text(pk, 2, arch);
+	db_bind_int64(pk, 3, (int)k);
+	db_bind_int64(pk, 4, (int)n);
+	while ((step = db_step(pk)) == DB_ROW) {
+		const char *path = db_column_text(pk, 1);
 		bool findings = false;
 
-		sqlite3_reset(rec);
-		sqlite3_bind_int64(rec, 1, sqlite3_column_int64(pk, 0));
-		while ((rstep = sqlite3_step(rec)) == SQLITE_ROW) {
+		db_reset(rec);
+		db_bind_int64(rec, 1, db_column_int64(pk, 0));
+		while ((rstep = db_step(rec)) == DB_ROW) {
 			struct stored one;
 
 			memset(&one, 0, sizeof(one));
 			one.path = path;
-			one.size = (unsigned long long)sqlite3_column_int64(pk,
+			one.size = (unsigned long long)db_column_int64(pk,
 			    2);
 			record_of(rec, &one);
 			if (one.error == NULL && results_of(s, res,
-			    sqlite3_column_int64(rec, 0), &one) < 0)
+			    db_column_int64(rec, 0), &one) < 0)
 				goto out;
 			findings |= one.v.findings != 0 || (one.error != NULL &&
 			    one.what != UNREAD_ERROR && !one.v.allowed);
 			say->record(say->ctx, &one);
 			results_free(&one);
 		}
-		if (rstep != SQLITE_DONE)
+		if (rstep != DB_DONE)
 			break;
 		say->package(say->ctx, path, findings);
 	}
-	if (step == SQLITE_DONE && rstep == SQLITE_DONE)
+	if (step == DB_DONE && rstep == DB_DONE)
 		r = 0;
 	else
 		said(s, "cannot read the store");
 out:
-	sqlite3_finalize(pk);
-	sqlite3_finalize(rec);
-	sqlite3_finalize(res);
+	db_finalize(pk);
+	db_finalize(rec);
+	db_finalize(res);
 	exec(s, "COMMIT");
 	pthread_mutex_unlock(&s->lock);
 	return r;
@@ -857,14 +848,14 @@ store_images(struct store *s, const char *repo, const char *arch,
 {
 	static const char from[] = " FROM listing l JOIN packages p ON p.sha256 = l.sha256 JOIN records r ON r.package = p.id",
 	    where[] = " WHERE l.repo = ?1 AND l.arch = ?2 AND (r.error IS NULL OR r.unread = 1)";
-	sqlite3_stmt *st = NULL, *need = NULL;
+	struct db_stmt *st = NULL, *need = NULL;
 	char *sql;
-	int step = SQLITE_DONE, r = -1;
+	int step = DB_DONE, r = -1;
 
 	pthread_mutex_lock(&s->lock);
-	if (exec(s, "BEGIN") < 0)
+	if (db_begin(s->db, DB_READ) < 0)
 		goto out;
-	if (asprintf(&sql, "SELECT r.id, p.name, p.version, p.depends, p.path, r.member, r.kind, r.class, r.machine, r.soname, r.effective, r.state, r.error IS NOT NULL, r.allowed, r.wx, r.known, r.pie, r.relro, r.canary, r.fortify, r.paths, r.ibt, r.shstk, r.bti, r.pac%s%s ORDER BY l.seq, r.id",
+	if (asprintf(&sql, "SELECT r.id, p.name, p.version, p.depends, p.path, r.member, r.kind, r.class, r.machine, r.soname, r.effective, r.state, CASE WHEN r.error IS NULL THEN 0 ELSE 1 END, r.allowed, r.wx, r.known, r.pie, r.relro, r.canary, r.fortify, r.paths, r.ibt, r.shstk, r.bti, r.pac%s%s ORDER BY l.seq, r.id",
 	    from, where) < 0)
 		oom();
 	st = prepare(s, sql);
@@ -876,53 +867,53 @@ store_images(struct store *s, const char *repo, const char *arch,
 	free(sql);
 	if (st == NULL || need == NULL)
 		goto out;
-	bind_text(st, 1, repo);
-	bind_text(st, 2, arch);
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+	db_bind_text(st, 1, repo);
+	db_bind_text(st, 2, arch);
+	while ((step = db_step(st)) == DB_ROW) {
 		struct store_image im = {
-			.id = sqlite3_column_int64(st, 0),
-			.package = text_of(st, 1), .version = text_of(st, 2),
-			.depends = text_of(st, 3), .path = text_of(st, 4),
-			.member = text_of(st, 5),
-			.kind = (enum chstk_kind)sqlite3_column_int(st, 6),
-			.elf_class = (unsigned)sqlite3_column_int(st, 7),
-			.machine = (unsigned)sqlite3_column_int(st, 8),
-			.soname = text_of(st, 9),
-			.effective = (enum effective)sqlite3_column_int(st, 10),
-			.state = (enum chstk_state)sqlite3_column_int(st, 11),
-			.malformed = sqlite3_column_int(st, 12),
-			.allowed = sqlite3_column_int(st, 13),
-			.wx = (unsigned)sqlite3_column_int(st, 14),
+			.id = db_column_int64(st, 0),
+			.package = db_column_text(st, 1), .version = db_column_text(st, 2),
+			.depends = db_column_text(st, 3), .path = db_column_text(st, 4),
+			.member = db_column_text(st, 5),
+			.kind = (enum chstk_kind)(int)db_column_int64(st, 6),
+			.elf_class = (unsigned)(int)db_column_int64(st, 7),
+			.machine = (unsigned)(int)db_column_int64(st, 8),
+			.soname = db_column_text(st, 9),
+			.effective = (enum effective)(int)db_column_int64(st, 10),
+			.state = (enum chstk_state)(int)db_column_int64(st, 11),
+			.malformed = (int)db_column_int64(st, 12),
+			.allowed = (int)db_column_int64(st, 13),
+			.wx = (unsigned)(int)db_column_int64(st, 14),
 		};
 		struct hard *h = &im.h;
 
-		h->known = sqlite3_column_int(st, 15);
-		h->pie = (enum pie)sqlite3_column_int(st, 16);
-		h->relro = (enum relro)sqlite3_column_int(st, 17);
-		h->canary = (enum tri)sqlite3_column_int(st, 18);
-		h->fortify = (enum tri)sqlite3_column_int(st, 19);
-		h->paths = (enum tri)sqlite3_column_int(st, 20);
-		h->ibt = (enum tri)sqlite3_column_int(st, 21);
-		h->shstk = (enum tri)sqlite3_column_int(st, 22);
-		h->bti = (enum tri)sqlite3_column_int(st, 23);
-		h->pac = (enum tri)sqlite3_column_int(st, 24);
+		h->known = (int)db_column_int64(st, 15);
+		h->pie = (enum pie)(int)db_column_int64(st, 16);
+		h->relro = (enum relro)(int)db_column_int64(st, 17);
+		h->canary = (enum tri)(int)db_column_int64(st, 18);
+		h->fortify = (enum tri)(int)db_column_int64(st, 19);
+		h->paths = (enum tri)(int)db_column_int64(st, 20);
+		h->ibt = (enum tri)(int)db_column_int64(st, 21);
+		h->shstk = (enum tri)(int)db_column_int64(st, 22);
+		h->bti = (enum tri)(int)db_column_int64(st, 23);
+		h->pac = (enum tri)(int)db_column_int64(st, 24);
 
 		walk->image(walk->ctx, &im);
 	}
-	if (step != SQLITE_DONE)
+	if (step != DB_DONE)
 		goto out;
-	bind_text(need, 1, repo);
-	bind_text(need, 2, arch);
-	while ((step = sqlite3_step(need)) == SQLITE_ROW)
-		walk->needed(walk->ctx, sqlite3_column_int64(need, 0),
-		    text_of(need, 1));
-	if (step == SQLITE_DONE)
+	db_bind_text(need, 1, repo);
+	db_bind_text(need, 2, arch);
+	while ((step = db_step(need)) == DB_ROW)
+		walk->needed(walk->ctx, db_column_int64(need, 0),
+		    db_column_text(need, 1));
+	if (step == DB_DONE)
 		r = 0;
 out:
 	if (r < 0)
 		said(s, "cannot read the store");
-	sqlite3_finalize(st);
-	sqlite3_finalize(need);
+	db_finalize(st);
+	db_finalize(need);
 	exec(s, "COMMIT");
 	pthread_mutex_unlock(&s->lock);
 	return r;
@@ -932,24 +923,24 @@ int
 store_version(struct store *s, const char *repo, const char *arch,
     const char *name, char *out, size_t len)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	int step, r = -1;
 
 	pthread_mutex_lock(&s->lock);
 	if ((st = prepare(s, "SELECT p.version FROM listing l JOIN packages p ON p.sha256 = l.sha256 WHERE l.repo = ?1 AND l.arch = ?2 AND p.name = ?3 ORDER BY l.seq LIMIT 1")) !=
 	    NULL) {
-		bind_text(st, 1, repo);
-		bind_text(st, 2, arch);
-		bind_text(st, 3, name);
-		if ((step = sqlite3_step(st)) == SQLITE_ROW) {
-			snprintf(out, len, "%s", text_of(st, 0));
+		db_bind_text(st, 1, repo);
+		db_bind_text(st, 2, arch);
+		db_bind_text(st, 3, name);
+		if ((step = db_step(st)) == DB_ROW) {
+			snprintf(out, len, "%s", db_column_text(st, 0));
 			r = 1;
-		} else if (step == SQLITE_DONE) {
+		} else if (step == DB_DONE) {
 			r = 0;
 		} else {
 			said(s, "cannot read the store");
 		}
-		sqlite3_finalize(st);
+		db_finalize(st);
 	}
 	pthread_mutex_unlock(&s->lock);
 	return r;
