@@ -115,6 +115,7 @@ struct store {
 	struct expected *exp;
 	size_t nexp;
 	bool failed;
+	char why[512];		/* why the last package was not kept */
 };
 
 /* What failed, in one line: the store, what was done, the database's
@@ -596,6 +597,8 @@ keep(struct store *s, const struct expected *e)
 		goto fail;
 	return 0;
 fail:
+	/* Why, before the rollback makes it "not an error". */
+	snprintf(s->why, sizeof(s->why), "%s", db_errmsg(s->db));
 	exec(s, "ROLLBACK");
 	return -1;
 }
@@ -632,7 +635,6 @@ store_done(struct store *s, const char *path,
     const struct container_digest *d)
 {
 	struct expected *e;
-	char what[4200];
 	size_t i;
 
 	pthread_mutex_lock(&s->lock);
@@ -643,9 +645,9 @@ store_done(struct store *s, const char *path,
 	if (!vouched(e, d)) {
 		s->failed = true;
 	} else if (keep(s, e) < 0) {
-		snprintf(what, sizeof(what), "cannot keep package %s %s",
-		    e->name, e->version);
-		said(s, what);
+		warnx("%s: cannot keep package %s %s: %s", s->file, e->name,
+		    e->version, s->why);
+		s->failed = true;
 	}
 	for (i = 0; i < e->nrec; i++)
 		pending_free(&e->rec[i]);

@@ -12,7 +12,7 @@
 # of other options, not a database, or locked by a writer: one line, exit
 # 2, nothing lost.
 . "$top_srcdir/tests/lib.sh"
-need gcc dpkg-deb dpkg-scanpackages apt-ftparchive readelf python3 xz sqlite3 parallel
+need gcc dpkg-deb dpkg-scanpackages apt-ftparchive readelf python3 xz sqlite3 parallel unshare mount
 python3 -c 'import yaml' 2>/dev/null ||
     { echo "ERROR: python3-yaml is missing: run ./bootstrap deps"; exit 99; }
 : "${ELFSCAN:?}"
@@ -330,6 +330,28 @@ cp "$T/keep-pc" "$P"
 S --format=json --store "$DBB" "$A" >"$T/out" 2>"$T/err"
 expect "the package put back: read, kept, exit 1" \
     "$? $(cat "$T/err")$(sqlite3 "$DBB" "SELECT count(*) FROM packages WHERE name = 'pc'")" "1 1"
+
+# A store on a full disk (a 160 KiB tmpfs in a mount namespace of its
+# own): each package that cannot be kept is one line saying so, exit 2;
+# the database stays whole, and what it kept is whole.
+mkdir -p "$T/full" "$T/full-copy"
+# shellcheck disable=SC2016 # expanded by the namespace's shell
+unshare -m sh -c 'mount -t tmpfs -o size=160k tmpfs "$1" && shift &&
+    "$@" >/dev/null 2>"$0"; echo $? >"$0.rc"; cp "$4"* "${0%.err}-copy/"' \
+    "$T/full.err" "$T/full" "$ELFSCAN" --no-progress --store "$T/full/s.db" "$A"
+F=$T/full-copy/s.db
+expect "a full disk: exit 2" "$(cat "$T/full.err.rc")" 2
+expect "a full disk: each line says a package cannot be kept, and why" \
+    "$(grep -cv '^elfscan: .*/full/s.db: cannot keep package [a-z0-9]* [0-9]*: database or disk is full$' "$T/full.err")" 0
+expect "a full disk: some packages could not be kept" \
+    "$(test "$(grep -c . "$T/full.err")" -gt 0 && echo yes)" yes
+expect "a full disk: the database is whole" \
+    "$(sqlite3 "$F" 'PRAGMA integrity_check')" ok
+expect "a full disk: what it kept is whole" \
+    "$(sqlite3 "$F" 'SELECT count(*) FROM packages p WHERE (SELECT count(*) FROM records r WHERE r.package = p.id) != 3')" 0
+expect "a full disk: every package kept or said" \
+    "$(($(sqlite3 "$F" 'SELECT count(*) FROM packages') + $(grep -c . "$T/full.err")))" \
+    "$(grep -c '^Package:' "$R/dists/s/main/binary-amd64/Packages")"
 
 # Stores elfscan cannot use: one line each, exit 2, the file left as it is.
 sqlite3 "$T/v7.db" 'CREATE TABLE t (x); PRAGMA user_version = 7'
