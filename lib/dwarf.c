@@ -343,6 +343,7 @@ string_of(Dwarf_Die *die, unsigned at, char *out, size_t len, bool *cut,
 /* A walk of one unit's macro table for _FORTIFY_SOURCE. */
 struct macros {
 	Dwarf *dbg;
+	Dwarf_Die *unit;	/* the unit whose table it is */
 	uint64_t *budget;	/* entries the image may still cost */
 	unsigned depth;		/* of imports */
 	unsigned files;		/* of start_file: 0 outside any source */
@@ -353,10 +354,7 @@ struct macros {
 	int cmdline, source;
 	bool bad;		/* cut short: a table libdw cannot read, or
 				   the budget spent */
-	bool unread;		/* a define whose string libdw cannot read:
-				   clang's DW_MACRO_define_strx, which it
-				   looks up without the unit's
-				   DW_AT_str_offsets_base */
+	bool unread;		/* a define whose string cannot be read */
 };
 
 static int macro_entry(Dwarf_Macro *m, void *arg);
@@ -393,6 +391,78 @@ fortify_define(const char *def)
 	if (end == v || (*end != '\0' && *end != ' '))
 		return 1;
 	return n > 3 ? 3 : (int)n;
+}
+
+/* The section named name of the file dbg reads, or NULL. */
+static Elf_Data *
+section_data(Dwarf *dbg, const char *name)
+{
+	Elf *elf = dwarf_getelf(dbg);
+	Elf_Scn *scn = NULL;
+	size_t strndx;
+	GElf_Shdr sh;
+	const char *n;
+
+	if (elf == NULL || elf_getshdrstrndx(elf, &strndx) != 0)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)) != NULL)
+		if (gelf_getshdr(scn, &sh) != NULL && sh.sh_type != SHT_NOBITS &&
+		    (n = elf_strptr(elf, strndx, sh.sh_name)) != NULL &&
+		    strcmp(n, name) == 0)
+			return elf_getdata(scn, NULL);
+	return NULL;
+}
+
+/*
+ * The string of a DW_MACRO_define_strx or _undef_strx entry, which libdw
+ * (0.188) cannot read: it looks the index up without the unit's
+ * DW_AT_str_offsets_base, and will not read an index outside .debug_info.
+ * So: the index (a ULEB128, DW_FORM_strx, where the entry's second
+ * operand is), the unit's base, the entry of .debug_str_offsets there (4
+ * bytes: 32-bit DWARF), and the string of .debug_str at that offset, each
+ * bounded by its section. NULL when it is not one, or cannot be read.
+ */
+static const char *
+strx_string(const struct macros *w, Dwarf_Macro *m, unsigned op)
+{
+	const unsigned char *p, *end;
+	Dwarf_Attribute a, base_attr;
+	Dwarf_Word base, index = 0, at;
+	Elf_Data *offs;
+	uint32_t off;
+	unsigned shift = 0;
+	size_t len;
+	const char *str;
+
+	if ((op != DW_MACRO_define_strx && op != DW_MACRO_undef_strx) ||
+	    w->unit == NULL || dwarf_macro_param(m, 1, &a) != 0 ||
+	    a.form != DW_FORM_strx || a.valp == NULL ||
+	    dwarf_attr(w->unit, DW_AT_str_offsets_base, &base_attr) == NULL ||
+	    dwarf_formudata(&base_attr, &base) != 0 ||
+	    (offs = section_data(w->dbg, ".debug_str_offsets")) == NULL ||
+	    offs->d_buf == NULL)
+		return NULL;
+	/* The index: at most 10 bytes of ULEB128. */
+	p = a.valp;
+	end = p + 10;
+	do {
+		if (p == end || shift > 63)
+			return NULL;
+		index |= (Dwarf_Word)(*p & 0x7f) << shift;
+		shift += 7;
+	} while (*p++ & 0x80);
+	if (index > (UINT64_MAX - base) / 4)
+		return NULL;
+	at = base + index * 4;
+	if (at > offs->d_size || offs->d_size - at < 4)
+		return NULL;
+	memcpy(&off, (const unsigned char *)offs->d_buf + at, 4);
+	if (elf_getident(dwarf_getelf(w->dbg), NULL)[EI_DATA] !=
+	    (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB :
+	    ELFDATA2MSB))
+		off = __builtin_bswap32(off);
+	str = dwarf_getstring(w->dbg, off, &len);
+	return str;
 }
 
 /*
@@ -436,7 +506,9 @@ macro_entry(Dwarf_Macro *m, void *arg)
 	    op != DW_MACRO_define_strx && op != DW_MACRO_undef &&
 	    op != DW_MACRO_undef_strp && op != DW_MACRO_undef_strx)
 		return DWARF_CB_OK;
-	if (dwarf_macro_param2(m, &line, &str) != 0 || str == NULL) {
+	if (dwarf_macro_param2(m, &line, &str) != 0 || str == NULL)
+		str = strx_string(w, m, op);
+	if (str == NULL) {
 		w->unread = true;
 		return DWARF_CB_ABORT;
 	}
@@ -459,8 +531,8 @@ static int
 unit_fortify(Dwarf *dbg, Dwarf_Die *die, uint64_t *budget,
     struct chstk_hardening_buf *b)
 {
-	struct macros w = { .dbg = dbg, .budget = budget, .cmdline = -1,
-	    .source = -1 };
+	struct macros w = { .dbg = dbg, .unit = die, .budget = budget,
+	    .cmdline = -1, .source = -1 };
 	Dwarf_Attribute attr;
 
 	if (dwarf_attr(die, DW_AT_macros, &attr) == NULL &&

@@ -13,6 +13,11 @@ source file over those outside any (the command line's; 0 when none);
 without a table, clang's recorded -D and -U (-grecord-command-line), the
 last winning; else unknown. Prints "ok:"/"FAIL:" lines; exits 1 on a
 failure.
+
+A table whose strings are by index (DW_MACRO_define_strx, clang's DWARF 5)
+is read with LLVM's llvm-dwarfdump --debug-macro instead: binutils 2.40's
+readelf looks the index up without the unit's DW_AT_str_offsets_base, and
+prints the string two entries before (the section's header is 8 bytes).
 """
 import json
 import re
@@ -50,13 +55,45 @@ def units(path):
     return out
 
 
+def tables_llvm(path):
+    """tables() by llvm-dwarfdump: "0x...:" starts a table."""
+    out = subprocess.run(["llvm-dwarfdump", "--debug-macro", path],
+                         check=True, capture_output=True, text=True).stdout
+    tabs, cur = {}, None
+    for line in out.splitlines():
+        m = re.match(r"(0x[0-9a-f]+):$", line)
+        if m:
+            cur = tabs.setdefault(int(m.group(1), 16), [])
+            continue
+        if cur is None:
+            continue
+        if re.match(r"\s*DW_MACRO_start_file", line):
+            cur.append(("start", None))
+        elif re.match(r"\s*DW_MACRO_end_file", line):
+            cur.append(("end", None))
+        else:
+            m = re.match(r"\s*DW_MACRO_(define|undef)\w* - lineno: \d+ "
+                         r"macro: (.*)$", line)
+            if m:
+                cur.append((m.group(1), m.group(2)))
+                continue
+            m = re.match(r"\s*DW_MACRO_import\w* - import offset: "
+                         r"(0x[0-9a-f]+)", line)
+            if m:
+                cur.append(("import", int(m.group(1), 16)))
+    return tabs, []
+
+
 def tables(path):
     """{offset: [("define"|"undef"|"import"|"start"|"end", text)]}, and
     the tables of .debug_macinfo in order: readelf prints no offsets
     there, so a start_file outside any file, in a table that has one
     already, starts the next."""
     tabs, macinfo, cur, depth, started = {}, [], None, 0, False
-    for line in readelf("macro", path).splitlines():
+    dump = readelf("macro", path)
+    if re.search(r"DW_MACRO_(define|undef)_strx", dump):
+        return tables_llvm(path)
+    for line in dump.splitlines():
         if "Contents of the .debug_macinfo" in line:
             macinfo.append([])
             cur = macinfo[-1]

@@ -3,15 +3,17 @@
 # evidence.fortify_level), against binutils' readelf: --debug-dump=macro
 # for the macro tables -g3 keeps (gcc's .debug_macro, with a level set on
 # the command line, by -D alone, undone by -U, redefined in a source and
-# in a header the unit imports the macros of; clang's .debug_macinfo), and
-# --debug-dump=info for the units' producers (clang's
+# in a header the unit imports the macros of; clang's .debug_macinfo, and
+# its DWARF 5 .debug_macro, whose strings are DW_MACRO_define_strx), and
+# --debug-dump=info for the units' producers (LLVM's llvm-dwarfdump for the
+# DWARF 5 tables, whose strings readelf 2.40 misreads; clang's
 # -grecord-command-line, which records -D and -U; gcc's, which does not).
 # check_fortify.py computes the levels from readelf's output; this file
 # also checks a few levels by hand, the text form, that a build with
 # neither is unknown, and a stripped program's levels from its debug file
 # in a root's .build-id tree.
 . "$top_srcdir/tests/lib.sh"
-need gcc clang readelf python3
+need gcc clang readelf llvm-dwarfdump python3
 : "${ELFSCAN:?}"
 
 D=$T/tree
@@ -40,6 +42,13 @@ build c-macinfo clang -gdwarf-4 -g3 -fdebug-macro -O2 -D_FORTIFY_SOURCE=1 \
 # clang's .debug_macinfo writes the command line's defines after the
 # sources': the source's own define still wins.
 build c-macinfo-undef clang -gdwarf-4 -g3 -fdebug-macro -O2 \
+    -D_FORTIFY_SOURCE=3 "$F/main.c" "$F/undef.c"
+# clang's DWARF 5 tables name their strings by index (DW_MACRO_define_strx,
+# through the unit's DW_AT_str_offsets_base), which libdw 0.188 cannot
+# follow.
+build c-dwarf5 clang -gdwarf-5 -g3 -fdebug-macro -O2 -D_FORTIFY_SOURCE=2 \
+    "$F/main.c" "$F/other.c"
+build c-dwarf5-undef clang -gdwarf-5 -g3 -fdebug-macro -O2 \
     -D_FORTIFY_SOURCE=3 "$F/main.c" "$F/undef.c"
 # Units of different levels, linked in pairs: 2 from the command line,
 # 1 from a source's own define, 1 from a header's (an import), 0 none,
@@ -73,6 +82,10 @@ expect "readelf: clang's -grecord-command-line records -D" \
     "$(readelf --debug-dump=info "$D/c-rec" | grep 'DW_AT_producer' | grep -c '_FORTIFY_SOURCE=2')" 2
 expect "readelf: c-macinfo has .debug_macinfo" \
     "$(readelf -S "$D/c-macinfo" | grep -c '\.debug_macinfo')" 1
+# (binutils 2.40's readelf misreads those strings: LLVM's dump is the
+# oracle there, as check_fortify.py says.)
+expect "llvm-dwarfdump: c-dwarf5 names _FORTIFY_SOURCE by DW_MACRO_define_strx" \
+    "$(llvm-dwarfdump --debug-macro "$D/c-dwarf5" | grep -c 'DW_MACRO_define_strx - .*macro: _FORTIFY_SOURCE 2$')" 2
 
 "$ELFSCAN" --hardening --format=json "$D" >"$T/out.json" 2>"$T/err" ||
     [ $? -eq 1 ] || fail "elfscan --format=json"
@@ -100,6 +113,11 @@ expect "multi-clang: a gcc unit's table, a clang unit's producer" \
     '{"units": 2, "macros": 1, "levels": [0, 0, 1, 1]}'
 expect "c-macinfo-undef: the source's define over the command line's" \
     "$(field c-macinfo-undef)" \
+    '{"units": 2, "macros": 2, "levels": [0, 1, 0, 1]}'
+expect "c-dwarf5: clang's DWARF 5 table, its strings by index" \
+    "$(field c-dwarf5)" '{"units": 2, "macros": 2, "levels": [0, 0, 2, 0]}'
+expect "c-dwarf5-undef: the source's define over the command line's" \
+    "$(field c-dwarf5-undef)" \
     '{"units": 2, "macros": 2, "levels": [0, 1, 0, 1]}'
 expect "g-g: gcc without -g3 records no level" "$(field g-g)" null
 expect "c-norec: clang without -grecord-command-line records none" \
