@@ -13,7 +13,7 @@
 # for). --arch=aarch64 reads only the noarch package of an x86_64
 # repository; --platform=linux/amd64 reads what x86_64 does.
 . "$top_srcdir/tests/lib.sh"
-need gcc rpmbuild createrepo_c rpm2cpio cpio readelf python3 zstd
+need gcc rpmbuild createrepo_c rpm2cpio cpio readelf python3 zstd sqlite3
 : "${ELFSCAN:?}"
 S() { "$ELFSCAN" --no-progress "$@"; }
 grep -q '^#define HAVE_LIBXML2 1' "$top_builddir/config.h" ||
@@ -98,6 +98,21 @@ expect "every ELF member's stack is what readelf says" \
 expect "six members of three packages" "$(said <"$T/out" | wc -l)" 6
 
 # --arch as rpm names it, and --platform as images do.
+# Through a store: what it holds (sqlite3) and what it says are what
+# rpm2cpio and readelf say; a rerun with the packages moved away reads
+# none and says the same.
+S --format=json --store "$T/s.db" "rpm-md:$R" >"$T/first" 2>"$T/err"
+expect "--store: exit 1, no message" "$? $(cat "$T/err")" "1 "
+expect "--store: the store holds every ELF member as readelf says (sqlite3)" \
+    "$(sqlite3 "$T/s.db" "SELECT p.path || '!' || r.member || ' ' || r.stack FROM records r JOIN packages p ON p.id = r.package" | sort)" \
+    "$(cat "$T/good")"
+expect "--store: what it says is what readelf says" "$(said <"$T/first")" \
+    "$(cat "$T/good")"
+mkdir -p "$T/away" && mv "$R"/*.rpm "$T/away/"
+S --format=json --store "$T/s.db" "rpm-md:$R" >"$T/again" 2>"$T/err"
+expect "--store: a rerun reads no package and says the same" \
+    "$? $(cat "$T/err")$(cmp "$T/first" "$T/again" && echo same)" "1 same"
+mv "$T/away/"*.rpm "$R/"
 S --format=json --arch=aarch64 "rpm-md:$R" >"$T/out" 2>"$T/err"
 expect "--arch=aarch64: no message" "$(cat "$T/err")" ""
 expect "--arch=aarch64: the noarch package alone" "$(said <"$T/out")" \
