@@ -48,6 +48,7 @@ elfscan_shell_tests = \
 	tests/elfscan/sarif.sh \
 	tests/elfscan/images.sh \
 	tests/elfscan/repo-apt.sh \
+	tests/elfscan/repo-keyring.sh \
 	tests/elfscan/store.sh \
 	tests/elfscan/repo-rpm.sh \
 	tests/elfscan/lazy.sh \
