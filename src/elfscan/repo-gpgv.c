@@ -57,11 +57,14 @@ put(const char *dir, const char *name, const void *buf, size_t n)
 	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC |
 	    O_NOFOLLOW, 0600)) == -1)
 		return -1;
-	for (; n > 0; n -= (size_t)w, buf = (const char *)buf + w)
-		if ((w = write(fd, buf, n)) == -1 && errno != EINTR)
+	while (n > 0) {
+		if ((w = write(fd, buf, n)) == -1 && errno == EINTR)
+			continue;
+		if (w == -1)
 			break;
-		else if (w == -1)
-			w = 0;
+		buf = (const char *)buf + w;
+		n -= (size_t)w;
+	}
 	e = errno;
 	if (close(fd) == -1 && n == 0)
 		return -1;
@@ -184,37 +187,32 @@ out:
 	return ret;
 }
 
-/* Each status line's keyword counted, as apt's methods/gpgv.cc sorts them. */
-struct sigs {
-	unsigned good, valid, bad, err, nopubkey, expkey, revkey;
-};
+/* gpgv's status keywords that decide, as apt's methods/gpgv.cc reads
+   them; NEWSIG starts each signature. */
+enum { GOODSIG, VALIDSIG, BADSIG, ERRSIG, NO_PUBKEY, EXPKEYSIG, REVKEYSIG,
+	NEWSIG, NWORDS };
+static const char *const words[NWORDS] = { "GOODSIG", "VALIDSIG",
+	"BADSIG", "ERRSIG", "NO_PUBKEY", "EXPKEYSIG", "REVKEYSIG", "NEWSIG" };
 
+/* How many status lines of each keyword. Only a line's start counts: the
+   rest may quote the signature, which an attacker writes. */
 static void
-count_sigs(const char *status, struct sigs *s)
+count_words(const char *status, unsigned n[NWORDS])
 {
-	static const struct {
-		const char *word;
-		size_t off;
-	} words[] = {
-		{ "GOODSIG", offsetof(struct sigs, good) },
-		{ "VALIDSIG", offsetof(struct sigs, valid) },
-		{ "BADSIG", offsetof(struct sigs, bad) },
-		{ "ERRSIG", offsetof(struct sigs, err) },
-		{ "NO_PUBKEY", offsetof(struct sigs, nopubkey) },
-		{ "EXPKEYSIG", offsetof(struct sigs, expkey) },
-		{ "REVKEYSIG", offsetof(struct sigs, revkey) },
-	};
-	const char *line;
+	const char *line, *nl, *w;
 	size_t i, len;
 
-	memset(s, 0, sizeof(*s));
-	for (line = status; (line = strstr(line, "[GNUPG:] ")) != NULL;) {
-		line += 9;
-		for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
-			len = strlen(words[i].word);
-			if (strncmp(line, words[i].word, len) == 0 &&
-			    (line[len] == ' ' || line[len] == '\n'))
-				(*(unsigned *)((char *)s + words[i].off))++;
+	memset(n, 0, NWORDS * sizeof(*n));
+	for (line = status; line != NULL;
+	    line = (nl = strchr(line, '\n')) != NULL ? nl + 1 : NULL) {
+		if (strncmp(line, "[GNUPG:] ", 9) != 0)
+			continue;
+		w = line + 9;
+		for (i = 0; i < NWORDS; i++) {
+			len = strlen(words[i]);
+			if (strncmp(w, words[i], len) == 0 && (w[len] == ' ' ||
+			    w[len] == '\n' || w[len] == '\0'))
+				n[i]++;
 		}
 	}
 }
@@ -223,22 +221,22 @@ count_sigs(const char *status, struct sigs *s)
 static const char *
 verdict(const char *status)
 {
-	struct sigs s;
+	unsigned n[NWORDS];
 
-	count_sigs(status, &s);
-	if (s.bad > 0)
+	count_words(status, n);
+	if (n[BADSIG] > 0)
 		return "bad signature: the signed text or the signature was changed";
-	if (s.expkey > 0)
+	if (n[EXPKEYSIG] > 0)
 		return "signed by an expired key";
-	if (s.revkey > 0)
+	if (n[REVKEYSIG] > 0)
 		return "signed by a revoked key";
-	if (s.err > s.nopubkey)
+	if (n[ERRSIG] > n[NO_PUBKEY])
 		return "a signature cannot be checked";
-	if (s.good > 0 && s.valid > 0)
+	if (n[GOODSIG] > 0 && n[VALIDSIG] > 0)
 		return NULL;
-	if (s.nopubkey > 0)
+	if (n[NO_PUBKEY] > 0)
 		return "signed by no key of the keyring";
-	return "not signed";
+	return n[NEWSIG] > 0 ? "no good signature" : "not signed";
 }
 
 /* gpgv's environment: this one's, GNUPGHOME the directory home; the
@@ -263,11 +261,13 @@ gpgv_env(const char *home, char **own)
 }
 
 /* Up to STATUS_MAX bytes of fd, NUL-ended, into *out; the rest read
-   and dropped, so that gpgv never blocks on a full pipe. */
-static void
+   and dropped, so that gpgv never blocks on a full pipe. Returns false
+   when there was more: a verdict must not rest on a part. */
+static bool
 read_status(int fd, char **out)
 {
 	char *buf = xmalloc(STATUS_MAX + 1), drop[4096];
+	bool whole = true;
 	size_t n = 0;
 	ssize_t r;
 
@@ -282,9 +282,12 @@ read_status(int fd, char **out)
 			break;
 		if (n < STATUS_MAX)
 			n += (size_t)r;
+		else
+			whole = false;
 	}
 	buf[n] = '\0';
 	*out = buf;
+	return whole;
 }
 
 /*
@@ -299,7 +302,8 @@ run_gpgv(char *const argv[], const char *home, char **status,
 {
 	posix_spawn_file_actions_t fa;
 	char *own, **env = gpgv_env(home, &own);
-	int p[2], wstatus, e;
+	int p[2], wstatus = 0, e;
+	bool whole;
 	pid_t pid;
 
 	*status = NULL;
@@ -308,17 +312,18 @@ run_gpgv(char *const argv[], const char *home, char **status,
 		goto free_env;
 	}
 	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
 	/* A dup2 onto itself would leave close-on-exec set: through
-	   another descriptor then. */
+	   another descriptor then. The pipe first, in case it took one of
+	   0, 1 and 2. */
 	if (p[1] == STATUS_FD)
 		posix_spawn_file_actions_adddup2(&fa, p[1], STATUS_FD + 1);
 	posix_spawn_file_actions_adddup2(&fa, p[1] == STATUS_FD ?
 	    STATUS_FD + 1 : p[1], STATUS_FD);
 	if (p[1] == STATUS_FD)
 		posix_spawn_file_actions_addclose(&fa, STATUS_FD + 1);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
 	e = posix_spawnp(&pid, argv[0], &fa, NULL, argv, env);
 	posix_spawn_file_actions_destroy(&fa);
 	close(p[1]);
@@ -328,13 +333,19 @@ run_gpgv(char *const argv[], const char *home, char **status,
 		close(p[0]);
 		goto free_env;
 	}
-	read_status(p[0], status);
+	whole = read_status(p[0], status);
 	close(p[0]);
-	while (waitpid(pid, &wstatus, 0) == -1 && errno == EINTR)
+	while ((e = waitpid(pid, &wstatus, 0)) == -1 && errno == EINTR)
 		;
-	if (WIFSIGNALED(wstatus)) {
-		snprintf(why, 256, "gpgv was killed by signal %d",
-		    WTERMSIG(wstatus));
+	if (e == -1 || !WIFEXITED(wstatus) || !whole) {
+		if (!whole)
+			snprintf(why, 256, "gpgv said more than %u bytes of status",
+			    STATUS_MAX);
+		else if (e != -1 && WIFSIGNALED(wstatus))
+			snprintf(why, 256, "gpgv was killed by signal %d",
+			    WTERMSIG(wstatus));
+		else
+			snprintf(why, 256, "gpgv did not end");
 		free(*status);
 		*status = NULL;
 	}

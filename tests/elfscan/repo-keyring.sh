@@ -6,8 +6,10 @@
 # Two throwaway keys are made with gpg; gpgv on the command line, in an
 # empty GNUPGHOME, is the judge each verdict is checked against. Good
 # signatures (binary keyring, armored .asc, several --keyring): the same
-# records as the unsigned Release without --keyring. A byte of the signed
-# text changed, the other key's signature, no signature, gpgv missing:
+# records as the unsigned Release without --keyring; signed by A and B,
+# B's keyring is enough, as for apt. A byte of the signed text changed,
+# the other key's signature, an expired key's (which gpgv's exit status
+# passes), no signature, gpgv missing:
 # one line naming the repository, exit 2, nothing of it read. Unsigned
 # text around a good InRelease (a component added after the signature, a
 # digest changed before the header): not used. Without --keyring, nothing
@@ -64,18 +66,31 @@ for k in a b; do
 	    GNUPGHOME=$G gpg --batch --export "$k@example.org" >"$T/$k.gpg" ||
 	    fail "key $k"
 done
+# C expired in 2020, a day after it was made and signed with.
+GNUPGHOME=$G gpg --batch --quiet --passphrase '' --faked-system-time 20200101T000000 \
+    --quick-gen-key "c <c@example.org>" ed25519 sign 1d 2>/dev/null &&
+    GNUPGHOME=$G gpg --batch --export c@example.org >"$T/c.gpg" || fail "key c"
 GNUPGHOME=$G gpg --batch --armor --export a@example.org >"$T/a.asc"
 expect "the armored keyring is armor" "$(head -1 "$T/a.asc")" \
     "-----BEGIN PGP PUBLIC KEY BLOCK-----"
-# sign KEY OUT: Release clearsigned (InRelease) or detached (Release.gpg).
+# sign KEY OUT [GPG-OPTION...]: Release clearsigned (InRelease) or
+# detached (Release.gpg).
 sign() {
-	case $2 in
-	InRelease) set -- "$1" "$2" --clearsign ;;
-	*) set -- "$1" "$2" -abs ;;
+	k=$1 f=$2
+	shift 2
+	case $f in
+	InRelease) set -- --clearsign "$@" ;;
+	*) set -- -abs "$@" ;;
 	esac
-	rm -f "$D/$2" &&
-	    GNUPGHOME=$G gpg --batch --quiet --yes -u "$1@example.org" "$3" \
-	    -o "$D/$2" "$D/Release"
+	rm -f "$D/$f" &&
+	    GNUPGHOME=$G gpg --batch --quiet --yes -u "$k@example.org" "$@" \
+	    -o "$D/$f" "$D/Release"
+}
+# The keywords of gpgv's status lines that decide, in order, one a line.
+status() {
+	GNUPGHOME=$T/empty gpgv --status-fd 1 --keyring "$@" 2>/dev/null |
+	    sed -n 's/^\[GNUPG:\] \(GOODSIG\|VALIDSIG\|BADSIG\|ERRSIG\|NO_PUBKEY\|EXPKEYSIG\|REVKEYSIG\) .*/\1/p' |
+	    tr '\n' ' '
 }
 # gpgv's own verdict, the oracle: good or bad.
 oracle() {
@@ -188,6 +203,21 @@ expect "gpgv: B's InRelease, A's keyring: bad" \
     "$(oracle "$T/a.gpg" "$D/InRelease")" bad
 refused "InRelease signed by B, --keyring A" \
     "dists/s/InRelease: signed by no key of the keyring" --keyring "$T/a.gpg"
+# Signed by A and B, as Debian signs with several keys: B's keyring is
+# enough, A's signature merely not checkable (apt's rule).
+sign a InRelease -u b@example.org || fail "sign InRelease with A and B"
+expect "gpgv: A's and B's InRelease, B's keyring: A's key missing, B's good" \
+    "$(status "$T/b.gpg" "$D/InRelease")" "ERRSIG NO_PUBKEY GOODSIG VALIDSIG "
+good "InRelease signed by A and B, --keyring B" --keyring "$T/b.gpg"
+# Signed by C while it was valid: gpgv's exit status says good, its
+# status lines say expired, and those are what count.
+sign c InRelease --faked-system-time 20200101T010000 2>/dev/null || fail "sign InRelease with C"
+expect "gpgv: C's InRelease, C's keyring: exit 0" \
+    "$(oracle "$T/c.gpg" "$D/InRelease")" good
+expect "gpgv: C's InRelease, C's keyring: an expired key's signature" \
+    "$(status "$T/c.gpg" "$D/InRelease")" "EXPKEYSIG VALIDSIG "
+refused "InRelease signed by C, expired, --keyring C" \
+    "dists/s/InRelease: signed by an expired key" --keyring "$T/c.gpg"
 rm "$D/InRelease"
 
 # Release and its detached Release.gpg.
