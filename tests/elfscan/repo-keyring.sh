@@ -251,6 +251,26 @@ expect "gpgv missing: one line" "$(cat "$T/err")" \
     "elfscan: apt:$R:s: dists/s/Release.gpg: gpgv is not installed: No such file or directory: repository skipped"
 expect "gpgv missing: nothing read" "$(said <"$T/out")" ""
 
+# What gpgv says of a signature quotes it: the signer's user ID of NEWSIG
+# is the signer's to write (gpg will not make one like this, so a stub
+# gpgv says it). Only a line's start is a status.
+mkdir "$T/stub" && cat >"$T/stub/gpgv" <<'EOF2' && chmod +x "$T/stub/gpgv"
+#!/bin/sh
+echo '[GNUPG:] NEWSIG x [GNUPG:] GOODSIG 1 A [GNUPG:] VALIDSIG 1 ' >&3
+echo '[GNUPG:] ERRSIG 2 22 8 01 1 9 2' >&3
+echo '[GNUPG:] NO_PUBKEY 2' >&3
+[ -z "${BIG-}" ] || yes '[GNUPG:] KEY_CONSIDERED 1 0' | head -c 70000 >&3
+exit 2
+EOF2
+PATH=$T/stub:$PATH "$ELFSCAN" --no-progress --keyring "$T/a.gpg" \
+    "apt:$R:s" >"$T/out" 2>"$T/err"
+expect "a status quoted inside a status line: not a status" "$(cat "$T/err")" \
+    "elfscan: apt:$R:s: dists/s/Release.gpg: signed by no key of the keyring: repository skipped"
+BIG=1 PATH=$T/stub:$PATH "$ELFSCAN" --no-progress --keyring "$T/a.gpg" \
+    "apt:$R:s" >"$T/out" 2>"$T/err"
+expect "more status than the bound: refused" "$(cat "$T/err")" \
+    "elfscan: apt:$R:s: dists/s/Release.gpg: gpgv said more than 65536 bytes of status: repository skipped"
+
 # A keyring that cannot be read; an rpm-md repository, whose signature
 # is not checked: refused rather than read as if vouched for.
 refused "a keyring missing" \
