@@ -8,7 +8,9 @@
  * the file holds a moment later. Of a clearsigned InRelease, the text
  * handed back is the one gpgv writes with --output: the signed part
  * alone, its dash escapes undone; what comes before the armor header or
- * after the signature is not verified and never used.
+ * after the signature is not verified and never used. apt splits the file
+ * itself to the same end (SplitClearSignedFile: the first signed message,
+ * the unsigned text around it discarded).
  *
  * The verdict is read from gpgv's status lines (--status-fd), as apt's
  * methods/gpgv.cc reads them, not from its exit status: a GOODSIG and a
