@@ -3,7 +3,7 @@
 # repository, made here from real .debs, is read only when a key of the
 # keyring signed it, as InRelease (gpg --clearsign) or as Release and
 # Release.gpg (gpg -abs), and then only the text the signature covers.
-# Two throwaway keys are made with gpg; gpgv on the command line, in an
+# Three throwaway keys are made with gpg (C expired); gpgv on the command line, in an
 # empty GNUPGHOME, is the judge each verdict is checked against. Good
 # signatures (binary keyring, armored .asc, several --keyring): the same
 # records as the unsigned Release without --keyring; signed by A and B,
@@ -12,8 +12,10 @@
 # passes), no signature, gpgv missing:
 # one line naming the repository, exit 2, nothing of it read. Unsigned
 # text around a good InRelease (a component added after the signature, a
-# digest changed before the header): not used. Without --keyring, nothing
-# changes: an unsigned Release still reads.
+# digest changed before the header): not used. A stub gpgv shows that a
+# status quoted inside a status line, or a status past the bound, passes
+# nothing. Without --keyring, nothing changes: an unsigned Release still
+# reads. An rpm-md repository with --keyring is refused.
 . "$top_srcdir/tests/lib.sh"
 need gcc dpkg-deb dpkg-scanpackages apt-ftparchive python3 xz gpg gpgv
 : "${ELFSCAN:?}"
