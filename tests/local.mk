@@ -49,6 +49,7 @@ elfscan_shell_tests = \
 	tests/elfscan/sarif.sh \
 	tests/elfscan/images.sh \
 	tests/elfscan/repo-apt.sh \
+	tests/elfscan/repo-keyring.sh \
 	tests/elfscan/store.sh \
 	tests/elfscan/store-pg.sh \
 	tests/elfscan/repo-rpm.sh \

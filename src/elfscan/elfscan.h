@@ -45,6 +45,9 @@ struct opts {
 	const char *platform;	/* --platform: OS/ARCH[/VARIANT], or NULL */
 	const char *arch;	/* --arch: a repository's, as dpkg names it,
 				   or NULL (repo.h) */
+	const char **keyrings;	/* --keyring FILE, each: the keys an apt
+				   Release must be signed by (repo.h) */
+	size_t nkeyrings;
 	const char *store;	/* --store FILE: a suite's records kept
 				   (store.h), or NULL */
 	unsigned shard_k, shard_n;	/* --shard K/N; N 0: none */

@@ -90,7 +90,7 @@ enum {
 	OPT_FORMAT = 256, OPT_SUMMARY, OPT_ALLOW, OPT_ALLOW_PATTERN,
 	OPT_NO_PROGRESS, OPT_RULES, OPT_HARDENING, OPT_REQUIRE, OPT_SYSTEM,
 	OPT_DIFF, OPT_CODE, OPT_NO_HEADER, OPT_FILES_FROM, OPT_NULL,
-	OPT_PLATFORM, OPT_ARCH, OPT_STORE, OPT_SHARD, OPT_PROC, OPT_ALL, OPT_PROFILE, OPT_LIST,
+	OPT_PLATFORM, OPT_ARCH, OPT_KEYRING, OPT_STORE, OPT_SHARD, OPT_PROC, OPT_ALL, OPT_PROFILE, OPT_LIST,
 };
 
 /* The leading ':' tells a missing argument from an unknown option, and
@@ -428,6 +428,7 @@ parse(int argc, char **argv, struct opts *o)
 		{ "archives", no_argument, NULL, 'A' },
 		{ "platform", required_argument, NULL, OPT_PLATFORM },
 		{ "arch", required_argument, NULL, OPT_ARCH },
+		{ "keyring", required_argument, NULL, OPT_KEYRING },
 		{ "store", required_argument, NULL, OPT_STORE },
 		{ "shard", required_argument, NULL, OPT_SHARD },
 		{ "jobs", required_argument, NULL, 'j' },
@@ -534,6 +535,11 @@ parse(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_ARCH:
 			o->arch = optarg;
+			break;
+		case OPT_KEYRING:
+			o->keyrings = xrealloc(o->keyrings, (o->nkeyrings + 1) *
+			    sizeof(*o->keyrings));
+			o->keyrings[o->nkeyrings++] = optarg;
 			break;
 		case OPT_STORE:
 			o->store = optarg;
@@ -954,8 +960,11 @@ main(int argc, char **argv)
 		failed = 1;
 		goto out;
 	}
-	if (!o.system && !o.diff && nsess == 1 && (debug = debugset_new(),
-	    debug_packages(&sess[0].paths, debug) < 0)) {
+	/* The debug packages named beside others complete their evidence;
+	   a suite's are packages of the suite, read and kept as any. */
+	if (!o.system && !o.diff && nsess == 1 && !suite_any(suite) &&
+	    (debug = debugset_new(), debug_packages(&sess[0].paths,
+	    debug) < 0)) {
 		failed = 1;
 		goto out;
 	}
@@ -1016,6 +1025,7 @@ out:
 	allow_free(&o.allow);
 	require_free(o.require, o.nrequire);
 	free(o.profiles);
+	free(o.keyrings);
 	free(o.pids);
 	free(o.shape);
 	if (failed || repo_failed || atomic_load(&st.c[C_ERRORS]) > 0)

@@ -19,9 +19,12 @@
  * Release lists; a package, into by-sha256/ under the index's digest, by
  * repo_check(), so only when the caller reads it and has no copy.
  *
- * InRelease's OpenPGP signature is NOT checked yet: the signed text is
- * read as Release is, so this vouches for the pool against the Release,
- * not for the Release against the archive's key.
+ * With --keyring, stage 1 is vouched for too, as apt does with signed-by=:
+ * InRelease must carry a good signature by a key of the keyrings, or else
+ * Release one in Release.gpg (repo-gpgv.c), and only the text gpgv
+ * verified is read. Without, the signature is not checked: InRelease's
+ * signed text is read as Release is, so this vouches for the pool against
+ * the Release, not for the Release against the archive's key.
  */
 #include <err.h>
 #include <errno.h>
@@ -53,6 +56,7 @@ struct repo {
 	const char *url;	/* root, when it is a URL; else NULL */
 	char *lists, *blobs;	/* by URL: the cache's directories */
 	const char *arch;
+	const struct repo_opts *o;
 	struct sum *sums;
 	size_t nsums;
 	char *release_components;
@@ -270,6 +274,55 @@ fetch_index(const struct repo *r, const char *name, const char *path,
 	return ret;
 }
 
+/* dists/SUITE/name, read whole (by URL, fetched first); NULL with errno
+   set, or ENOENT when it cannot be fetched (said). */
+static char *
+read_dists(const struct repo *r, const char *name, size_t *len)
+{
+	char *path, *text;
+	int e;
+
+	path = dists_path(r, name);
+	if (r->url != NULL && fetch_index(r, name, path, true,
+	    "repository skipped") != 0) {
+		free(path);
+		errno = ENOENT;
+		return NULL;
+	}
+	text = index_read(path, RELEASE_MAX, len, NULL);
+	e = errno;
+	free(path);
+	errno = e;
+	return text;
+}
+
+/*
+ * With --keyring: of the text of dists/SUITE/name (InRelease or Release,
+ * len bytes, taken), the part a key of the keyrings signed, its length
+ * into *len; NULL (said) when none did.
+ */
+static char *
+signed_text(const struct repo *r, const char *name, char *text,
+    size_t *len)
+{
+	bool detached = strcmp(name, "Release") == 0;
+	char why[256], *sig = NULL, *out = NULL;
+	size_t siglen = 0;
+
+	if (detached && (sig = read_dists(r, "Release.gpg", &siglen)) == NULL)
+		warnx("%s: dists/%s/Release.gpg: %s: repository skipped",
+		    r->arg, r->suite, errno == ENOENT ?
+		    "not signed: --keyring needs InRelease or Release.gpg" :
+		    strerror(errno));
+	else if ((out = repo_gpgv(r->o->keyrings, r->o->nkeyrings, text,
+	    *len, sig, siglen, len, why)) == NULL)
+		warnx("%s: dists/%s/%s: %s: repository skipped", r->arg,
+		    r->suite, detached ? "Release.gpg" : "InRelease", why);
+	free(sig);
+	free(text);
+	return out;
+}
+
 static int
 read_release(struct repo *r)
 {
@@ -296,7 +349,10 @@ read_release(struct repo *r)
 		    r->suite, strerror(error));
 		return -1;
 	}
-	clearsigned(text);
+	if (r->o->nkeyrings == 0)
+		clearsigned(text);
+	else if ((text = signed_text(r, names[i - 1], text, &len)) == NULL)
+		return -1;
 	parse_release(r, text);
 	free(text);
 	if (r->nsums == 0) {
@@ -563,11 +619,12 @@ open_cache(struct repo *r)
 }
 
 int
-repo_apt_packages(const char *arg, const char *platform, const char *arch,
+repo_apt_packages(const char *arg, const struct repo_opts *o,
     void (*add)(void *ctx, const struct repo_package *p), void *ctx)
 {
-	struct repo r = { .arg = arg, .add = add, .ctx = ctx,
-	    .arch = arch != NULL ? arch : repo_apt_arch(platform) };
+	const char *platform = o->platform;
+	struct repo r = { .arg = arg, .add = add, .ctx = ctx, .o = o,
+	    .arch = o->arch != NULL ? o->arch : repo_apt_arch(platform) };
 	char *list, *comp, *save;
 	size_t i;
 

@@ -22,12 +22,18 @@ repo_named(const char *arg)
 }
 
 int
-repo_packages(const char *arg, const char *platform, const char *arch,
+repo_packages(const char *arg, const struct repo_opts *o,
     void (*add)(void *ctx, const struct repo_package *p), void *ctx)
 {
-	if (repo_rpm_named(arg))
-		return repo_rpm_packages(arg, platform, arch, add, ctx);
-	return repo_apt_packages(arg, platform, arch, add, ctx);
+	if (!repo_rpm_named(arg))
+		return repo_apt_packages(arg, o, add, ctx);
+	/* Better refused than read as if its keys had vouched for it. */
+	if (o->nkeyrings > 0) {
+		warnx("%s: --keyring: the signature of repodata/repomd.xml is not checked: repository skipped",
+		    arg);
+		return -1;
+	}
+	return repo_rpm_packages(arg, o->platform, o->arch, add, ctx);
 }
 
 /* The size of the file path and the SHA256 of its first size bytes

@@ -12,6 +12,7 @@
 #define REPO_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* A package as its repository's index gives it; lent for the call. */
@@ -33,18 +34,32 @@ struct repo_package {
 	const char *provides;	/* or "" */
 };
 
+/* How the repositories are read, from the options; lent for the call. */
+struct repo_opts {
+	const char *platform;	/* --platform OS/ARCH[/VARIANT], or NULL */
+	const char *arch;	/* --arch, or NULL */
+	const char *const *keyrings;	/* --keyring FILE, each: the keys
+				   whose signature an apt Release must
+				   carry; none: the signature is not
+				   checked */
+	size_t nkeyrings;
+};
+
 /* Is arg a repository: apt:ROOT:SUITE[:COMPONENT[,COMPONENT...]], ROOT
    a directory or an http(s) URL, or rpm-md:ROOT? */
 bool repo_named(const char *arg);
 /*
  * The packages of the repository arg (repo_named) whose index is vouched
- * for, for the architecture arch, as the repository names it (dpkg's for
- * apt, rpm's for rpm-md), or else that of the OCI platform (--platform
- * OS/ARCH), or else this machine's: add(ctx, p) for each, in the index's
- * order. What does not match, or cannot be read, is said on stderr in one
- * line and skipped. Returns 0, or -1 when something was skipped.
+ * for, for the architecture o->arch, as the repository names it (dpkg's
+ * for apt, rpm's for rpm-md), or else that of the OCI platform
+ * o->platform, or else this machine's: add(ctx, p) for each, in the
+ * index's order. With keyrings, an apt Release must be signed by one of
+ * their keys (repo-gpgv.c), and an rpm-md repository, whose signature is
+ * not checked, is refused. What does not match, or cannot be read, is
+ * said on stderr in one line and skipped. Returns 0, or -1 when something
+ * was skipped.
  */
-int repo_packages(const char *arg, const char *platform, const char *arch,
+int repo_packages(const char *arg, const struct repo_opts *o,
     void (*add)(void *ctx, const struct repo_package *p), void *ctx);
 /* Read p's file whole: 0 when its size and SHA256 are the index's, else
    -1, said in one line naming the package. A package by URL is fetched
@@ -63,9 +78,8 @@ bool repo_apt_named(const char *arg);
 /* The dpkg name of the architecture of an OCI platform, OS/ARCH[/VARIANT],
    or NULL when dpkg has none; this machine's for NULL. */
 const char *repo_apt_arch(const char *platform);
-int repo_apt_packages(const char *arg, const char *platform,
-    const char *arch, void (*add)(void *ctx, const struct repo_package *p),
-    void *ctx);
+int repo_apt_packages(const char *arg, const struct repo_opts *o,
+    void (*add)(void *ctx, const struct repo_package *p), void *ctx);
 
 /* repo-rpm.c: rpm-md:ROOT. */
 bool repo_rpm_named(const char *arg);
@@ -75,5 +89,18 @@ const char *repo_rpm_arch(const char *platform);
 int repo_rpm_packages(const char *arg, const char *platform,
     const char *arch, void (*add)(void *ctx, const struct repo_package *p),
     void *ctx);
+
+/*
+ * repo-gpgv.c: is the Release text (len bytes, as read) signed by a key of
+ * the keyrings (nkeyrings files, each binary or ASCII-armored), as gpgv
+ * says? sig is its detached signature (Release.gpg, siglen bytes), or
+ * NULL when text is a clearsigned InRelease. Returns the text gpgv
+ * verified (of an InRelease, the signed part alone), ended by a NUL not
+ * counted in *outlen, which the caller frees; or NULL with why (one line:
+ * "not signed", "bad signature: ...", "gpgv is not installed: ...").
+ */
+char *repo_gpgv(const char *const *keyrings, size_t nkeyrings,
+    const char *text, size_t len, const char *sig, size_t siglen,
+    size_t *outlen, char why[256]);
 
 #endif

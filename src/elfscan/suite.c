@@ -228,6 +228,9 @@ asked(const struct opts *o)
 int
 suite_expand(struct suite *s, char **arg, int n, struct pathset *out)
 {
+	const struct repo_opts ro = { .platform = s->o->platform,
+	    .arch = s->o->arch, .keyrings = s->o->keyrings,
+	    .nkeyrings = s->o->nkeyrings };
 	struct listing *l;
 	size_t before;
 	int i, r;
@@ -253,8 +256,7 @@ suite_expand(struct suite *s, char **arg, int n, struct pathset *out)
 		memset(l, 0, sizeof(*l));
 		l->repo = xstrdup(arg[i]);
 		before = s->nseen;
-		r = repo_packages(arg[i], s->o->platform, s->o->arch,
-		    add_package, s);
+		r = repo_packages(arg[i], &ro, add_package, s);
 		if (r < 0)
 			s->failed = -1;
 		if (s->nseen > before)

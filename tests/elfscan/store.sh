@@ -52,6 +52,16 @@ for n in a b c d e f g h; do
 	case $n in a|c|f) flag=-zexecstack ;; *) flag=-znoexecstack ;; esac
 	deb "p$n" 1 "$flag" || fail "build package p$n"
 done
+# A debug package (its name ends in -dbg): a package of the suite as any,
+# its debug file kept and said, not taken for the others' evidence.
+rm -rf "$T/build" && mkdir -p "$T/build/DEBIAN" "$T/build/usr/lib/debug" &&
+    gcc -g -o "$T/prog" "$FIX/hello.c" &&
+    objcopy --only-keep-debug "$T/prog" "$T/build/usr/lib/debug/prog.debug" &&
+    printf 'Package: pz-dbg\nVersion: 1\nArchitecture: amd64\nMaintainer: t <t@t>\nDescription: t\n' \
+    >"$T/build/DEBIAN/control" && mkdir -p "$R/pool/main/pz-dbg" &&
+    dpkg-deb --root-owner-group --build "$T/build" \
+    "$R/pool/main/pz-dbg/pz-dbg_1_amd64.deb" >/dev/null ||
+    fail "build the debug package"
 index || fail "build the repository"
 A=apt:$R:s:main
 
@@ -106,7 +116,8 @@ expect "first run into a store: exit 1" "$?" 1
 expect "first run: no message" "$(cat "$T/err")" ""
 expect "the store holds every ELF member as readelf says (sqlite3)" \
     "$(held "$DB")" "$(cat "$T/good")"
-expect "24 members of eight packages" "$(held "$DB" | wc -l)" 24
+expect "25 members of nine packages, the debug package's among them" \
+    "$(held "$DB" | wc -l) $(held "$DB" | grep -c '/pz-dbg_1_amd64.deb!usr/lib/debug/prog.debug ')" "25 1"
 expect "what the store run says is what a run without one says" \
     "$(sort "$T/first")" "$(sort "$T/plain")"
 expect "what it says is what readelf says" "$(said <"$T/first")" \
@@ -118,7 +129,7 @@ expect "the libraries' sonames kept" \
     "$(sqlite3 "$DB" "SELECT soname FROM records WHERE soname IS NOT NULL ORDER BY soname" | tr '\n' ' ')" \
     "libpa.so.1 libpb.so.1 libpc.so.1 libpd.so.1 libpe.so.1 libpf.so.1 libpg.so.1 libph.so.1 "
 expect "the JSON record kept, which json_extract reads" \
-    "$(sqlite3 "$DB" "SELECT count(*) FROM records WHERE json_extract(json, '$.stack') = stack")" 24
+    "$(sqlite3 "$DB" "SELECT count(*) FROM records WHERE json_extract(json, '$.stack') = stack")" 25
 expect "WAL, and schema version 1" \
     "$(sqlite3 "$DB" 'PRAGMA journal_mode; PRAGMA user_version' | tr '\n' ' ')" "wal 1 "
 
@@ -292,13 +303,13 @@ while [ "$i" -lt 400 ] && kill -0 "$pid" 2>/dev/null &&
 done
 kill -9 "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
-echo "note: killed with $(sqlite3 "$DBK" 'SELECT count(*) FROM packages') of 32 packages kept"
+echo "note: killed with $(sqlite3 "$DBK" 'SELECT count(*) FROM packages') of 33 packages kept"
 expect "killed: the database is whole" \
     "$(sqlite3 "$DBK" 'PRAGMA integrity_check')" ok
 expect "killed: each package kept has all its records" \
     "$(held "$DBK" | while read -r m s; do grep -qxF "$m $s" "$T/good3" || echo "$m"; done)" ""
-expect "killed: each package kept has three records" \
-    "$(sqlite3 "$DBK" 'SELECT count(*) FROM packages p WHERE (SELECT count(*) FROM records r WHERE r.package = p.id) != 3')" 0
+expect "killed: each package kept has its records (three, the debug one one)" \
+    "$(sqlite3 "$DBK" "SELECT count(*) FROM packages p WHERE p.name != 'pz-dbg' AND (SELECT count(*) FROM records r WHERE r.package = p.id) != 3")" 0
 S --format=json --store "$DBK" "$A" >"$T/out" 2>"$T/err"
 expect "killed, then rerun: no message" "$(cat "$T/err")" ""
 expect "killed, then rerun: the store holds what readelf says" \
@@ -342,13 +353,13 @@ unshare -m sh -c 'mount -t tmpfs -o size=160k tmpfs "$1" && shift &&
 F=$T/full-copy/s.db
 expect "a full disk: exit 2" "$(cat "$T/full.err.rc")" 2
 expect "a full disk: each line says a package cannot be kept, and why" \
-    "$(grep -cv '^elfscan: .*/full/s.db: cannot keep package [a-z0-9]* [0-9]*: database or disk is full$' "$T/full.err")" 0
+    "$(grep -cv '^elfscan: .*/full/s.db: cannot keep package [a-z0-9-]* [0-9]*: database or disk is full$' "$T/full.err")" 0
 expect "a full disk: some packages could not be kept" \
     "$(test "$(grep -c . "$T/full.err")" -gt 0 && echo yes)" yes
 expect "a full disk: the database is whole" \
     "$(sqlite3 "$F" 'PRAGMA integrity_check')" ok
 expect "a full disk: what it kept is whole" \
-    "$(sqlite3 "$F" 'SELECT count(*) FROM packages p WHERE (SELECT count(*) FROM records r WHERE r.package = p.id) != 3')" 0
+    "$(sqlite3 "$F" "SELECT count(*) FROM packages p WHERE p.name != 'pz-dbg' AND (SELECT count(*) FROM records r WHERE r.package = p.id) != 3")" 0
 expect "a full disk: every package kept or said" \
     "$(($(sqlite3 "$F" 'SELECT count(*) FROM packages') + $(grep -c . "$T/full.err")))" \
     "$(grep -c '^Package:' "$R/dists/s/main/binary-amd64/Packages")"
