@@ -48,6 +48,8 @@ elfscan_shell_tests = \
 	tests/elfscan/sarif.sh \
 	tests/elfscan/images.sh \
 	tests/elfscan/repo-apt.sh \
+	tests/elfscan/store.sh \
+	tests/elfscan/repo-rpm.sh \
 	tests/elfscan/lazy.sh \
 	tests/elfscan/reads.sh \
 	tests/elfscan/reader.sh \
@@ -177,7 +179,8 @@ unit_tests = \
 	tests/unit/check_source \
 	tests/elfscan/unit/check_verdict \
 	tests/elfscan/unit/check_report \
-	tests/elfscan/unit/check_sha256
+	tests/elfscan/unit/check_sha256 \
+	tests/elfscan/unit/check_repo_rpm
 unit_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS)
 unit_ldadd = tests/unit/libelfgen.a lib/libchstk-core.la $(CHECK_LIBS) \
 	$(LIBDW_LIBS) $(LIBELF_LIBS)
@@ -226,3 +229,7 @@ tests_elfscan_unit_check_sha256_CPPFLAGS = $(elfscan_unit_cppflags)
 tests_elfscan_unit_check_sha256_CFLAGS = $(unit_cflags)
 tests_elfscan_unit_check_sha256_LDADD = $(elfscan_unit_ldadd)
 tests_elfscan_unit_check_sha256_LDFLAGS = $(AM_LDFLAGS) -no-install
+tests_elfscan_unit_check_repo_rpm_CPPFLAGS = $(elfscan_unit_cppflags)
+tests_elfscan_unit_check_repo_rpm_CFLAGS = $(unit_cflags)
+tests_elfscan_unit_check_repo_rpm_LDADD = $(elfscan_unit_ldadd)
+tests_elfscan_unit_check_repo_rpm_LDFLAGS = $(AM_LDFLAGS) -no-install

@@ -45,6 +45,11 @@ struct opts {
 	const char *platform;	/* --platform: OS/ARCH[/VARIANT], or NULL */
 	const char *arch;	/* --arch: a repository's, as dpkg names it,
 				   or NULL (repo.h) */
+	const char *store;	/* --store FILE: a suite's records kept
+				   (store.h), or NULL */
+	unsigned shard_k, shard_n;	/* --shard K/N; N 0: none */
+	char *shape;		/* the options that shape the records, as
+				   given: a store keeps records of one */
 	bool progress;		/* on a terminal, unless --no-progress */
 	unsigned jobs;		/* walker threads */
 	unsigned jobs_most;	/* and while the walk reads the disk */
@@ -121,6 +126,7 @@ struct batch;
 struct system;
 struct diff;
 struct debugset;
+struct store;
 struct judge {
 	const struct opts *o;
 	struct report *r;
@@ -139,11 +145,23 @@ struct judge {
 	/* The debug files of the debug packages named (debug.h), or
 	   NULL. */
 	const struct debugset *debug;
+	/* --store: where the records of a suite's packages go instead of
+	   the report, to be said from there (store.h); or NULL. */
+	struct store *store;
 };
 /* Returns whether the batch held a finding. */
 bool judge_batch(struct judge *j, const struct batch *b);
 /* The file is done: -0 prints its path when it had a finding. */
 void judge_file(struct judge *j, const char *path, bool findings);
+/* The counts of one image, as the judge makes them: of its class and
+   marking, and, judged, its defences; then those of its findings, said
+   in the report. And those of what did not parse (malformed: an ELF
+   image; else an archive), waived or not. A store (store.h) counts what
+   it says again with these. */
+void judge_count(struct stats *st, enum chstk_state state,
+    const struct verdict *v, const struct hard *h, bool judged);
+void judge_count_findings(struct stats *st, const struct verdict *v);
+void judge_count_unread(struct stats *st, bool malformed, bool waived);
 
 /* How a file came to be read: met in the walk, read from a --files-from
    list, or named as an argument. A named or listed container is looked

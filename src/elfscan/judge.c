@@ -15,6 +15,7 @@
 #include "diff.h"
 #include "elfscan.h"
 #include "report.h"
+#include "store.h"
 #include "system.h"
 
 /* The --hardening counts of one image. */
@@ -58,6 +59,47 @@ count_hardening(struct stats *st, const struct hard *h)
 		stat_add(st, C_GO);
 	if (h->lang == LANG_RUST)
 		stat_add(st, C_RUST);
+}
+
+void
+judge_count(struct stats *st, enum chstk_state state, const struct verdict *v,
+    const struct hard *h, bool judged)
+{
+	stat_add(st, C_IMAGES);
+	stat_add(st, C_STATE + state);
+	stat_add(st, C_SCOPE + v->scope);
+	if (!judged)
+		return;
+	count_hardening(st, h);
+	if (v->effective == EFF_EXEC)
+		stat_add(st, C_EFF_EXEC);
+}
+
+void
+judge_count_findings(struct stats *st, const struct verdict *v)
+{
+	unsigned i;
+
+	if (v->allowed)
+		stat_add(st, C_ALLOWED);
+	if (v->findings)
+		stat_add(st, C_FINDINGS);
+	for (i = 0; i < F_COUNT; i++)
+		if (v->findings & F_BIT(i))
+			stat_add(st, C_KIND + i);
+}
+
+void
+judge_count_unread(struct stats *st, bool malformed, bool waived)
+{
+	if (malformed)
+		stat_add(st, C_IMAGES);
+	if (waived) {
+		stat_add(st, C_ALLOWED);
+	} else {
+		stat_add(st, C_FINDINGS);
+		stat_add(st, C_KIND + (unsigned)__builtin_ctzll(F_MALFORMED));
+	}
 }
 
 /* What the record is about: the batch's file, the found's member. */
@@ -115,12 +157,12 @@ not_judged(struct judge *j, const struct batch *b, const struct found *f,
 	struct evidence ev;
 
 	ev_clear(&ev);
-	stat_add(j->st, C_IMAGES);
-	stat_add(j->st, C_STATE + f->info.state);
-	stat_add(j->st, C_SCOPE + scope);
+	judge_count(j->st, f->info.state, &v, &h, false);
 	/* --diff: what is not judged has no finding on its side. */
 	if (j->diff != NULL)
 		diff_image(j->diff, j->side, &w, &f->info, &v, &h);
+	else if (j->store != NULL)
+		store_image(j->store, j->r, &w, &f->info, &v, &h, &ev, false);
 	else
 		report_image(j->r, &w, &f->info, &v, &h, &ev);
 }
@@ -134,7 +176,7 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 	const struct allow_pattern *by = NULL;
 	struct stats *st = j->st;
 	struct where w = where_of(b, f);
-	unsigned how = 0, i;
+	unsigned how = 0;
 	struct evidence ev;
 	struct verdict v;
 	struct hard h;
@@ -158,7 +200,6 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 		verdict_of(&f->info, how | VERDICT_ALLOWED, &v);
 	v.allowed_by = by;
 	v.scope = scope;
-	stat_add(st, C_SCOPE + scope);
 	/* A file of the root: on disk, or an image's member. */
 	if (j->sys != NULL && b->ino != 0 && scope == SCOPE_LINUX)
 		system_add(j->sys, f->member != NULL ? f->member :
@@ -167,24 +208,17 @@ judge_image(struct judge *j, const struct batch *b, const struct found *f)
 	if (j->o->nrequire > 0)
 		v.findings |= require_check(j->o->require, j->o->nrequire, &w,
 		    &h);
-	count_hardening(st, &h);
-	stat_add(st, C_IMAGES);
-	stat_add(st, C_STATE + f->info.state);
-	if (v.effective == EFF_EXEC)
-		stat_add(st, C_EFF_EXEC);
+	judge_count(st, f->info.state, &v, &h, true);
 	/* --diff reports what changed, not each side's findings. */
 	if (j->diff != NULL) {
 		diff_image(j->diff, j->side, &w, &f->info, &v, &h);
 		return false;
 	}
-	if (v.allowed)
-		stat_add(st, C_ALLOWED);
-	if (v.findings)
-		stat_add(st, C_FINDINGS);
-	for (i = 0; i < F_COUNT; i++)
-		if (v.findings & F_BIT(i))
-			stat_add(st, C_KIND + i);
-	report_image(j->r, &w, &f->info, &v, &h, &ev);
+	judge_count_findings(st, &v);
+	if (j->store != NULL)
+		store_image(j->store, j->r, &w, &f->info, &v, &h, &ev, true);
+	else
+		report_image(j->r, &w, &f->info, &v, &h, &ev);
 	return v.findings != 0;
 }
 
@@ -204,24 +238,23 @@ static bool
 judge_unread(struct judge *j, const struct batch *b, const struct found *f)
 {
 	struct where w = where_of(b, f);
-	bool waived;
+	enum unread what = f->kind == FOUND_MALFORMED ? UNREAD_ELF :
+	    UNREAD_ARCHIVE;
+	const struct allow_pattern *by;
 
-	if (f->kind == FOUND_MALFORMED)
-		stat_add(j->st, C_IMAGES);
 	if (j->diff != NULL) {
+		if (f->kind == FOUND_MALFORMED)
+			stat_add(j->st, C_IMAGES);
 		diff_malformed(j->diff, j->side, &w);
 		return false;
 	}
-	waived = allow_which(&j->o->allow, &w) != NULL;
-	if (waived) {
-		stat_add(j->st, C_ALLOWED);
-	} else {
-		stat_add(j->st, C_FINDINGS);
-		stat_add(j->st, C_KIND + (unsigned)__builtin_ctzll(F_MALFORMED));
-	}
-	report_error(j->r, &w, f->kind == FOUND_MALFORMED ? UNREAD_ELF :
-	    UNREAD_ARCHIVE, waived, f->msg);
-	return !waived;
+	by = allow_which(&j->o->allow, &w);
+	judge_count_unread(j->st, f->kind == FOUND_MALFORMED, by != NULL);
+	if (j->store != NULL)
+		store_error(j->store, &w, what, by, f->msg);
+	else
+		report_error(j->r, &w, what, by != NULL, f->msg);
+	return by == NULL;
 }
 
 bool
@@ -247,7 +280,12 @@ judge_batch(struct judge *j, const struct batch *b)
 			break;
 		case FOUND_ERROR:
 			unread(j, b, f);
-			report_error(j->r, &w, UNREAD_ERROR, false, f->msg);
+			if (j->store != NULL)
+				store_error(j->store, &w, UNREAD_ERROR, NULL,
+				    f->msg);
+			else
+				report_error(j->r, &w, UNREAD_ERROR, false,
+				    f->msg);
 			break;
 		}
 	}
@@ -257,6 +295,9 @@ judge_batch(struct judge *j, const struct batch *b)
 void
 judge_file(struct judge *j, const char *path, bool findings)
 {
-	if (findings && j->o->print0)
+	/* A store's package is said when the suite is (store.h). */
+	if (j->store != NULL)
+		store_done(j->store, path);
+	else if (findings && j->o->print0)
 		report_path0(j->r, path);
 }

@@ -1,5 +1,6 @@
 /*
- * lazy.h - libarchive, loaded when the first container is met.
+ * lazy.h - libarchive, loaded when the first container is met, and
+ * libxml2, when the first rpm-md repository is (repo-rpm.c).
  *
  * libarchive and what it brings (libxml2, ICU, the compressors) cost more
  * resident memory at start-up than the rest of a scan of a file system;
@@ -10,7 +11,9 @@
  * containers call libarchive.archive_read_new() and the like. A function
  * called but not listed is no member of the table: the build fails. Call
  * lazy_archive_load() before the first libarchive call of a container; it
- * loads once, from any thread.
+ * loads once, from any thread. libxml2 the same way: libxml2.xmlReaderForIO()
+ * and the like, after lazy_xml_load(), where configure found it
+ * (HAVE_LIBXML2).
  */
 #ifndef LAZY_H
 #define LAZY_H
@@ -45,5 +48,32 @@ extern struct lazy_archive libarchive;
 /* Load libarchive, once. Returns 0, or -1 with *why saying why (a static
    string); later calls return the same. */
 int lazy_archive_load(const char **why);
+
+#ifdef HAVE_LIBXML2
+#include <libxml/xmlreader.h>
+
+#define LAZY_XML_FUNCTIONS(X) \
+	X(xmlFreeTextReader) X(xmlInitParser) X(xmlReaderForIO) \
+	X(xmlReaderForMemory) \
+	X(xmlSetGenericErrorFunc) X(xmlTextReaderConstLocalName) \
+	X(xmlTextReaderConstName) X(xmlTextReaderConstNamespaceUri) \
+	X(xmlTextReaderConstValue) X(xmlTextReaderDepth) \
+	X(xmlTextReaderIsEmptyElement) X(xmlTextReaderMoveToElement) \
+	X(xmlTextReaderMoveToFirstAttribute) \
+	X(xmlTextReaderMoveToNextAttribute) X(xmlTextReaderNodeType) \
+	X(xmlTextReaderRead) X(xmlTextReaderSetStructuredErrorHandler)
+
+struct lazy_xml {
+#define LAZY_POINTER(f) __typeof__(f) *f;
+	LAZY_XML_FUNCTIONS(LAZY_POINTER)
+#undef LAZY_POINTER
+};
+extern struct lazy_xml libxml2;
+
+/* Load libxml2, once, its messages to stderr silenced (a reader's come to
+   the handler it sets). Returns 0, or -1 with *why saying why (a static
+   string); later calls return the same. */
+int lazy_xml_load(const char **why);
+#endif
 
 #endif

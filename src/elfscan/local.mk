@@ -7,12 +7,16 @@ elfscan_layers = \
 	src/elfscan/heads.c \
 	src/elfscan/read.c \
 	src/elfscan/oci.c \
+	src/elfscan/suite.c \
 	src/elfscan/repo.c \
 	src/elfscan/repo-apt.c \
+	src/elfscan/repo-rpm.c \
+	src/elfscan/index.c \
 	src/elfscan/container.c \
 	src/elfscan/lazy.c \
 	src/elfscan/batch.c \
 	src/elfscan/judge.c \
+	src/elfscan/store.c \
 	src/elfscan/diff.c \
 	src/elfscan/system.c \
 	src/elfscan/plugins.c \
@@ -47,11 +51,14 @@ elfscan_headers = \
 	src/elfscan/verdict.h src/elfscan/where.h src/elfscan/lazy.h \
 	src/elfscan/xalloc.h src/elfscan/system.h src/elfscan/diff.h \
 	src/elfscan/proc.h src/elfscan/tree.h src/elfscan/evidence.h \
-	src/elfscan/debug.h src/elfscan/repo.h src/elfscan/sha256.h
+	src/elfscan/debug.h src/elfscan/repo.h src/elfscan/sha256.h \
+	src/elfscan/store.h src/elfscan/suite.h src/elfscan/index.h
 elfscan_cflags = $(AM_CFLAGS) $(PTHREAD_CFLAGS) $(LIBARCHIVE_CFLAGS) \
-	$(JSON_C_CFLAGS) $(LIBURING_CFLAGS) $(SQLITE3_CFLAGS) $(LIBCURL_CFLAGS)
-# What links libelfscan.a links these too. libarchive is not among them:
-# lazy.c loads it when a container is met.
+	$(JSON_C_CFLAGS) $(LIBURING_CFLAGS) $(SQLITE3_CFLAGS) $(LIBCURL_CFLAGS) \
+	$(LIBXML2_CFLAGS)
+# What links libelfscan.a links these too. libarchive and libxml2 are not
+# among them: lazy.c loads them when a container, or an rpm-md repository,
+# is met.
 elfscan_libs = src/elfscan/libelfscan.a lib/libchstk.la $(JSON_C_LIBS) \
 	$(LIBURING_LIBS) $(SQLITE3_LIBS) $(LIBCURL_LIBS) -ldl -lpthread
 

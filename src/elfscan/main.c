@@ -19,9 +19,9 @@
 #include "diff.h"
 #include "elfscan.h"
 #include "proc.h"
-#include "repo.h"
 #include "report.h"
 #include "sarif.h"
+#include "suite.h"
 #include "system.h"
 #include "xalloc.h"
 
@@ -89,7 +89,7 @@ enum {
 	OPT_FORMAT = 256, OPT_SUMMARY, OPT_ALLOW, OPT_ALLOW_PATTERN,
 	OPT_NO_PROGRESS, OPT_RULES, OPT_HARDENING, OPT_REQUIRE, OPT_SYSTEM,
 	OPT_DIFF, OPT_CODE, OPT_NO_HEADER, OPT_FILES_FROM, OPT_NULL,
-	OPT_PLATFORM, OPT_ARCH, OPT_PROC, OPT_ALL, OPT_PROFILE, OPT_LIST,
+	OPT_PLATFORM, OPT_ARCH, OPT_STORE, OPT_SHARD, OPT_PROC, OPT_ALL, OPT_PROFILE, OPT_LIST,
 };
 
 /* The leading ':' tells a missing argument from an unknown option, and
@@ -370,10 +370,31 @@ combinations(const struct opts *o, bool format)
 		what = "--files-from cannot be used with --system";
 	else if (o->files_from != NULL && o->diff)
 		what = "--files-from cannot be used with --diff";
+	else if (o->store != NULL && (o->system || o->diff || o->proc ||
+	    o->files_from != NULL))
+		what = "--store keeps the records of repositories: it cannot be used with --system, --diff, --proc or --files-from";
 	if (what == NULL)
 		return 0;
 	warnx("%s", what);
 	return -1;
+}
+
+/* The option c, as given, added to what shapes the records. */
+static void
+add_shape(struct opts *o, int c, const struct option *longopts,
+    const char *arg)
+{
+	const struct option *l = longopts;
+	char *s;
+
+	while (l->name != NULL && l->val != c)
+		l++;
+	if (asprintf(&s, "%s%s--%s%s%s", o->shape != NULL ? o->shape : "",
+	    o->shape != NULL ? " " : "", l->name, arg != NULL ? "=" : "",
+	    arg != NULL ? arg : "") < 0)
+		oom();
+	free(o->shape);
+	o->shape = s;
 }
 
 static int
@@ -403,6 +424,8 @@ parse(int argc, char **argv, struct opts *o)
 		{ "archives", no_argument, NULL, 'A' },
 		{ "platform", required_argument, NULL, OPT_PLATFORM },
 		{ "arch", required_argument, NULL, OPT_ARCH },
+		{ "store", required_argument, NULL, OPT_STORE },
+		{ "shard", required_argument, NULL, OPT_SHARD },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 		{ "rules", no_argument, NULL, OPT_RULES },
@@ -421,6 +444,9 @@ parse(int argc, char **argv, struct opts *o)
 	o->jobs = cpus > 0 ? (unsigned)cpus : 1;
 	o->progress = isatty(STDERR_FILENO);
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (c == OPT_HARDENING || c == OPT_CODE || c == OPT_REQUIRE ||
+		    c == OPT_PROFILE || c == OPT_ALL)
+			add_shape(o, c, longopts, optarg);
 		switch (c) {
 		case 'q':
 			o->quiet = true;
@@ -505,6 +531,13 @@ parse(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_ARCH:
 			o->arch = optarg;
+			break;
+		case OPT_STORE:
+			o->store = optarg;
+			break;
+		case OPT_SHARD:
+			if (suite_shard(optarg, &o->shard_k, &o->shard_n) < 0)
+				return -1;
 			break;
 		case 'j':
 			errno = 0;
@@ -601,42 +634,6 @@ free_list(struct pathset *l)
 	for (i = 0; i < l->n; i++)
 		free(l->v[i]);
 	free(l->v);
-}
-
-/* The packages of the repositories named, to be read. */
-struct packages {
-	struct pathset *out;
-	int failed;
-};
-
-/* A package of a repository, read when its bytes are its index's. */
-static void
-add_package(void *ctx, const struct repo_package *p)
-{
-	struct packages *c = ctx;
-
-	if (repo_check(p) == 0)
-		add(c->out, p->path);
-	else
-		c->failed = -1;
-}
-
-/* The paths named, a repository's by its packages (repo.h) into out.
-   Returns -1 when a repository or one of its packages cannot be read
-   (said); the others are kept. */
-static int
-expand_repos(const struct opts *o, char **arg, int n, struct pathset *out)
-{
-	struct packages c = { .out = out };
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (!repo_named(arg[i]))
-			add(out, arg[i]);
-		else if (repo_packages(arg[i], o->platform, o->arch,
-		    add_package, &c) < 0)
-			c.failed = -1;
-	return c.failed;
 }
 
 /* A root judged, or "/" whose rules judge the paths named (system.h),
@@ -868,6 +865,8 @@ main(int argc, char **argv)
 	struct pathset args = { NULL, 0 };
 	struct session *sess = NULL;
 	struct debugset *debug = NULL;
+	struct suite *suite = NULL;
+	struct stats scratch;
 	struct timespec t0, t1;
 	int i, nsess = 0, failed, repo_failed = 0;
 	size_t k;
@@ -902,16 +901,33 @@ main(int argc, char **argv)
 	}
 	pthread_mutex_init(&r.lock, NULL);
 	pthread_mutex_init(&r.err_lock, NULL);
-	repo_failed = expand_repos(&o, argv + optind, argc - optind,
+	if ((suite = suite_open(&o)) == NULL) {
+		failed = 1;
+		goto out;
+	}
+	repo_failed = suite_expand(suite, argv + optind, argc - optind,
 	    &args) < 0;
-	/* Repositories with no package to read: nothing, not this system. */
-	if (args.n == 0 && argc - optind > 0) {
+	if (o.store != NULL && !suite_any(suite)) {
+		warnx("--store keeps the records of repositories: name one");
+		failed = 1;
+		goto out;
+	}
+	/* With a store, the judge's records go there, and what is said and
+	   counted is what the store says after the walk. */
+	if ((j.store = suite_store(suite)) != NULL) {
+		memset(&scratch, 0, sizeof(scratch));
+		j.st = &scratch;
+		o.files = true;
+	}
+	/* Repositories with no package to read: nothing to walk, not this
+	   system; a store's suite is said all the same. A list of files
+	   alone: this machine's rules, no default paths. */
+	if (args.n == 0 && argc - optind > 0 && j.store == NULL) {
 		failed = 0;
 		goto out;
 	}
-	/* A list of files alone: this machine's rules, no default paths. */
-	if ((nsess = sessions(&o, args.v, (int)args.n,
-	    o.files_from != NULL, &r, &sess)) < 0) {
+	if ((args.n > 0 || argc - optind == 0) && (nsess = sessions(&o,
+	    args.v, (int)args.n, o.files_from != NULL, &r, &sess)) < 0) {
 		nsess = (int)args.n;
 		failed = 1;
 		goto out;
@@ -926,9 +942,10 @@ main(int argc, char **argv)
 		for (k = 0; k < sess[i].paths.n; k++)
 			add(&all, sess[i].paths.v[k]);
 	if (o.format == FORMAT_SARIF && !o.print0)
-		r.sarif = start_sarif(&all, o.files_from != NULL);
+		r.sarif = start_sarif(j.store != NULL ? suite_paths(suite) :
+		    &all, o.files_from != NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (nsess > 0)
+	if (nsess > 0 || j.store != NULL)
 		report_header(&r);
 	if (o.progress)
 		j.prog = progress_start(&r);
@@ -943,6 +960,8 @@ main(int argc, char **argv)
 			system_judge(j.sys);
 	}
 	progress_stop(j.prog);
+	if (suite_say(suite, &r) < 0)
+		failed = 1;
 	report_unused(&r);
 	if (o.proc && proc_scan(&r, o.pids, o.npids) < 0)
 		failed = 1;
@@ -961,6 +980,7 @@ main(int argc, char **argv)
 		failed = 1;
 	}
 out:
+	suite_close(suite);
 	sessions_free(sess, nsess);
 	debugset_free(debug);
 	free_list(&all);
@@ -970,6 +990,7 @@ out:
 	require_free(o.require, o.nrequire);
 	free(o.profiles);
 	free(o.pids);
+	free(o.shape);
 	if (failed || repo_failed || atomic_load(&st.c[C_ERRORS]) > 0)
 		return 2;
 	if (o.diff)

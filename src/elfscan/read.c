@@ -235,6 +235,8 @@ container_to(struct container_ctx *c, struct container_out *out,
 	out->found = judge_member;
 	out->arg = c;
 	out->hardening = j->o->hardening;
+	/* A store keeps each image's sonames, for the suite's verdicts. */
+	out->dynamic = j->store != NULL;
 	if (m->named == NAMED_ARG && j->image_root) {
 		out->keep = system_keeps;
 		out->root = root_begin;

@@ -6,7 +6,7 @@
  *      of the indices, and the suite's components when none are named;
  *   2. COMPONENT/binary-ARCH/Packages.xz, .gz or plain, the first the
  *      Release lists that is there: its size and SHA256 checked against
- *      the Release, then decompressed (libarchive's raw format);
+ *      the Release, then decompressed (index.c);
  *   3. each stanza of the Packages of ARCH or all, handed on as a
  *      struct repo_package, its Size and SHA256 the index's: repo_check()
  *      (repo.c) vouches for the pool file before it is read.
@@ -19,14 +19,12 @@
  */
 #include <err.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "lazy.h"
+#include "index.h"
 #include "repo.h"
 #include "sha256.h"
 #include "xalloc.h"
@@ -110,44 +108,6 @@ repo_apt_arch(const char *platform)
 	return NULL;
 }
 
-/* The whole of the file root/name, at most max bytes, NUL-ended, hashed
-   into hex; *len its size. NULL with errno set when it cannot be read. */
-static char *
-slurp(const char *path, size_t max, size_t *len, char hex[SHA256_HEX])
-{
-	struct sha256 c;
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
-	ssize_t got;
-	int fd;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) == -1)
-		return NULL;
-	sha256_init(&c);
-	do {
-		if (cap - n < 65536 + 1)
-			buf = xrealloc(buf, cap = cap * 2 + 65536 + 1);
-		got = read(fd, buf + n, cap - n - 1);
-		if (got > 0) {
-			sha256_update(&c, buf + n, (size_t)got);
-			n += (size_t)got;
-		}
-	} while ((got > 0 || (got == -1 && errno == EINTR)) && n <= max);
-	if (got == -1 || n > max) {
-		if (n > max)
-			errno = EFBIG;
-		free(buf);
-		buf = NULL;
-	} else {
-		buf[n] = '\0';
-		*len = n;
-		if (hex != NULL)
-			sha256_hex(&c, hex);
-	}
-	close(fd);
-	return buf;
-}
-
 /* The signed text of an InRelease (RFC 4880 section 7): after the armor
    header's blank line, up to the signature, its "- " escapes undone. */
 static void
@@ -171,18 +131,6 @@ clearsigned(char *text)
 	*out = '\0';
 }
 
-static bool
-is_hex(const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') ||
-		    (s[i] >= 'a' && s[i] <= 'f')))
-			return false;
-	return true;
-}
-
 /* " HEX SIZE NAME" of the SHA256 list into s; false when it is not. */
 static bool
 sum_line(const char *line, size_t len, struct sum *s)
@@ -196,7 +144,7 @@ sum_line(const char *line, size_t len, struct sum *s)
 	memcpy(buf, line, len);
 	buf[len] = '\0';
 	if (sscanf(buf, " %64s %ju %4096s", hex, &size, name) != 3 ||
-	    strlen(hex) != 64 || !is_hex(hex, 64))
+	    strlen(hex) != 64 || !index_hex(hex, 64))
 		return false;
 	memcpy(s->hex, hex, sizeof(s->hex));
 	s->size = size;
@@ -246,7 +194,7 @@ read_release(struct repo *r)
 		if (asprintf(&path, "%s/dists/%s/%s", r->root, r->suite,
 		    names[i]) < 0)
 			oom();
-		if ((text = slurp(path, RELEASE_MAX, &len, NULL)) == NULL &&
+		if ((text = index_read(path, RELEASE_MAX, &len, NULL)) == NULL &&
 		    errno != ENOENT)
 			error = errno;
 		free(path);
@@ -278,72 +226,11 @@ find_sum(const struct repo *r, const char *name)
 	return NULL;
 }
 
-/* The decompressed bytes of an index read whole (text, len), or NULL
-   with why (libarchive's words) when they cannot be. */
-static char *
-decompress(const char *text, size_t len, size_t *out, char why[256])
-{
-	const char *no;
-	struct archive *a;
-	struct archive_entry *ae;
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
-	la_ssize_t got = 0;
-
-	if (lazy_archive_load(&no) < 0) {
-		snprintf(why, 256, "%s", no);
-		return NULL;
-	}
-	if ((a = libarchive.archive_read_new()) == NULL)
-		oom();
-	libarchive.archive_read_support_filter_gzip(a);
-	libarchive.archive_read_support_filter_xz(a);
-	libarchive.archive_read_support_format_raw(a);
-	if (libarchive.archive_read_open_memory(a, text, len) != ARCHIVE_OK ||
-	    libarchive.archive_read_next_header(a, &ae) != ARCHIVE_OK)
-		got = -1;
-	while (got >= 0 && n <= INDEX_MAX) {
-		if (cap - n < 65536 + 1)
-			buf = xrealloc(buf, cap = cap * 2 + 65536 + 1);
-		if ((got = libarchive.archive_read_data(a, buf + n,
-		    cap - n - 1)) <= 0)
-			break;
-		n += (size_t)got;
-	}
-	if (got < 0 || n > INDEX_MAX) {
-		no = libarchive.archive_error_string(a);
-		snprintf(why, 256, "%s", n > INDEX_MAX ?
-		    "larger than 1 GiB decompressed" : no != NULL ? no :
-		    "cannot decompress");
-		free(buf);
-		buf = NULL;
-	} else {
-		buf[n] = '\0';
-		*out = n;
-	}
-	libarchive.archive_read_free(a);
-	return buf;
-}
-
 /* A stanza's fields that name its package file. */
 struct stanza {
 	const char *package, *version, *arch, *filename, *size, *sha256;
 	const char *source, *depends, *predepends, *provides;
 };
-
-/* Does the pool path, from the index, stay below ROOT? */
-static bool
-safe_path(const char *p)
-{
-	const char *c;
-
-	if (*p == '/' || *p == '\0')
-		return false;
-	for (c = p; c != NULL; c = strchr(c, '/'), c = c != NULL ? c + 1 : c)
-		if (strncmp(c, "..", 2) == 0 && (c[2] == '/' || c[2] == '\0'))
-			return false;
-	return true;
-}
 
 /* The stanza, its Size and SHA256 valid, handed on. */
 static void
@@ -358,7 +245,7 @@ add_package(struct repo *r, const struct stanza *st)
 	errno = 0;
 	p.size = strtoull(st->size, &end, 10);
 	if (*end != '\0' || errno != 0 || strlen(st->sha256) != 64 ||
-	    !is_hex(st->sha256, 64)) {
+	    !index_hex(st->sha256, 64)) {
 		warnx("%s/%s: package %s %s: the index gives no valid Size and SHA256",
 		    r->root, st->filename, st->package, st->version);
 		r->failed = -1;
@@ -414,7 +301,7 @@ read_stanzas(struct repo *r, const char *index, char *text)
 		if (st.package == NULL)
 			continue;
 		if (st.filename == NULL || st.size == NULL ||
-		    st.sha256 == NULL || !safe_path(st.filename)) {
+		    st.sha256 == NULL || !index_path_ok(st.filename)) {
 			warnx("%s: %s: package %s: no Filename, Size and SHA256 of a path inside the repository",
 			    r->arg, index, st.package);
 			r->failed = -1;
@@ -453,7 +340,7 @@ read_component(struct repo *r, const char *comp)
 		if (asprintf(&path, "%s/dists/%s/%s", r->root, r->suite,
 		    name) < 0)
 			oom();
-		text = slurp(path, RELEASE_MAX, &len, hex);
+		text = index_read(path, RELEASE_MAX, &len, hex);
 		free(path);
 	}
 	if (text == NULL) {
@@ -466,7 +353,8 @@ read_component(struct repo *r, const char *comp)
 		warnx("%s: %s: its %s is not the Release's: component %s skipped",
 		    r->arg, name, len != s->size ? "size" : "SHA256", comp);
 		r->failed = -1;
-	} else if ((plain = decompress(text, len, &plen, why)) == NULL) {
+	} else if ((plain = index_decompress(text, len, INDEX_MAX, &plen,
+	    why)) == NULL) {
 		warnx("%s: %s: cannot decompress: %s: component %s skipped",
 		    r->arg, name, why, comp);
 		r->failed = -1;

@@ -16,13 +16,15 @@
 bool
 repo_named(const char *arg)
 {
-	return repo_apt_named(arg);
+	return repo_apt_named(arg) || repo_rpm_named(arg);
 }
 
 int
 repo_packages(const char *arg, const char *platform, const char *arch,
     void (*add)(void *ctx, const struct repo_package *p), void *ctx)
 {
+	if (repo_rpm_named(arg))
+		return repo_rpm_packages(arg, platform, arch, add, ctx);
 	return repo_apt_packages(arg, platform, arch, add, ctx);
 }
 

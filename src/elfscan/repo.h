@@ -1,11 +1,12 @@
 /*
  * repo.h - software repositories as inputs: a repository named on the
- * command line (apt:ROOT:SUITE[:COMPONENTS], repo-apt.c) becomes the list
- * of its packages as its verified index gives them (repo.c dispatches by
- * the name). The caller decides which to read (a store may hold some
- * already: store.h); repo_check() vouches for a package's bytes before
- * the walk reads it as it reads a package named (container.c). What the
- * index does not vouch for is said and left out; the rest goes on.
+ * command line (apt:ROOT:SUITE[:COMPONENTS], repo-apt.c; rpm-md:ROOT,
+ * repo-rpm.c) becomes the list of its packages as its verified index
+ * gives them (repo.c dispatches by the name). The caller decides which
+ * to read (a store may hold some already: store.h); repo_check() vouches
+ * for a package's bytes before the walk reads it as it reads a package
+ * named (container.c). What the index does not vouch for is said and left
+ * out; the rest goes on.
  */
 #ifndef REPO_H
 #define REPO_H
@@ -23,20 +24,22 @@ struct repo_package {
 	const char *path;	/* where it is read: ROOT/filename */
 	const char *sha256;	/* the index's: 64 lowercase hex digits */
 	uint64_t size;		/* the index's, in bytes */
-	const char *depends;	/* Depends and Pre-Depends, as the index
-				   gives them, or "" */
+	const char *depends;	/* Depends and Pre-Depends (apt), or the
+				   names of the requires (rpm-md), as the
+				   index gives them, or "" */
 	const char *provides;	/* or "" */
 };
 
-/* Is arg a repository: apt:ROOT:SUITE[:COMPONENT[,COMPONENT...]]? */
+/* Is arg a repository: apt:ROOT:SUITE[:COMPONENT[,COMPONENT...]] or
+   rpm-md:ROOT? */
 bool repo_named(const char *arg);
 /*
  * The packages of the repository arg (repo_named) whose index is vouched
  * for, for the architecture arch, as the repository names it (dpkg's for
- * apt), or else that of the OCI platform (--platform OS/ARCH), or else
- * this machine's: add(ctx, p) for each, in the index's order. What does
- * not match, or cannot be read, is said on stderr in one line and
- * skipped. Returns 0, or -1 when something was skipped.
+ * apt, rpm's for rpm-md), or else that of the OCI platform (--platform
+ * OS/ARCH), or else this machine's: add(ctx, p) for each, in the index's
+ * order. What does not match, or cannot be read, is said on stderr in one
+ * line and skipped. Returns 0, or -1 when something was skipped.
  */
 int repo_packages(const char *arg, const char *platform, const char *arch,
     void (*add)(void *ctx, const struct repo_package *p), void *ctx);
@@ -56,6 +59,15 @@ bool repo_apt_named(const char *arg);
    or NULL when dpkg has none; this machine's for NULL. */
 const char *repo_apt_arch(const char *platform);
 int repo_apt_packages(const char *arg, const char *platform,
+    const char *arch, void (*add)(void *ctx, const struct repo_package *p),
+    void *ctx);
+
+/* repo-rpm.c: rpm-md:ROOT. */
+bool repo_rpm_named(const char *arg);
+/* The rpm name of the architecture of an OCI platform, OS/ARCH[/VARIANT],
+   or NULL when rpm has none; this machine's for NULL. */
+const char *repo_rpm_arch(const char *platform);
+int repo_rpm_packages(const char *arg, const char *platform,
     const char *arch, void (*add)(void *ctx, const struct repo_package *p),
     void *ctx);
 

@@ -1061,12 +1061,16 @@ justify(struct report *r, const struct where *w, char *just, size_t len)
 	    p != NULL ? p->text : "?");
 }
 
-/* One SARIF result per finding; findings an --allow pattern waived are
-   suppressed results, the pattern their justification. */
+/* What takes an image's SARIF results, one by one. */
+typedef void result_fn(void *ctx, unsigned bit, const struct region *region,
+    const char *why, const char *justification);
+
+/* One SARIF result per finding, to put; findings an --allow pattern
+   waived are suppressed results, the pattern their justification. */
 static void
-sarif_image(struct report *r, const struct where *w,
-    const struct chstk_info *info, const struct verdict *v,
-    const struct hard *h, const struct evidence *ev)
+sarif_results(const struct chstk_info *info, const struct verdict *v,
+    const struct hard *h, const struct evidence *ev, result_fn *put,
+    void *ctx)
 {
 	struct region mark = { info->mark_offset, info->mark_size };
 	struct region wx_region = { info->wx_offset, info->wx_size };
@@ -1088,16 +1092,39 @@ sarif_image(struct report *r, const struct where *w,
 			continue;
 		/* What --require found missing is no byte range's. */
 		if (F_BIT(i) & F_HARDENING)
-			sarif_result(r->sarif, i, w, NULL,
-			    hard_why(F_BIT(i), h, lack, sizeof(lack)), NULL);
+			put(ctx, i, NULL, hard_why(F_BIT(i), h, lack,
+			    sizeof(lack)), NULL);
 		else if (F_BIT(i) == F_WX_SEGMENT)
-			sarif_result(r->sarif, i, w, &wx_region, wx,
+			put(ctx, i, &wx_region, wx,
 			    waived & F_BIT(i) ? just : NULL);
 		else
-			sarif_result(r->sarif, i, w, &mark,
-			    why_of(info, v, ev, why, sizeof(why)),
-			    waived & F_BIT(i) ? just : NULL);
+			put(ctx, i, &mark, why_of(info, v, ev, why,
+			    sizeof(why)), waived & F_BIT(i) ? just : NULL);
 	}
+}
+
+struct sarif_at {
+	struct sarif *s;
+	const struct where *w;
+};
+
+static void
+sarif_put(void *ctx, unsigned bit, const struct region *region,
+    const char *why, const char *justification)
+{
+	struct sarif_at *at = ctx;
+
+	sarif_result(at->s, bit, at->w, region, why, justification);
+}
+
+static void
+sarif_image(struct report *r, const struct where *w,
+    const struct chstk_info *info, const struct verdict *v,
+    const struct hard *h, const struct evidence *ev)
+{
+	struct sarif_at at = { r->sarif, w };
+
+	sarif_results(info, v, h, ev, sarif_put, &at);
 }
 
 /* What could not be read: a malformed image is a finding, anything else
@@ -1660,15 +1687,14 @@ report_header(struct report *r)
    message on the standard error, or, in SARIF, a notification; JSON
    records carry it. Not an error: the image was read. */
 static void
-evidence_problem(struct report *r, const struct where *w,
-    const struct evidence *ev)
+evidence_problem(struct report *r, const struct where *w, const char *error)
 {
 	char space[512], msg[EV_TEXT + 40];
 	struct buf b;
 
-	if (ev->error[0] == '\0' || writer(r)->image == json_image)
+	if (error[0] == '\0' || writer(r)->image == json_image)
 		return;
-	snprintf(msg, sizeof(msg), "cannot read its DWARF: %s", ev->error);
+	snprintf(msg, sizeof(msg), "cannot read its DWARF: %s", error);
 	if (writer(r)->log_error != NULL) {
 		pthread_mutex_lock(&r->lock);
 		sarif_notification(r->sarif, w, msg);
@@ -1685,7 +1711,7 @@ evidence_problem(struct report *r, const struct where *w,
 /* Keep "WHERE: " and what b holds, to be said after the records. */
 static void
 keep_line(struct report *r, struct lines *l, const struct where *w,
-    struct buf *b)
+    const char *text)
 {
 	char space[1024];
 	struct buf line;
@@ -1693,7 +1719,7 @@ keep_line(struct report *r, struct lines *l, const struct where *w,
 	BUF_INIT(line, space);
 	text_where(&line, w);
 	buf_puts(&line, ": ");
-	buf_add(&line, b->p, b->len);
+	buf_puts(&line, text);
 	pthread_mutex_lock(&r->lock);
 	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
 	l->v[l->n++] = xstrdup(line.p);
@@ -1701,34 +1727,51 @@ keep_line(struct report *r, struct lines *l, const struct where *w,
 	buf_free(&line);
 }
 
-/* In text, the image's cause and how it was built, kept for after the
-   records. */
+/* In text, the image's cause and how it was built: into cause and built
+   (NULL: nothing to say). */
 static void
-keep_after(struct report *r, const struct where *w,
-    const struct chstk_info *info, const struct verdict *v,
-    const struct hard *h, const struct evidence *ev)
+after_lines(const struct report *r, const struct chstk_info *info,
+    const struct verdict *v, const struct hard *h, const struct evidence *ev,
+    char **cause, char **built)
 {
 	char space[1024];
 	struct buf b;
 
-	if (writer(r) != &text_writer || r->o->no_header ||
-	    (r->o->quiet && v->findings == 0))
-		return;
+	*cause = *built = NULL;
 	/* What the marking or the findings say already is not said
 	   again: only what the evidence shows. */
 	if (has_cause(info, v)) {
 		BUF_INIT(b, space);
 		if (stack_cause_text(&b, info, ev) != SAFE_UNKNOWN ||
 		    ev->assembler > 0 || ev->trampolines > 0)
-			keep_line(r, &r->causes, w, &b);
+			*cause = xstrdup(b.p);
 		buf_free(&b);
 	}
 	if (r->o->hardening && h != NULL && h->known && has_built(ev)) {
 		BUF_INIT(b, space);
 		built_text(&b, ev);
-		keep_line(r, &r->built, w, &b);
+		*built = xstrdup(b.p);
 		buf_free(&b);
 	}
+}
+
+/* Are the after-lines of an image with those findings said? */
+static bool
+says_after(const struct report *r, uint64_t findings)
+{
+	return writer(r) == &text_writer && !r->o->no_header &&
+	    !(r->o->quiet && findings == 0);
+}
+
+/* The after-lines kept, to be said after the records. */
+static void
+keep_after(struct report *r, const struct where *w, const char *cause,
+    const char *built)
+{
+	if (cause != NULL)
+		keep_line(r, &r->causes, w, cause);
+	if (built != NULL)
+		keep_line(r, &r->built, w, built);
 }
 
 void
@@ -1739,8 +1782,15 @@ report_image(struct report *r, const struct where *w,
 	char space[1024];
 	struct buf b;
 
-	evidence_problem(r, w, ev);
-	keep_after(r, w, info, v, h, ev);
+	char *cause, *built;
+
+	evidence_problem(r, w, ev->error);
+	if (says_after(r, v->findings)) {
+		after_lines(r, info, v, h, ev, &cause, &built);
+		keep_after(r, w, cause, built);
+		free(cause);
+		free(built);
+	}
 	if (writer(r)->log_image != NULL) {
 		pthread_mutex_lock(&r->lock);
 		clear_line(r);
@@ -1753,6 +1803,98 @@ report_image(struct report *r, const struct where *w,
 	BUF_INIT(b, space);
 	writer(r)->image(&b, w, info, v, r->o->hardening ? h : NULL, ev);
 	emit(r, &b);
+}
+
+static void
+render_put(void *ctx, unsigned bit, const struct region *region,
+    const char *why, const char *justification)
+{
+	struct rendered *x = ctx;
+	struct rendered_result *res;
+
+	x->results = xrealloc(x->results, (x->nresults + 1) *
+	    sizeof(*x->results));
+	res = &x->results[x->nresults++];
+	res->bit = bit;
+	res->region = region != NULL;
+	res->offset = region != NULL ? region->offset : 0;
+	res->length = region != NULL ? region->length : 0;
+	res->why = xstrdup(why);
+	res->justification = justification != NULL ?
+	    xstrdup(justification) : NULL;
+}
+
+void
+report_render(struct report *r, const struct where *w,
+    const struct chstk_info *info, const struct verdict *v,
+    const struct hard *h, const struct evidence *ev, struct rendered *x)
+{
+	char space[1024];
+	const struct hard *shown = r->o->hardening ? h : NULL;
+	struct buf b;
+
+	memset(x, 0, sizeof(*x));
+	BUF_INIT(b, space);
+	text_image(&b, w, info, v, shown, ev);
+	x->text = xstrdup(b.p);
+	buf_free(&b);
+	BUF_INIT(b, space);
+	json_image(&b, w, info, v, shown, ev);
+	x->json = xstrdup(b.p);
+	buf_free(&b);
+	after_lines(r, info, v, h, ev, &x->cause, &x->built);
+	x->dwarf = xstrdup(ev->error);
+	sarif_results(info, v, h, ev, render_put, x);
+}
+
+void
+report_rendered(struct report *r, const struct where *w,
+    const struct rendered *x, uint64_t findings)
+{
+	const char *text;
+	size_t i;
+
+	evidence_problem(r, w, x->dwarf != NULL ? x->dwarf : "");
+	if (says_after(r, findings))
+		keep_after(r, w, x->cause, x->built);
+	if (writer(r)->log_image != NULL) {
+		pthread_mutex_lock(&r->lock);
+		clear_line(r);
+		for (i = 0; i < x->nresults; i++) {
+			const struct rendered_result *res = &x->results[i];
+			struct region region = { res->offset, res->length };
+
+			sarif_result(r->sarif, res->bit, w, res->region ?
+			    &region : NULL, res->why, res->justification);
+		}
+		pthread_mutex_unlock(&r->lock);
+		return;
+	}
+	if (writer(r)->image == NULL || (r->o->quiet && findings == 0))
+		return;
+	text = writer(r)->image == json_image ? x->json : x->text;
+	pthread_mutex_lock(&r->lock);
+	clear_line(r);
+	fputs(text, stdout);
+	pthread_mutex_unlock(&r->lock);
+}
+
+void
+rendered_free(struct rendered *x)
+{
+	size_t i;
+
+	free(x->text);
+	free(x->json);
+	free(x->cause);
+	free(x->built);
+	free(x->dwarf);
+	for (i = 0; i < x->nresults; i++) {
+		free(x->results[i].why);
+		free(x->results[i].justification);
+	}
+	free(x->results);
+	memset(x, 0, sizeof(*x));
 }
 
 void

@@ -40,6 +40,33 @@ struct evidence;
 void report_image(struct report *r, const struct where *w,
     const struct chstk_info *info, const struct verdict *v,
     const struct hard *h, const struct evidence *ev);
+/*
+ * An image's record made once in every format, for a store (store.h) to
+ * keep: report_render() fills x, as report_image() would say it in each
+ * (rendered_free() frees it); report_rendered() says it later in the
+ * run's format, as report_image() says a record, findings its F_* bits.
+ */
+struct rendered_result {	/* one SARIF result (sarif.h) */
+	unsigned bit;
+	bool region;		/* at offset and length; else the file */
+	uint64_t offset, length;
+	char *why, *justification;	/* justification: or NULL */
+};
+struct rendered {
+	char *text, *json;	/* the text and JSON Lines records, each
+				   newline-ended */
+	char *cause, *built;	/* text's lines said after the records,
+				   without their "WHERE: "; or NULL */
+	char *dwarf;		/* what its DWARF could not say, or "" */
+	struct rendered_result *results;	/* SARIF's */
+	size_t nresults;
+};
+void report_render(struct report *r, const struct where *w,
+    const struct chstk_info *info, const struct verdict *v,
+    const struct hard *h, const struct evidence *ev, struct rendered *x);
+void report_rendered(struct report *r, const struct where *w,
+    const struct rendered *x, uint64_t findings);
+void rendered_free(struct rendered *x);
 /* What could not be read: an error, which is counted, or a finding: an
    ELF image that does not parse, an ar archive damaged part of the way
    (allowed: an --allow pattern waived that finding). */

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "chstk.h"
@@ -108,11 +109,23 @@ write_rules(struct buf *b)
 	}
 }
 
-/* The base URI of a root: its directory, or a file's directory. */
+/* The base URI of a root: its directory, or a file's directory; of one
+   that is not there (a package a store holds), its path as named, made
+   absolute. */
 static void
 write_base(struct buf *b, const struct root *r)
 {
 	char *real = realpath(r->len > 0 ? r->path : ".", NULL), *slash;
+	char *cwd;
+
+	if (real == NULL && r->len > 0 && r->path[0] == '/')
+		real = xstrdup(r->path);
+	else if (real == NULL && r->len > 0 &&
+	    (cwd = getcwd(NULL, 0)) != NULL) {
+		if (asprintf(&real, "%s/%s", cwd, r->path) < 0)
+			oom();
+		free(cwd);
+	}
 
 	buf_addf(b, "\"%s\":{\"uri\":\"file://", r->id);
 	if (real != NULL && !r->dir && (slash = strrchr(real, '/')) != NULL)
@@ -261,6 +274,9 @@ write_location(const struct sarif *s, struct buf *b, const struct where *w,
 	if (region != NULL && !w->streamed)
 		buf_addf(b, ",\"region\":{\"byteOffset\":%ju,\"byteLength\":%ju}",
 		    (uintmax_t)region->offset, (uintmax_t)region->length);
+	else if (w->size > 0)
+		buf_addf(b, ",\"region\":{\"byteOffset\":0,\"byteLength\":%llu}",
+		    w->size);
 	else if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
 		buf_addf(b, ",\"region\":{\"byteOffset\":0,\"byteLength\":%jd}",
 		    (intmax_t)st.st_size);

@@ -28,6 +28,9 @@ struct where {
 				   offsets are in the member, not the file
 				   (false for a member of an uncompressed
 				   tar or cpio file, whose are the file's) */
+	unsigned long long size;	/* the file's size, when it is known
+					   but the file may be gone (a
+					   package a store holds); else 0 */
 };
 
 #endif

@@ -1,0 +1,315 @@
+#!/bin/sh
+# elfscan --store FILE apt:...: a local apt repository, made here from real
+# .debs (dpkg-scanpackages, apt-ftparchive), kept in an SQLite store and
+# read back with sqlite3, an independent reader of the file. What the store
+# holds of every ELF member is what dpkg-deb -x and readelf -lW say; a run
+# from the store says what a run without one says, in every format; a
+# rerun against an unchanged index reads no package (the pool is moved
+# away and nothing is missed); after an upload only the new packages are
+# read (the unchanged ones moved away again) and the one that left is
+# dropped; GNU parallel's shards at once into one store are one run's
+# report; a run killed loses no package it kept; a store of another schema,
+# of other options, not a database, or locked by a writer: one line, exit
+# 2, nothing lost.
+. "$top_srcdir/tests/lib.sh"
+need gcc dpkg-deb dpkg-scanpackages apt-ftparchive readelf python3 xz sqlite3 parallel
+python3 -c 'import yaml' 2>/dev/null ||
+    { echo "ERROR: python3-yaml is missing: run ./bootstrap deps"; exit 99; }
+: "${ELFSCAN:?}"
+S() { "$ELFSCAN" --no-progress "$@"; }
+[ "$(uname -m)" = x86_64 ] || skip "the packages are amd64"
+
+R=$T/repo
+# deb NAME VERSION [GCC-OPTION...]: NAME_VERSION_amd64.deb in the pool:
+# usr/bin/NAME built with the options, usr/bin/NAME-plain without, and
+# usr/lib/libNAME.so.1, a library (its soname kept in the store).
+deb() {
+	name=$1 version=$2
+	shift 2
+	rm -rf "$T/build" && mkdir -p "$T/build/DEBIAN" "$T/build/usr/bin" \
+	    "$T/build/usr/lib" &&
+	    gcc "$@" -o "$T/build/usr/bin/$name" "$FIX/hello.c" &&
+	    gcc -o "$T/build/usr/bin/$name-plain" "$FIX/hello.c" &&
+	    echo "int f$version(void) { return 1; }" >"$T/lib.c" &&
+	    gcc -shared -fPIC "$@" -Wl,-soname,"lib$name.so.1" \
+	    -o "$T/build/usr/lib/lib$name.so.1" "$T/lib.c" &&
+	    printf 'Package: %s\nVersion: %s\nArchitecture: amd64\nMaintainer: t <t@t>\nDescription: t\n' \
+	    "$name" "$version" >"$T/build/DEBIAN/control" &&
+	    mkdir -p "$R/pool/main/$name" &&
+	    dpkg-deb --root-owner-group --build "$T/build" \
+	    "$R/pool/main/$name/${name}_${version}_amd64.deb" >/dev/null
+}
+index() {
+	d=$R/dists/s/main/binary-amd64
+	mkdir -p "$d" &&
+	    (cd "$R" && dpkg-scanpackages -m pool /dev/null 2>/dev/null) >"$d/Packages" &&
+	    xz -kf "$d/Packages" &&
+	    (cd "$R/dists/s" &&
+	    apt-ftparchive -o APT::FTPArchive::Release::Components=main \
+	    release . >Release.new && mv Release.new Release)
+}
+for n in a b c d e f g h; do
+	case $n in a|c|f) flag=-zexecstack ;; *) flag=-znoexecstack ;; esac
+	deb "p$n" 1 "$flag" || fail "build package p$n"
+done
+index || fail "build the repository"
+A=apt:$R:s:main
+
+# The oracle: each ELF member of each .deb in the pool, unpacked, and what
+# readelf says of its PT_GNU_STACK: "PATH!MEMBER exec|noexec".
+oracle() {
+	for f in "$R"/pool/main/*/*.deb; do
+		rm -rf "$T/x" && dpkg-deb -x "$f" "$T/x" &&
+		    (cd "$T/x" && find . -type f) | sort | while read -r m; do
+			m=${m#./}
+			flags=$(readelf -lW "$T/x/$m" | awk '$1 == "GNU_STACK" { print $(NF-1) }')
+			[ "$flags" = RWE ] && s=exec || s=noexec
+			echo "$f!$m $s"
+		done
+	done | sort
+}
+# What the store holds, read by sqlite3: "PATH!MEMBER stack".
+held() {
+	sqlite3 "$1" "SELECT p.path || '!' || r.member || ' ' || r.stack FROM records r JOIN packages p ON p.id = r.package" | sort
+}
+# The path and stack of each image record of elfscan's JSON Lines.
+said() {
+	python3 -c '
+import json, sys
+for line in sys.stdin:
+    r = json.loads(line)
+    if "member" in r and "stack" in r:
+        print(r["path"] + "!" + r["member"], r["stack"])
+' | sort
+}
+# Without the times of a summary; a SARIF log with its results sorted
+# (a run without a store says them in the order its workers finish).
+untimed() { sed 's/[0-9.]* s$/T s/'; }
+norm() {
+	case $1 in
+	--format=sarif) python3 -c '
+import json, sys
+log = json.load(sys.stdin)
+log["runs"][0]["results"].sort(key=lambda r: json.dumps(r, sort_keys=True))
+print(json.dumps(log, sort_keys=True, indent=1))' ;;
+	-0) tr '\0' '\n' | sort ;;
+	*) untimed | sort ;;
+	esac
+}
+
+oracle >"$T/good"
+DB=$T/s.db
+S --format=json "$A" >"$T/plain" 2>"$T/plain.err"
+expect "without a store: exit 1 (findings)" "$?" 1
+S --format=json --store "$DB" "$A" >"$T/first" 2>"$T/err"
+expect "first run into a store: exit 1" "$?" 1
+expect "first run: no message" "$(cat "$T/err")" ""
+expect "the store holds every ELF member as readelf says (sqlite3)" \
+    "$(held "$DB")" "$(cat "$T/good")"
+expect "24 members of eight packages" "$(held "$DB" | wc -l)" 24
+expect "what the store run says is what a run without one says" \
+    "$(sort "$T/first")" "$(sort "$T/plain")"
+expect "what it says is what readelf says" "$(said <"$T/first")" \
+    "$(cat "$T/good")"
+expect "the packages kept by the index's SHA256 (sqlite3)" \
+    "$(sqlite3 "$DB" "SELECT name || ' ' || sha256 FROM packages ORDER BY name")" \
+    "$(awk '/^Package:/ { n = $2 } /^SHA256:/ { print n, $2 }' "$R/dists/s/main/binary-amd64/Packages" | sort)"
+expect "the libraries' sonames kept" \
+    "$(sqlite3 "$DB" "SELECT soname FROM records WHERE soname IS NOT NULL ORDER BY soname" | tr '\n' ' ')" \
+    "libpa.so.1 libpb.so.1 libpc.so.1 libpd.so.1 libpe.so.1 libpf.so.1 libpg.so.1 libph.so.1 "
+expect "the JSON record kept, which json_extract reads" \
+    "$(sqlite3 "$DB" "SELECT count(*) FROM records WHERE json_extract(json, '$.stack') = stack")" 24
+expect "WAL, and schema version 1" \
+    "$(sqlite3 "$DB" 'PRAGMA journal_mode; PRAGMA user_version' | tr '\n' ' ')" "wal 1 "
+
+# A rerun against the same index reads no package: with the pool moved
+# away, nothing is missing, and it says the same in every format.
+mv "$R/pool" "$T/pool"
+for f in --format=json --format=sarif "--summary" -q -0 "--no-header"; do
+	# shellcheck disable=SC2086 # one option, or none
+	S $f --store "$DB" "$A" >"$T/re" 2>"$T/re.err"
+	st=$?
+	mv "$T/pool" "$R/pool"
+	# shellcheck disable=SC2086
+	S $f "$A" >"$T/no" 2>"$T/no.err"
+	expect "rerun $f: the exit status of a run without a store" "$st" "$?"
+	mv "$R/pool" "$T/pool"
+	expect "rerun $f: no package read, no message" "$(cat "$T/re.err")" ""
+	expect "rerun $f: what a run without a store says" \
+	    "$(norm "$f" <"$T/re")" "$(norm "$f" <"$T/no")"
+	case $f in --format=json)
+		expect "rerun: byte for byte the first run" \
+		    "$(cmp "$T/re" "$T/first" && echo same)" same ;;
+	esac
+done
+mv "$T/pool" "$R/pool"
+
+# An upload: pb 2 replaces pb 1 (now with an executable stack), pi is new,
+# ph leaves. Only pb 2 and pi are read: every other package's file is moved
+# away while the store reads the new index.
+rm "$R/pool/main/pb/pb_1_amd64.deb" "$R/pool/main/ph/ph_1_amd64.deb"
+deb pb 2 -zexecstack && deb pi 1 -znoexecstack && index ||
+    fail "upload to the repository"
+oracle >"$T/good2"
+mkdir -p "$T/away"
+for p in pa pc pd pe pf pg; do mv "$R/pool/main/$p" "$T/away/"; done
+S --format=json --store "$DB" "$A" >"$T/up" 2>"$T/err"
+expect "after an upload: exit 1" "$?" 1
+expect "after an upload: only the new packages read (no message)" \
+    "$(cat "$T/err")" ""
+mv "$T/away/"* "$R/pool/main/"
+expect "after an upload: the store holds what readelf says of the new index" \
+    "$(held "$DB")" "$(cat "$T/good2")"
+expect "after an upload: what it says is what readelf says" \
+    "$(said <"$T/up")" "$(cat "$T/good2")"
+expect "the package that left is dropped, with its records" \
+    "$(sqlite3 "$DB" "SELECT count(*) FROM packages WHERE name = 'ph'; SELECT count(*) FROM records WHERE package NOT IN (SELECT id FROM packages)" | tr '\n' ' ')" "0 0 "
+
+# Shards: three at once with GNU parallel into one new store (their index
+# from PARALLEL_SEQ), then a run without --shard reads nothing and says
+# what one run says.
+S --format=json "$A" >"$T/one"
+DB3=$T/shards.db
+parallel -j3 "$ELFSCAN" --no-progress --format=json --store "$DB3" \
+    --shard auto/3 "$A" '>' "$T/shard{}" ::: 1 2 3 2>"$T/err"
+expect "three shards in parallel: no message" "$(cat "$T/err")" ""
+expect "the shards are disjoint, and together the suite" \
+    "$(cat "$T/shard1" "$T/shard2" "$T/shard3" | sort)" "$(sort "$T/one")"
+expect "each shard took a share" \
+    "$(for i in 1 2 3; do [ -s "$T/shard$i" ] && echo y; done | wc -l)" 3
+mv "$R/pool" "$T/pool"
+S --format=json --store "$DB3" "$A" >"$T/all" 2>"$T/err"
+expect "after the shards: nothing read, no message" "$(cat "$T/err")" ""
+expect "after the shards: what one run says" "$(sort "$T/all")" \
+    "$(sort "$T/one")"
+mv "$T/pool" "$R/pool"
+expect "the shard of a package is stable: by its name" \
+    "$(S --format=json --shard 1/3 "$A" | said)" "$(said <"$T/shard2")"
+for engine in JOB_COMPLETION_INDEX=1 SLURM_ARRAY_TASK_ID=1 PARALLEL_SEQ=2; do
+	expect "--shard auto/3 with $engine is shard 1/3" \
+	    "$(env "$engine" "$ELFSCAN" --no-progress --format=json \
+	    --shard auto/3 "$A" | said)" "$(said <"$T/shard2")"
+done
+env -u JOB_COMPLETION_INDEX -u SLURM_ARRAY_TASK_ID -u PARALLEL_SEQ \
+    "$ELFSCAN" --shard auto/3 "$A" >/dev/null 2>"$T/err"
+expect "--shard auto/3 with no engine: exit 2" "$?" 2
+expect_match "--shard auto/3 with no engine: said" "$(head -n 1 "$T/err")" \
+    "elfscan: --shard=auto/3: no JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or PARALLEL_SEQ*"
+PARALLEL_SEQ=4 "$ELFSCAN" --shard auto/3 "$A" >/dev/null 2>"$T/err"
+expect "--shard auto/3, PARALLEL_SEQ=4: said" "$(head -n 1 "$T/err")" \
+    "elfscan: --shard=auto/3: PARALLEL_SEQ=4 is not a shard of 3"
+"$ELFSCAN" --shard 3/3 "$A" >/dev/null 2>"$T/err"
+expect "--shard 3/3: said" "$(head -n 1 "$T/err")" \
+    "elfscan: --shard=3/3: not K/N or auto/N, 0 <= K < N"
+
+# The engines' forms shipped in doc/suite/, run as their engine would run
+# them (an index in the environment, the paths theirs): eight shards, then
+# together what one run says. The Kubernetes Job's command and environment
+# are read out of its manifest.
+mkdir -p "$T/bin" "$T/slurm" "$T/k8s"
+ln -sf "$ELFSCAN" "$T/bin/elfscan"
+for i in 0 1 2 3 4 5 6 7; do
+	PATH=$T/bin:$PATH SLURM_ARRAY_TASK_ID=$i MIRROR=$R SUITE=s \
+	    OUT=$T/slurm sh "$top_srcdir/doc/suite/elfscan-array.sh" ||
+	    fail "the Slurm array's task $i"
+done
+expect "the Slurm array's eight tasks: what one run says" \
+    "$(cat "$T"/slurm/s-*.jsonl | sort)" "$(sort "$T/one")"
+python3 -c '
+import shlex, sys, yaml
+job = yaml.safe_load(open(sys.argv[1]))
+c = job["spec"]["template"]["spec"]["containers"][0]
+print(job["spec"]["completions"])
+print(" ".join(shlex.quote(a) for a in c["command"]))
+' "$top_srcdir/doc/suite/elfscan-job.yaml" >"$T/job" || fail "read the Job"
+n=$(sed -n 1p "$T/job")
+i=0
+while [ "$i" -lt "$n" ]; do
+	PATH=$T/bin:$PATH JOB_COMPLETION_INDEX=$i MIRROR=$R SUITE=s \
+	    OUT=$T/k8s sh -c "$(sed -n 2p "$T/job")" || fail "the Job's pod $i"
+	i=$((i + 1))
+done
+expect "the Kubernetes Job's $n pods: what one run says" \
+    "$(cat "$T"/k8s/s-*.jsonl | sort)" "$(sort "$T/one")"
+
+# A run killed (SIGKILL) while it reads: every package the store holds has
+# all its records, the database is whole, and a rerun completes it. (When
+# the kill lands, after the first package kept, is the machine's: what is
+# checked holds wherever it lands; how many were kept is only said.)
+for n in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24; do
+	deb "q$n" 1 -znoexecstack || fail "build package q$n"
+done
+index || fail "index the repository"
+oracle >"$T/good3"
+DBK=$T/killed.db
+"$ELFSCAN" --no-progress -j1 --format=json --store "$DBK" "$A" >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ "$i" -lt 400 ] && kill -0 "$pid" 2>/dev/null &&
+    [ "$(sqlite3 "$DBK" 'SELECT count(*) FROM packages' 2>/dev/null || echo 0)" -lt 1 ]; do
+	sleep 0.02
+	i=$((i + 1))
+done
+kill -9 "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+echo "note: killed with $(sqlite3 "$DBK" 'SELECT count(*) FROM packages') of 32 packages kept"
+expect "killed: the database is whole" \
+    "$(sqlite3 "$DBK" 'PRAGMA integrity_check')" ok
+expect "killed: each package kept has all its records" \
+    "$(held "$DBK" | while read -r m s; do grep -qxF "$m $s" "$T/good3" || echo "$m"; done)" ""
+expect "killed: each package kept has three records" \
+    "$(sqlite3 "$DBK" 'SELECT count(*) FROM packages p WHERE (SELECT count(*) FROM records r WHERE r.package = p.id) != 3')" 0
+S --format=json --store "$DBK" "$A" >"$T/out" 2>"$T/err"
+expect "killed, then rerun: no message" "$(cat "$T/err")" ""
+expect "killed, then rerun: the store holds what readelf says" \
+    "$(held "$DBK")" "$(cat "$T/good3")"
+
+# Stores elfscan cannot use: one line each, exit 2, the file left as it is.
+sqlite3 "$T/v7.db" 'CREATE TABLE t (x); PRAGMA user_version = 7'
+S --store "$T/v7.db" "$A" >"$T/out" 2>"$T/err"
+expect "a store of schema version 7: exit 2" "$?" 2
+expect "a store of schema version 7: one line" "$(cat "$T/err")" \
+    "elfscan: $T/v7.db: a store of schema version 7, not 1: name another file"
+expect "a store of schema version 7: left as it was" \
+    "$(sqlite3 "$T/v7.db" 'PRAGMA user_version; SELECT name FROM sqlite_master' | tr '\n' ' ')" "7 t "
+echo 'not a database' >"$T/text.db"
+S --store "$T/text.db" "$A" >"$T/out" 2>"$T/err"
+expect "not a database: exit 2" "$?" 2
+expect "not a database: one line" "$(cat "$T/err")" \
+    "elfscan: $T/text.db: cannot open the store: file is not a database"
+expect "not a database: left as it was" "$(cat "$T/text.db")" 'not a database'
+cp "$DB" "$T/before.db"
+S --hardening --store "$DB" "$A" >"$T/out" 2>"$T/err"
+expect "a store of other options: exit 2" "$?" 2
+expect "a store of other options: one line" "$(cat "$T/err")" \
+    "elfscan: $DB: a store of records made with other options (none; now --hardening): name another file"
+expect "a store of other options: nothing changed" \
+    "$(sqlite3 "$DB" 'SELECT count(*) FROM records')" \
+    "$(sqlite3 "$T/before.db" 'SELECT count(*) FROM records')"
+# A writer that holds the store: the run waits (ELFSCAN_STORE_WAIT_MS),
+# then says so; the writer's work is kept.
+python3 -c '
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN IMMEDIATE")
+db.execute("INSERT INTO meta VALUES (\"held\", \"yes\")")
+open(sys.argv[2], "w").close()
+time.sleep(4)
+db.execute("COMMIT")
+' "$DB" "$T/held" &
+holder=$!
+i=0
+while [ ! -e "$T/held" ] && [ "$i" -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+ELFSCAN_STORE_WAIT_MS=300 "$ELFSCAN" --no-progress --store "$DB" "$A" \
+    >"$T/out" 2>"$T/err"
+expect "a store held by another writer: exit 2" "$?" 2
+expect "a store held by another writer: one line" "$(cat "$T/err")" \
+    "elfscan: $DB: cannot open the store: database is locked"
+wait "$holder"
+expect "a store held by another writer: its work kept" \
+    "$(sqlite3 "$DB" "SELECT value FROM meta WHERE key = 'held'; PRAGMA integrity_check" | tr '\n' ' ')" "yes ok "
+S --store "$T/x.db" "$FIX/hello.c" >/dev/null 2>"$T/err"
+expect "--store with no repository: exit 2" "$?" 2
+expect_match "--store with no repository: said" "$(head -n 1 "$T/err")" \
+    "elfscan: *: not a repository: --store keeps the packages of repositories"
+finish
