@@ -34,14 +34,16 @@
 # >/proc/sys/vm/drop_caches`, which needs root (and slows the whole machine
 # for a while): as another user, or with COLD_ROUNDS=0, they are left out,
 # with a message. Each round runs the floor, sha256sum and elfscan, and,
-# when `elfscan --help` names --store, elfscan --store into a fresh file,
+# when elfscan takes --store, elfscan --store into a fresh file,
 # again with the index unchanged, and again after 1% of the packages
 # changed (5 pool files replaced by the 5 held back, the index made anew);
 # without --store those rows are left out, with a message. For each: the
 # median wall time, its spread, CPU time (user + system), packages/s and
 # MB/s of .deb, the peak resident memory (GNU time's %M; for the floor,
 # the largest single process), and the ratios: elfscan to the floor, the
-# store's reruns to its first run.
+# store's reruns to its first run. Then, once and not timed, the pool files
+# each store rerun opens (strace -f) and whether the unchanged rerun says
+# what the first run said.
 #
 # Then the extrapolation: the count and the total Size of the packages of
 # the mirror's trixie main binary-amd64 index (fetched once, through a
@@ -213,10 +215,12 @@ repo="apt:$out/repo:$suite:main"
 debs=$(awk '$1 == "Size:" { s += $2 } END { printf "%.0f", s }' "$out/Packages.a")
 
 store=no
-if "$elfscan" --help 2>&1 | grep -q -- '--store'; then
+# Asked of elfscan itself: the short list of --help need not name it. An
+# elfscan without it refuses the option before --version.
+if "$elfscan" --store "$out/probe" --version >/dev/null 2>&1; then
 	store=yes
 else
-	echo "bench: elfscan --help names no --store: the store rows are left out"
+	echo "bench: this elfscan has no --store: the store rows are left out"
 fi
 cold=yes
 if [ "$cold_rounds" -eq 0 ]; then
@@ -269,6 +273,36 @@ round() {
 	use b
 	one store-changed "$elfscan" --no-progress --format=json --store "$out/store" "$repo"
 	use a
+}
+
+# opened: the pool files the run in $out/strace opened, one a line.
+opened() {
+	sed -n 's/^[0-9]* *openat([^"]*"\([^"]*\.deb\)".*/\1/p' "$out/strace" |
+	    grep -F "$pool/" | sort -u | sed 's,.*/,,'
+}
+# check: once, not timed, what the store's reruns read and say: the pool
+# files each opens (strace -f, a count elfscan does not make itself), and
+# the records of the unchanged rerun against the first run's.
+check() {
+	if ! command -v strace >/dev/null; then
+		echo "  (strace missing: what the reruns read is not counted)"
+		return 0
+	fi
+	rm -f "$out/store" "$out/store"-*
+	"$elfscan" --no-progress --format=json --store "$out/store" "$repo" >"$out/first.json" 2>/dev/null || true
+	strace -f -qq -e trace=openat -o "$out/strace" \
+	    "$elfscan" --no-progress --format=json --store "$out/store" "$repo" >"$out/same.json" 2>/dev/null || true
+	opened >"$out/opened.same"
+	use b
+	strace -f -qq -e trace=openat -o "$out/strace" \
+	    "$elfscan" --no-progress --format=json --store "$out/store" "$repo" >/dev/null 2>/dev/null || true
+	opened >"$out/opened.changed"
+	use a
+	sort "$out/first.json" >"$out/first.sorted"
+	sort "$out/same.json" >"$out/same.sorted"
+	echo "  packages the unchanged rerun opened (strace): $(wc -l <"$out/opened.same")$(sed 's/_.*//' "$out/opened.same" | paste -sd' ' - | sed 's/^./ (&/; s/.$/&)/')"
+	echo "  packages the $changed changed rerun opened: $(wc -l <"$out/opened.changed") ($(grep -cxFf "$out/spare" "$out/opened.changed") of the $changed new)"
+	echo "  the unchanged rerun's JSON Lines against the first run's: $(comm -13 "$out/first.sorted" "$out/same.sorted" | wc -l) records more, $(comm -23 "$out/first.sorted" "$out/same.sorted" | wc -l) fewer"
 }
 
 label() {
@@ -343,7 +377,7 @@ extrapolate() {
 			byn = tn * t / n; byb = tb * t / b
 			printf "  trixie, %s, by %s: %.1f h by packages/s, %.1f h by MB/s;", what, k == 1 ? "wall time" : "CPU time / " j " CPUs", byn / 3600, byb / 3600
 			for (i = 1; i <= 3; i++)
-				printf " %d shards %.0f to %.0f min%s", s[i], byn / s[i] / 60, byb / s[i] / 60, i < 3 ? "," : "\n"
+				printf " %d shards %.1f to %.1f min%s", s[i], byn / s[i] / 60, byb / s[i] / 60, i < 3 ? "," : "\n"
 		}
 	}'
 }
@@ -369,6 +403,7 @@ while [ "$i" -lt "$rounds" ]; do
 	i=$((i + 1))
 done
 report warm "$rounds" $names
+[ "$store" = no ] || check
 extrapolate warm
 if [ "$cold" = yes ]; then
 	mode=cold
