@@ -7,7 +7,8 @@
 # The sample: the packages of Architecture amd64 (those that hold programs
 # and libraries; "all" ones seldom hold ELF files) of the machine's mirror's
 # bookworm main index whose Installed-Size is from 1,000 to 9,999 KiB,
-# sorted by name, every 14th, the first 505: about 430 MB of .debs. 500 are
+# sorted by name, every 14th, the first 505: about 430 MB of .debs (423 MB
+# the 500 of the repository, in December 2026). 500 are
 # the repository; the 101st, 202nd, ... 505th are held back, to stand in for
 # 1% of the repository (the 100th, 200th, ... 500th of the 500) in the rows
 # of a changed index. They are fetched once with `apt-get download` through
