@@ -4,7 +4,7 @@
 # deep queue of reads) and with scanelf, warm and cold, on /usr and the
 # million-file tree (BENCH_TREE for one tree); see bench/run.sh.
 EXTRA_DIST += bench/run.sh bench/gentree.sh bench/README.md bench/hardening.sh \
-	bench/system.sh \
+	bench/system.sh bench/suite.sh \
 	bench/elfscan.sh
 EXTRA_PROGRAMS = bench/floor
 bench_floor_SOURCES = bench/floor.c
@@ -29,3 +29,10 @@ bench-hardening: all
 bench-system: all
 	$(SHELL) $(srcdir)/bench/system.sh $(BENCH_ROUNDS) $(BENCH_ROOT)
 .PHONY: bench-system
+# `make bench-suite`: elfscan over a local apt repository of 500 real
+# bookworm packages (fetched once into $XDG_CACHE_HOME/chstk/bench-suite)
+# against decompressing their tars, with and without --store, and what a
+# whole suite would take; see bench/suite.sh.
+bench-suite: all
+	$(SHELL) $(srcdir)/bench/suite.sh $(BENCH_ROUNDS)
+.PHONY: bench-suite
