@@ -137,6 +137,7 @@ EXTRA_DIST += $(shell_tests) tests/reliability/fuzz-short.sh tests/lib.sh \
 	tests/elfscan/check_schema.py tests/elfscan/check_schema_man.py \
 	tests/elfscan/check_names.py tests/elfscan/elfview.py \
 	tests/elfscan/apt-repo.sh tests/elfscan/repo-server.py \
+	tests/elfscan/store-repo.sh \
 	tests/elfscan/check_evidence.py tests/fixtures/evidence/frames.c \
 	tests/elfscan/check_fortify.py tests/fixtures/fortify/main.c \
 	tests/fixtures/fortify/other.c tests/fixtures/fortify/undef.c \

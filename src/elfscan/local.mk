@@ -13,6 +13,7 @@ elfscan_layers = \
 	src/elfscan/repo-apt.c \
 	src/elfscan/fetch.c \
 	src/elfscan/repo-rpm.c \
+	src/elfscan/repo-arch.c \
 	src/elfscan/repo-gpgv.c \
 	src/elfscan/index.c \
 	src/elfscan/container.c \

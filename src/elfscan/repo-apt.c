@@ -73,9 +73,7 @@ repo_apt_named(const char *arg)
 
 /* OCI's architecture names (Go's GOARCH), with the variant where dpkg's
    names differ by it, and dpkg's. */
-static const struct {
-	const char *oci, *dpkg;
-} arches[] = {
+static const struct repo_arch arches[] = {
 	{ "amd64", "amd64" }, { "arm64", "arm64" }, { "386", "i386" },
 	{ "arm/v7", "armhf" }, { "arm/v6", "armel" }, { "arm/v5", "armel" },
 	{ "arm", "armhf" }, { "ppc64le", "ppc64el" }, { "s390x", "s390x" },
@@ -86,39 +84,8 @@ static const struct {
 const char *
 repo_apt_arch(const char *platform)
 {
-	const char *slash;
-	size_t i, len;
-
-	if (platform == NULL) {
-#if defined(__x86_64__)
-		return "amd64";
-#elif defined(__aarch64__)
-		return "arm64";
-#elif defined(__i386__)
-		return "i386";
-#elif defined(__arm__)
-		return "armhf";
-#elif defined(__powerpc64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		return "ppc64el";
-#elif defined(__s390x__)
-		return "s390x";
-#elif defined(__riscv) && __riscv_xlen == 64
-		return "riscv64";
-#else
-		return NULL;
-#endif
-	}
-	if ((slash = strchr(platform, '/')) == NULL)
-		return NULL;
-	platform = slash + 1;
-	for (i = 0; i < sizeof(arches) / sizeof(arches[0]); i++) {
-		len = strlen(arches[i].oci);
-		if (strncmp(platform, arches[i].oci, len) == 0 &&
-		    (platform[len] == '\0' || (platform[len] == '/' &&
-		    strchr(arches[i].oci, '/') == NULL)))
-			return arches[i].dpkg;
-	}
-	return NULL;
+	return repo_arch_name(platform, arches,
+	    sizeof(arches) / sizeof(arches[0]));
 }
 
 /* The signed text of an InRelease (RFC 4880 section 7): after the armor

@@ -41,9 +41,7 @@ repo_rpm_named(const char *arg)
 }
 
 /* OCI's architecture names (Go's GOARCH) and rpm's. */
-static const struct {
-	const char *oci, *rpm;
-} arches[] = {
+static const struct repo_arch arches[] = {
 	{ "amd64", "x86_64" }, { "arm64", "aarch64" }, { "386", "i686" },
 	{ "ppc64le", "ppc64le" }, { "s390x", "s390x" },
 	{ "riscv64", "riscv64" },
@@ -52,35 +50,8 @@ static const struct {
 const char *
 repo_rpm_arch(const char *platform)
 {
-	const char *slash;
-	size_t i, len;
-
-	if (platform == NULL) {
-#if defined(__x86_64__)
-		return "x86_64";
-#elif defined(__aarch64__)
-		return "aarch64";
-#elif defined(__i386__)
-		return "i686";
-#elif defined(__powerpc64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		return "ppc64le";
-#elif defined(__s390x__)
-		return "s390x";
-#elif defined(__riscv) && __riscv_xlen == 64
-		return "riscv64";
-#else
-		return NULL;
-#endif
-	}
-	if ((slash = strchr(platform, '/')) == NULL)
-		return NULL;
-	platform = slash + 1;
-	len = strcspn(platform, "/");
-	for (i = 0; i < sizeof(arches) / sizeof(arches[0]); i++)
-		if (strlen(arches[i].oci) == len &&
-		    strncmp(platform, arches[i].oci, len) == 0)
-			return arches[i].rpm;
-	return NULL;
+	return repo_arch_name(platform, arches,
+	    sizeof(arches) / sizeof(arches[0]));
 }
 
 #ifndef HAVE_LIBXML2

@@ -70,6 +70,15 @@ int repo_check(const struct repo_package *p);
    name alone, so that it stays on its shard from one upload to the next
    (FNV-1a, 64 bits). */
 bool repo_in_shard(const char *name, unsigned k, unsigned n);
+/* An architecture's name in OCI (Go's GOARCH, with the variant where the
+   repository's names differ by it) and in a kind of repository. */
+struct repo_arch {
+	const char *oci, *name;
+};
+/* The name table t (n entries) gives the architecture of an OCI platform,
+   OS/ARCH[/VARIANT], or of this machine for NULL; NULL when it has none. */
+const char *repo_arch_name(const char *platform, const struct repo_arch *t,
+    size_t n);
 /* The 31-bit number repo_in_shard() divides, for a store to keep. */
 uint32_t repo_bucket(const char *name);
 

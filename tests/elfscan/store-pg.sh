@@ -54,35 +54,7 @@ for db in suite shards killed; do
 done
 U=$(url suite)
 
-R=$T/repo
-# deb NAME VERSION [GCC-OPTION...]: NAME_VERSION_amd64.deb in the pool:
-# usr/bin/NAME built with the options, usr/bin/NAME-plain without, and
-# usr/lib/libNAME.so.1, a library (its soname kept in the store).
-deb() {
-	name=$1 version=$2
-	shift 2
-	rm -rf "$T/build" && mkdir -p "$T/build/DEBIAN" "$T/build/usr/bin" \
-	    "$T/build/usr/lib" &&
-	    gcc "$@" -o "$T/build/usr/bin/$name" "$FIX/hello.c" &&
-	    gcc -o "$T/build/usr/bin/$name-plain" "$FIX/hello.c" &&
-	    echo "int f$version(void) { return 1; }" >"$T/lib.c" &&
-	    gcc -shared -fPIC "$@" -Wl,-soname,"lib$name.so.1" \
-	    -o "$T/build/usr/lib/lib$name.so.1" "$T/lib.c" &&
-	    printf 'Package: %s\nVersion: %s\nArchitecture: amd64\nMaintainer: t <t@t>\nDescription: t\n' \
-	    "$name" "$version" >"$T/build/DEBIAN/control" &&
-	    mkdir -p "$R/pool/main/$name" &&
-	    dpkg-deb --root-owner-group --build "$T/build" \
-	    "$R/pool/main/$name/${name}_${version}_amd64.deb" >/dev/null
-}
-index() {
-	d=$R/dists/s/main/binary-amd64
-	mkdir -p "$d" &&
-	    (cd "$R" && dpkg-scanpackages -m pool /dev/null 2>/dev/null) >"$d/Packages" &&
-	    xz -kf "$d/Packages" &&
-	    (cd "$R/dists/s" &&
-	    apt-ftparchive -o APT::FTPArchive::Release::Components=main \
-	    release . >Release.new && mv Release.new Release)
-}
+. "$top_srcdir/tests/elfscan/store-repo.sh"
 for n in a b c d e f g h; do
 	case $n in a|c|f) flag=-zexecstack ;; *) flag=-znoexecstack ;; esac
 	deb "p$n" 1 "$flag" || fail "build package p$n"
@@ -104,7 +76,8 @@ SELECT p.sha256, r.member, r.streamed, r.error, r.unread, r.type, r.class,
   r.machine, r.soname, r.stack, r.state, r.effective, r.scope, r.judged,
   r.findings, r.allowed, r.allowed_by, r.known, r.pie, r.relro, r.canary,
   r.fortify, r.paths, r.ibt, r.shstk, r.bti, r.pac, r.symbols, r.textrel,
-  r.entry_endbr, r.lang, r.text, r.json, r.cause, r.built, r.dwarf
+  r.entry_endbr, r.lang, r.text, r.json, r.cause, r.built, r.dwarf,
+  r.kind, r.wx
   FROM records r JOIN packages p ON p.id = r.package
   ORDER BY p.sha256, coalesce(r.member, ''), coalesce(r.error, ''), r.json;
 SELECT p.sha256, r.member, x.bit, x.region, x.\"offset\", x.length, x.why,
@@ -118,18 +91,6 @@ SELECT p.sha256, r.member, n.soname FROM needed n
 dump_pg() { echo "$dump_sql" | Q "$1" -F '|' -P null=NULL; }
 dump_sqlite() { echo "$dump_sql" | sqlite3 -nullvalue NULL "$1"; }
 rows() { wc -l | tr -d ' '; }
-untimed() { sed 's/[0-9.]* s$/T s/'; }
-norm() {
-	case $1 in
-	--format=sarif) python3 -c '
-import json, sys
-log = json.load(sys.stdin)
-log["runs"][0]["results"].sort(key=lambda r: json.dumps(r, sort_keys=True))
-print(json.dumps(log, sort_keys=True, indent=1))' ;;
-	-0) tr '\0' '\n' | sort ;;
-	*) untimed | sort ;;
-	esac
-}
 
 DB=$T/s.db
 S --format=json "$A" >"$T/plain" 2>"$T/plain.err"
