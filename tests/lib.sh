@@ -257,3 +257,21 @@ pack_rpm() {
 	    mv "$T"/pack-rpm/RPMS/*/t-1-1.*.rpm "$out" ||
 	    { cat "$T/pack-rpm.log"; return 1; }
 }
+
+# sarif_errors LOG: what the official SARIF validator (sarif-multitool,
+# installed by ./bootstrap deps) finds wrong in LOG, its errors and
+# warnings one a line; "" when nothing.
+sarif_errors() {
+	sarif_tool=${SARIF_MULTITOOL:-${XDG_CACHE_HOME:-$HOME/.cache}/chstk/sarif-multitool/node_modules/.bin/sarif-multitool}
+	[ -x "$sarif_tool" ] ||
+	    { echo "ERROR: sarif-multitool is missing: run ./bootstrap deps"; exit 99; }
+	"$sarif_tool" validate "$1" -o "$1.v" --log ForceOverwrite >"$1.vlog" 2>&1 ||
+	    { cat "$1.vlog"; echo "validator failed"; return; }
+	python3 -c '
+import json, sys
+for run in json.load(open(sys.argv[1]))["runs"]:
+    for r in run.get("results", []):
+        if r.get("level", "warning") in ("error", "warning"):
+            print(r["ruleId"], r["message"].get("arguments"))
+' "$1.v"
+}

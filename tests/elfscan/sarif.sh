@@ -34,18 +34,7 @@ gcc -z execstack -o "$D/bin/allowed" "$FIX/hello.c" &&
     fail "build the tree"
 printf '%s/bin/allowed\n/nothing/**\n' "$D" >"$T/allow"
 
-# validate LOG: the validator's errors and warnings, one a line
-validate() {
-	"$tool" validate "$1" -o "$1.v" --log ForceOverwrite >"$1.vlog" 2>&1 ||
-	    { cat "$1.vlog"; echo "validator failed"; return; }
-	python3 -c '
-import json, sys
-for run in json.load(open(sys.argv[1]))["runs"]:
-    for r in run.get("results", []):
-        if r.get("level", "warning") in ("error", "warning"):
-            print(r["ruleId"], r["message"].get("arguments"))
-' "$1.v"
-}
+validate() { sarif_errors "$1"; }
 
 S --format=sarif --allow "$T/allow" "$D" >"$T/tree.sarif" 2>"$T/err"
 expect "tree: findings: exit status 1" "$?" 1

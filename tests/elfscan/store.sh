@@ -83,6 +83,9 @@ for f in --format=json --format=sarif "--summary" -q -0 "--no-header"; do
 		    "$(cmp "$T/re" "$T/first" && echo same)" same ;;
 	esac
 done
+S --format=sarif --store "$DB" "$A" >"$T/store.sarif" 2>"$T/err"
+expect "SARIF from the store, nothing read: as the official validator reads it" \
+    "$(cat "$T/err"; sarif_errors "$T/store.sarif")" ""
 mv "$T/pool" "$R/pool"
 
 cp -r "$R" "$T/repo-before"

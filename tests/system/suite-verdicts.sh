@@ -198,6 +198,13 @@ expect_match "text: the verdict on libx.so.1, its programs and packages" \
 expect_match "text: the plugin refused, named a plugin" \
     "$(grep "^plugin-refused .*libx.so.1" "$T/text")" \
     "*refuses to dlopen 1 plugin of 1 package that needs it; 1 plugin: *plugx/mod.so"
+"$ELFSCAN" --no-progress --system --format=sarif --store "$T/t.db" \
+    "apt:$T/repo-t:s:main" >"$T/suite.sarif" 2>"$T/err"
+expect "SARIF: the suite's verdicts, from the store, as the official validator reads them" \
+    "$(cat "$T/err"; sarif_errors "$T/suite.sarif")" ""
+expect "SARIF: a result for each verdict" \
+    "$(python3 -c 'import json, sys; print(sorted({r["ruleId"] for r in json.load(open(sys.argv[1]))["runs"][0]["results"]}))' "$T/suite.sarif")" \
+    "['dlopen-refused', 'exec-stack', 'plugin-refused', 'stack-made-exec']"
 mv "$T/pool-t" "$T/repo-t/pool"
 "$ELFSCAN" --system "apt:$T/repo-t:s:main" >/dev/null 2>"$T/err"
 expect "--system on a suite without a store: exit 2" "$?" 2
