@@ -28,6 +28,25 @@
 #define STALL_DEFAULT 30	/* seconds of less than 1 byte/s */
 #define CONNECT_TIMEOUT 30	/* seconds */
 
+char *
+fetch_escape(const char *s, bool flat)
+{
+	static const char keep[] = "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.~+";
+	char *out = xmalloc(3 * strlen(s) + 1), *o = out;
+
+	for (; *s != '\0'; s++)
+		if (strchr(keep, *s) != NULL ||
+		    (strchr("/_", *s) != NULL && !flat) || (*s == ':' && flat))
+			*o++ = *s;
+		else if (*s == '/')
+			*o++ = '_';
+		else
+			o += sprintf(o, "%%%02X", (unsigned char)*s);
+	*o = '\0';
+	return out;
+}
+
 /* Each missing directory of path, as mkdir -p: 0, or -1 with errno. */
 static int
 make_dirs(char *path)

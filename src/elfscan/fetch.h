@@ -51,6 +51,11 @@ bool fetch_supported(void);
 int fetch_file(const char *url, const char *path, uint64_t max,
     const char *sha256, struct fetch_got *got);
 
+/* s with what a URL's path may not hold as %XX; for a file's name
+   (flat), its '/' as '_' and the '_' of s escaped, so two stay two. The
+   caller frees it. */
+char *fetch_escape(const char *s, bool flat);
+
 /*
  * The directory sub of elfscan's cache, $XDG_CACHE_HOME/elfscan/sub or
  * else ~/.cache/elfscan/sub, made when missing; the caller frees it.

@@ -11,9 +11,9 @@ elfscan_layers = \
 	src/elfscan/suite-verdicts.c \
 	src/elfscan/repo.c \
 	src/elfscan/repo-apt.c \
-	src/elfscan/fetch.c \
 	src/elfscan/repo-rpm.c \
 	src/elfscan/repo-arch.c \
+	src/elfscan/fetch.c \
 	src/elfscan/repo-gpgv.c \
 	src/elfscan/index.c \
 	src/elfscan/container.c \

@@ -162,26 +162,6 @@ parse_release(struct repo *r, const char *text)
 	}
 }
 
-/* s with what a URL's path may not hold as %XX, and for a file's name
-   (flat) its '/' as '_' and the '_' of s escaped, so two stay two. */
-static char *
-escape(const char *s, bool flat)
-{
-	static const char keep[] = "abcdefghijklmnopqrstuvwxyz"
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.~+";
-	char *out = xmalloc(3 * strlen(s) + 1), *o = out;
-
-	for (; *s != '\0'; s++)
-		if (strchr(keep, *s) != NULL ||
-		    (strchr("/_", *s) != NULL && !flat) || (*s == ':' && flat))
-			*o++ = *s;
-		else if (*s == '/')
-			*o++ = '_';
-		else
-			o += sprintf(o, "%%%02X", (unsigned char)*s);
-	*o = '\0';
-	return out;
-}
 
 /* The URL of dists/SUITE/name; the caller frees it. */
 static char *
@@ -191,7 +171,7 @@ dists_url(const struct repo *r, const char *name)
 
 	if (asprintf(&dists, "dists/%s/%s", r->suite, name) < 0)
 		oom();
-	path = escape(dists, false);
+	path = fetch_escape(dists, false);
 	if (asprintf(&url, "%s/%s", r->url, path) < 0)
 		oom();
 	free(path);
@@ -213,7 +193,7 @@ dists_path(const struct repo *r, const char *name)
 		return path;
 	}
 	url = dists_url(r, name);
-	flat = escape(url, true);
+	flat = fetch_escape(url, true);
 	if (asprintf(&path, "%s/%s", r->lists, flat) < 0)
 		oom();
 	free(flat);
@@ -367,7 +347,7 @@ add_package(struct repo *r, const struct stanza *st)
 		return;
 	}
 	if (r->url != NULL) {
-		file = escape(st->filename, false);
+		file = fetch_escape(st->filename, false);
 		if (asprintf(&url, "%s/%s", r->url, file) < 0 ||
 		    asprintf(&path, "%s/%s", r->blobs, st->sha256) < 0)
 			oom();

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "fetch.h"
 #include "index.h"
 #include "lazy.h"
 #include "repo.h"
@@ -80,10 +81,62 @@ repo_rpm_packages(const char *arg, const char *platform, const char *arch,
 struct repo {
 	const char *arg;	/* as named */
 	const char *root, *arch;
+	char *url;		/* root, when it is a URL, without its last
+				   '/'; else NULL */
+	char *lists, *blobs;	/* by URL: the cache's directories */
 	void (*add)(void *ctx, const struct repo_package *p);
 	void *ctx;
 	int failed;
 };
+
+/* Where the file rel of the repository is read: under ROOT; by URL, the
+   copy in the cache's lists/, fetched unless it is there with the SHA256
+   wanted (when one is). NULL when it cannot be fetched (said, with what is
+   skipped), or (*other) a whole body came that is not the one wanted. The
+   caller frees it. */
+static char *
+file_of(struct repo *r, const char *rel, uint64_t max, const char *sha256,
+    bool *other)
+{
+	char *path, *url, *esc, hex[SHA256_HEX];
+	struct fetch_got got;
+	size_t len;
+	char *have;
+	int f;
+
+	*other = false;
+	if (r->url == NULL) {
+		if (asprintf(&path, "%s/%s", r->root, rel) < 0)
+			oom();
+		return path;
+	}
+	esc = fetch_escape(rel, false);
+	if (asprintf(&url, "%s/%s", r->url, esc) < 0)
+		oom();
+	free(esc);
+	esc = fetch_escape(url, true);
+	if (asprintf(&path, "%s/%s", r->lists, esc) < 0)
+		oom();
+	free(esc);
+	if (sha256 != NULL && (have = index_read(path, max, &len, hex)) !=
+	    NULL) {
+		free(have);
+		if (strcmp(hex, sha256) == 0) {
+			free(url);
+			return path;
+		}
+	}
+	if ((f = fetch_file(url, path, max, sha256, &got)) != 0) {
+		if (f < 0)
+			warnx("%s: %s: cannot fetch: %s: repository skipped",
+			    r->arg, url, got.why);
+		*other = f > 0;
+		free(path);
+		path = NULL;
+	}
+	free(url);
+	return path;
+}
 
 /* A document being read, with the first error libxml2 gave. */
 struct xml {
@@ -219,11 +272,11 @@ read_repomd(struct repo *r, struct primary *pm)
 	struct xml x = { NULL };
 	char *path, *doc, *type;
 	size_t len;
-	bool in = false, seen = false;
+	bool in = false, seen = false, other;
 	int got;
 
-	if (asprintf(&path, "%s/" REPOMD, r->root) < 0)
-		oom();
+	if ((path = file_of(r, REPOMD, REPOMD_MAX, NULL, &other)) == NULL)
+		return -1;
 	doc = index_read(path, REPOMD_MAX, &len, NULL);
 	free(path);
 	if (doc == NULL) {
@@ -267,6 +320,7 @@ read_primary(struct repo *r, const struct primary *pm, size_t *len)
 {
 	char *path, *doc, hex[SHA256_HEX], *end;
 	uint64_t size;
+	bool other;
 
 	if (pm->href == NULL || pm->sum == NULL || pm->size == NULL) {
 		warnx("%s: repodata/repomd.xml: no location, checksum and size of the primary metadata",
@@ -292,8 +346,12 @@ read_primary(struct repo *r, const struct primary *pm, size_t *len)
 		    r->arg);
 		return NULL;
 	}
-	if (asprintf(&path, "%s/%s", r->root, pm->href) < 0)
-		oom();
+	if ((path = file_of(r, pm->href, size, pm->sum, &other)) == NULL) {
+		if (other)
+			warnx("%s: %s: its SHA256 is not repomd.xml's: repository skipped",
+			    r->arg, pm->href);
+		return NULL;
+	}
 	doc = index_read(path, PRIMARY_MAX, len, hex);
 	free(path);
 	if (doc == NULL)
@@ -427,7 +485,7 @@ static void
 hand_on(struct repo *r, const char *index, struct pkg *p)
 {
 	struct repo_package rp = { .repo = r->arg };
-	char *version, *path, *source = NULL;
+	char *version, *path, *source = NULL, *url = NULL;
 	bool epoch;
 
 	if (p->type == NULL || strcmp(p->type, "rpm") != 0)
@@ -451,7 +509,14 @@ hand_on(struct repo *r, const char *index, struct pkg *p)
 		free(version);
 		return;
 	}
-	if (asprintf(&path, "%s/%s", r->root, p->href) < 0)
+	if (r->url != NULL) {
+		char *esc = fetch_escape(p->href, false);
+
+		if (asprintf(&url, "%s/%s", r->url, esc) < 0 ||
+		    asprintf(&path, "%s/%s", r->blobs, p->sum) < 0)
+			oom();
+		free(esc);
+	} else if (asprintf(&path, "%s/%s", r->root, p->href) < 0)
 		oom();
 	if (p->sourcerpm != NULL)
 		source = source_name(p->sourcerpm);
@@ -461,11 +526,13 @@ hand_on(struct repo *r, const char *index, struct pkg *p)
 	rp.source = source != NULL ? source : p->name;
 	rp.filename = p->href;
 	rp.path = path;
+	rp.url = url;
 	rp.sha256 = p->sum;
 	rp.depends = p->depends.p;
 	rp.provides = p->provides.p;
 	r->add(r->ctx, &rp);
 	free(source);
+	free(url);
 	free(path);
 	free(version);
 }
@@ -552,8 +619,20 @@ repo_rpm_packages(const char *arg, const char *platform, const char *arch,
 
 	if (strncmp(r.root, "http://", 7) == 0 ||
 	    strncmp(r.root, "https://", 8) == 0) {
-		warnx("%s: repositories by URL are not supported yet: name a directory", arg);
-		return -1;
+		if (!fetch_supported()) {
+			warnx("%s: %s", arg, FETCH_UNSUPPORTED);
+			return -1;
+		}
+		r.url = xstrdup(r.root);
+		while (strlen(r.url) > 8 && r.url[strlen(r.url) - 1] == '/')
+			r.url[strlen(r.url) - 1] = '\0';
+		if ((r.lists = fetch_cache("lists")) == NULL ||
+		    (r.blobs = fetch_cache("by-sha256")) == NULL) {
+			warnx("%s: no cache directory for what is fetched: %s: repository skipped",
+			    arg, strerror(errno));
+			r.failed = -1;
+			goto out;
+		}
 	}
 	if (r.root[0] == '\0') {
 		warnx("%s: not rpm-md:ROOT", arg);
@@ -575,11 +654,15 @@ repo_rpm_packages(const char *arg, const char *platform, const char *arch,
 		read_packages(&r, pm.href, doc, len);
 		free(doc);
 	}
+out:
 	free(pm.href);
 	free(pm.base);
 	free(pm.sum_type);
 	free(pm.sum);
 	free(pm.size);
+	free(r.url);
+	free(r.lists);
+	free(r.blobs);
 	return r.failed;
 }
 #endif

@@ -250,7 +250,43 @@ expect_match "primary metadata cut short: said, the rest skipped" "$(cat "$T/err
     "elfscan: rpm-md:$R: $I: not XML: line *: the rest of the repository skipped"
 restore
 
-S "rpm-md:https://example.org/fedora" >/dev/null 2>"$T/err"
-expect "a URL: not supported yet" "$(cat "$T/err")" \
-    "elfscan: rpm-md:https://example.org/fedora: repositories by URL are not supported yet: name a directory"
+# By URL, served by the local server of repo-url.sh (repo-server.py),
+# fetched into a cache: what the directory gives, each package named by
+# its copy in the cache; a second run fetches no package; a package the
+# server does not have is one line naming its URL, exit 2, the others
+# reported.
+unset http_proxy https_proxy HTTPS_PROXY all_proxy ALL_PROXY
+no_proxy='*' NO_PROXY='*' XDG_CACHE_HOME=$T/cache
+export no_proxy NO_PROXY XDG_CACHE_HOME
+C=$T/cache/elfscan
+python3 "$top_srcdir/tests/elfscan/repo-server.py" "$T" "$T/log" "$T/port" "$T/bad" &
+server=$!
+trap 'kill "$server"; rm -rf "$T"' EXIT
+timeout 60 sh -c 'while [ ! -s "$1" ]; do sleep 0.1; done' - "$T/port" ||
+    fail "the server listens"
+U=http://127.0.0.1:$(cat "$T/port")/repo
+for f in "$R"/*.rpm; do
+	echo "s|\"$C/by-sha256/$(sha256sum <"$f" | cut -d ' ' -f 1)\"|\"$f\"|"
+done >"$T/names.sed"
+as_dir() { sed -f "$T/names.sed" | sort; }
+S --format=json "rpm-md:$R" | sort >"$T/dir"
+timeout 60 "$ELFSCAN" --no-progress --format=json "rpm-md:$U" >"$T/out" 2>"$T/err"
+expect "by URL: findings, exit 1, no message" "$? $(cat "$T/err")" "1 "
+expect "by URL: what the directory gives, line for line" \
+    "$(as_dir <"$T/out")" "$(cat "$T/dir")"
+expect "by URL: every ELF member's stack is what readelf says" \
+    "$(as_dir <"$T/out" | said)" "$(cat "$T/good")"
+: >"$T/log"
+timeout 60 "$ELFSCAN" --no-progress --format=json "rpm-md:$U/" >"$T/out" 2>"$T/err"
+expect "by URL, a second run: the same, no package fetched" \
+    "$? $(as_dir <"$T/out" | cmp - "$T/dir" && echo same) $(grep -c '\.rpm$' "$T/log")" "1 same 0"
+rm -rf "$C/by-sha256"
+P=$(ls "$R"/*.rpm | head -n 1)
+echo "/repo/${P##*/} 404" >"$T/bad"
+timeout 60 "$ELFSCAN" --no-progress --format=json "rpm-md:$U" >"$T/out" 2>"$T/err"
+expect "by URL, a package the server has not: exit 2" "$?" 2
+expect "by URL, a package the server has not: one line naming its URL" \
+    "$(cat "$T/err")" "elfscan: $U/${P##*/}: package $(rpm -qp --qf '%{NAME} %{VERSION}-%{RELEASE}' "$P" 2>/dev/null): cannot fetch: HTTP 404"
+expect "by URL, a package the server has not: the others reported" \
+    "$(as_dir <"$T/out" | said)" "$(grep -v "^$P!" "$T/good")"
 finish
