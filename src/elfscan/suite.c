@@ -2,11 +2,13 @@
  * suite.c - the repositories named, as one suite (suite.h). Each index's
  * packages, in its order, of this shard's share (repo_in_shard: by the
  * package's name); with a store, the index is listed in it, each package
- * the store does not hold is checked against its index (repo_check) and
- * read, and the suite is said from the store once the walk is done: the
- * records of each listed package as they were made, counted as the judge
- * counts them. Without a store the packages checked are read and said
- * as any file named.
+ * the store does not hold is read (fetched first when by URL), its bytes
+ * checked as they are (store_done), and the suite is said from the store
+ * once the walk is done: the records of each listed package as they were
+ * made, counted as the judge counts them; or judged whole (--system,
+ * suite-verdicts.c), or compared with another (--diff). Without a store
+ * each package is checked against its index first (repo_check), then read
+ * and said as any file named.
  */
 #include <err.h>
 #include <stdio.h>
