@@ -62,6 +62,7 @@ block(uint32_t h[8], const unsigned char *p)
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
 #include <immintrin.h>
 
 /*
@@ -120,10 +121,14 @@ has_ni(void)
 
 	/* ELFSCAN_SHA256_PORTABLE: the portable code all the same (the
 	   unit tests check both). */
+	unsigned a, b, c, d;
+
+	/* CPUID: SSE4.1 is leaf 1's ECX bit 19, SHA leaf 7's EBX bit 29 (as
+	   clang 14 knows no "sha" for __builtin_cpu_supports). */
 	if (has < 0)
-		has = __builtin_cpu_supports("sha") &&
-		    __builtin_cpu_supports("sse4.1") &&
-		    getenv("ELFSCAN_SHA256_PORTABLE") == NULL;
+		has = __get_cpuid(1, &a, &b, &c, &d) && (c & 1u << 19) &&
+		    __get_cpuid_count(7, 0, &a, &b, &c, &d) &&
+		    (b & 1u << 29) && getenv("ELFSCAN_SHA256_PORTABLE") == NULL;
 	return has;
 }
 #else

@@ -401,7 +401,7 @@ judge_library(struct graph *g, struct report *r, const char *repo,
     size_t l, unsigned stamp, bool refusing, const char *glibc)
 {
 	size_t *queue = xcalloc(g->n, sizeof(*queue)), head = 0, tail = 0;
-	struct hosts programs = { NULL }, plugins = { NULL };
+	struct hosts programs = { .v = NULL }, plugins = { .v = NULL };
 	char why[512], *subject = name_of(&g->v[l]);
 	size_t i;
 
@@ -493,7 +493,7 @@ int
 suite_judge_one(struct store *st, struct report *r, const char *repo,
     const char *arch)
 {
-	struct graph g = { NULL };
+	struct graph g = { .v = NULL };
 	struct store_walk walk = { .image = add_image, .needed = add_needed,
 	    .ctx = &g };
 	char version[128], name[32], glibc[192], rules[512];
