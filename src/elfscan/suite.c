@@ -392,7 +392,7 @@ suite_diff(struct suite *s, struct report *r)
 	if (ret == 0)
 		diff_report(&d);
 	diff_free(&d);
-	return ret;
+	return ret < 0 || store_failed(s->store) ? -1 : 0;
 }
 
 int
