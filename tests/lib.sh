@@ -275,3 +275,16 @@ for run in json.load(open(sys.argv[1]))["runs"]:
             print(r["ruleId"], r["message"].get("arguments"))
 ' "$1.v"
 }
+
+# json_stacks: of elfscan's JSON Lines on the standard input, each image record's
+# "PATH!MEMBER STACK", sorted: what the package and repository tests
+# compare with dpkg-deb -x, rpm2cpio and readelf.
+json_stacks() {
+	python3 -c '
+import json, sys
+for line in sys.stdin:
+    r = json.loads(line)
+    if "member" in r and "stack" in r:
+        print(r["path"] + "!" + r["member"], r["stack"])
+' | sort
+}

@@ -54,13 +54,3 @@ oracle() {
 		done
 	done
 }
-# What elfscan says, the same way, from its JSON Lines.
-said() {
-	python3 -c '
-import json, sys
-for line in sys.stdin:
-    r = json.loads(line)
-    if "member" in r and "stack" in r:
-        print(r["path"] + "!" + r["member"], r["stack"])
-' | sort
-}

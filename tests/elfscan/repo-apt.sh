@@ -14,8 +14,8 @@ S --format=json "apt:$R:s:main" >"$T/out" 2>"$T/err"
 expect "a good repository: findings, exit 1" "$?" 1
 expect "a good repository: no message" "$(cat "$T/err")" ""
 expect "every ELF member's stack is what readelf says" \
-    "$(said <"$T/out")" "$(cat "$T/good")"
-expect "six members of three packages" "$(said <"$T/out" | wc -l)" 6
+    "$(json_stacks <"$T/out")" "$(cat "$T/good")"
+expect "six members of three packages" "$(json_stacks <"$T/out" | wc -l)" 6
 
 # run WHAT ERROR-PATTERN GONE: one error line matching, exit 2, and every
 # member but those of the package GONE (none: "") still reported.
@@ -24,7 +24,7 @@ run() {
 	expect "$1: exit 2" "$?" 2
 	expect "$1: one error line" "$(wc -l <"$T/err")" 1
 	expect_match "$1: the error names it" "$(cat "$T/err")" "$2"
-	expect "$1: the other packages reported" "$(said <"$T/out")" \
+	expect "$1: the other packages reported" "$(json_stacks <"$T/out")" \
 	    "$(grep -v "/$3_1_amd64.deb!" "$T/good")"
 }
 P=$R/pool/main/other/other_1_amd64.deb
@@ -50,7 +50,7 @@ S --format=json "apt:$R:s:main" >"$T/out" 2>"$T/err"
 expect "an index not the Release's: exit 2" "$?" 2
 expect "an index not the Release's: one line naming it" "$(cat "$T/err")" \
     "elfscan: apt:$R:s:main: main/binary-amd64/Packages.xz: its SHA256 is not the Release's: component main skipped"
-expect "an index not the Release's: nothing of it read" "$(said <"$T/out")" ""
+expect "an index not the Release's: nothing of it read" "$(json_stacks <"$T/out")" ""
 cp "$T/keep-index" "$I"
 
 # InRelease in place of Release: its signed text is read (the signature,
@@ -62,7 +62,7 @@ D=$R/dists/s
 } >"$D/InRelease" && mv "$D/Release" "$T/keep-release"
 S --format=json "apt:$R:s" >"$T/out" 2>"$T/err"
 expect "InRelease, the components it names: exit 1" "$?" 1
-expect "InRelease: every member as readelf says" "$(said <"$T/out")" \
+expect "InRelease: every member as readelf says" "$(json_stacks <"$T/out")" \
     "$(cat "$T/good")"
 rm "$D/InRelease"
 S "apt:$R:s:main" >/dev/null 2>"$T/err"
@@ -77,7 +77,7 @@ mv "$d/Packages.xz" "$T/keep-xz" && gzip -k "$d/Packages" && mv "$d/Packages" "$
     release ||
     fail "a Packages.gz index"
 S --format=json "apt:$R:s:main" >"$T/out" 2>"$T/err"
-expect "Packages.gz: every member as readelf says" "$(said <"$T/out")" \
+expect "Packages.gz: every member as readelf says" "$(json_stacks <"$T/out")" \
     "$(cat "$T/good")"
 rm "$d/Packages.gz" && mv "$T/keep-xz" "$d/Packages.xz" && mv "$T/keep-plain" "$d/Packages" &&
     release

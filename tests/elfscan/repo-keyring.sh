@@ -102,22 +102,12 @@ oracle() {
 		echo bad
 	fi
 }
-# What elfscan says, "PATH!MEMBER stack", from its JSON Lines.
-said() {
-	python3 -c '
-import json, sys
-for line in sys.stdin:
-    r = json.loads(line)
-    if "member" in r and "stack" in r:
-        print(r["path"] + "!" + r["member"], r["stack"])
-' | sort
-}
 
 # The unsigned Release, without --keyring: as before.
 S --format=json "apt:$R:s" >"$T/out" 2>"$T/err"
 expect "unsigned, no --keyring: findings, exit 1" "$?" 1
 expect "unsigned, no --keyring: no message" "$(cat "$T/err")" ""
-said <"$T/out" >"$T/good"
+json_stacks <"$T/out" >"$T/good"
 expect "unsigned, no --keyring: the two packages of main" \
     "$(sed 's|.*/pool/main/\([a-z]*\)/.*|\1|' "$T/good" | sort -u | tr '\n' ' ')" \
     "clean exec "
@@ -130,7 +120,7 @@ good() {
 	expect "$what: exit 1" "$?" 1
 	expect "$what: no message" "$(cat "$T/err")" ""
 	expect "$what: the records of the unsigned Release" \
-	    "$(said <"$T/out")" "$(cat "$T/good")"
+	    "$(json_stacks <"$T/out")" "$(cat "$T/good")"
 }
 # refused WHAT LINE KEYRING...: one line, exit 2, nothing read.
 refused() {
@@ -141,7 +131,7 @@ refused() {
 	expect "$what: exit 2" "$?" 2
 	expect "$what: one line naming the repository" "$(cat "$T/err")" \
 	    "elfscan: apt:$R:s: $line: repository skipped"
-	expect "$what: nothing of it read" "$(said <"$T/out")" ""
+	expect "$what: nothing of it read" "$(json_stacks <"$T/out")" ""
 }
 
 sign a InRelease || fail "sign InRelease"
@@ -160,7 +150,7 @@ refused "InRelease signed by A, --keyring B" \
     "dists/s/InRelease: signed by no key of the keyring" --keyring "$T/b.gpg"
 S --format=json "apt:$R:s" >"$T/out" 2>"$T/err"
 expect "a signed InRelease, no --keyring: read as before" \
-    "$(said <"$T/out")" "$(cat "$T/good")"
+    "$(json_stacks <"$T/out")" "$(cat "$T/good")"
 
 # One byte of the signed text changed: its Date, which nothing else reads.
 cp "$D/InRelease" "$T/InRelease.good"
@@ -251,7 +241,7 @@ PATH=$T/nogpgv "$ELFSCAN" --no-progress --keyring "$T/a.gpg" \
 expect "gpgv missing: exit 2" "$?" 2
 expect "gpgv missing: one line" "$(cat "$T/err")" \
     "elfscan: apt:$R:s: dists/s/Release.gpg: gpgv is not installed: No such file or directory: repository skipped"
-expect "gpgv missing: nothing read" "$(said <"$T/out")" ""
+expect "gpgv missing: nothing read" "$(json_stacks <"$T/out")" ""
 
 # What gpgv says of a signature quotes it: the signer's user ID of NEWSIG
 # is the signer's to write (gpg will not make one like this, so a stub

@@ -77,16 +77,6 @@ oracle() {
 		done
 	done
 }
-# What elfscan says, the same way, from its JSON Lines.
-said() {
-	python3 -c '
-import json, sys
-for line in sys.stdin:
-    r = json.loads(line)
-    if "member" in r and "stack" in r:
-        print(r["path"] + "!" + r["member"], r["stack"])
-' | sort
-}
 
 oracle >"$T/good"
 expect "the oracle sees both stacks" "$(cut -d' ' -f2 "$T/good" | sort -u | tr '\n' ' ')" "exec noexec "
@@ -94,8 +84,8 @@ S --format=json "rpm-md:$R" >"$T/out" 2>"$T/err"
 expect "a good repository: findings, exit 1" "$?" 1
 expect "a good repository: no message" "$(cat "$T/err")" ""
 expect "every ELF member's stack is what readelf says" \
-    "$(said <"$T/out")" "$(cat "$T/good")"
-expect "six members of three packages" "$(said <"$T/out" | wc -l)" 6
+    "$(json_stacks <"$T/out")" "$(cat "$T/good")"
+expect "six members of three packages" "$(json_stacks <"$T/out" | wc -l)" 6
 
 # --arch as rpm names it, and --platform as images do.
 # Through a store: what it holds (sqlite3) and what it says are what
@@ -106,7 +96,7 @@ expect "--store: exit 1, no message" "$? $(cat "$T/err")" "1 "
 expect "--store: the store holds every ELF member as readelf says (sqlite3)" \
     "$(sqlite3 "$T/s.db" "SELECT p.path || '!' || r.member || ' ' || r.stack FROM records r JOIN packages p ON p.id = r.package" | sort)" \
     "$(cat "$T/good")"
-expect "--store: what it says is what readelf says" "$(said <"$T/first")" \
+expect "--store: what it says is what readelf says" "$(json_stacks <"$T/first")" \
     "$(cat "$T/good")"
 mkdir -p "$T/away" && mv "$R"/*.rpm "$T/away/"
 S --format=json --store "$T/s.db" "rpm-md:$R" >"$T/again" 2>"$T/err"
@@ -115,16 +105,16 @@ expect "--store: a rerun reads no package and says the same" \
 mv "$T/away/"*.rpm "$R/"
 S --format=json --arch=aarch64 "rpm-md:$R" >"$T/out" 2>"$T/err"
 expect "--arch=aarch64: no message" "$(cat "$T/err")" ""
-expect "--arch=aarch64: the noarch package alone" "$(said <"$T/out")" \
+expect "--arch=aarch64: the noarch package alone" "$(json_stacks <"$T/out")" \
     "$(grep "/other-1-1.noarch.rpm!" "$T/good")"
 S --format=json --platform=linux/arm64 "rpm-md:$R" >"$T/out2" 2>&1
-expect "--platform=linux/arm64 reads what aarch64 does" "$(said <"$T/out2")" \
-    "$(said <"$T/out")"
+expect "--platform=linux/arm64 reads what aarch64 does" "$(json_stacks <"$T/out2")" \
+    "$(json_stacks <"$T/out")"
 S --format=json --platform=linux/amd64 "rpm-md:$R" >"$T/out" 2>"$T/err"
 expect "--platform=linux/amd64 reads what x86_64 does" \
-    "$(said <"$T/out")" "$(cat "$T/good")"
+    "$(json_stacks <"$T/out")" "$(cat "$T/good")"
 S --format=json --arch=x86_64 "rpm-md:$R" >"$T/out" 2>"$T/err"
-expect "--arch=x86_64: every package" "$(said <"$T/out")" "$(cat "$T/good")"
+expect "--arch=x86_64: every package" "$(json_stacks <"$T/out")" "$(cat "$T/good")"
 
 # recompress SUFFIX [PYTHON-EXPRESSION]: the primary metadata, edited by
 # the expression (of its text, s), compressed again (gz, xz, bz2 or zst)
@@ -158,7 +148,7 @@ for c in gz xz bz2 zst; do
 	S --format=json "rpm-md:$R" >"$T/out" 2>"$T/err"
 	expect "primary.xml.$c: no message" "$(cat "$T/err")" ""
 	expect "primary.xml.$c: every member as readelf says" \
-	    "$(said <"$T/out")" "$(cat "$T/good")"
+	    "$(json_stacks <"$T/out")" "$(cat "$T/good")"
 	restore
 done
 
@@ -174,7 +164,7 @@ run() {
 	'*') want= ;;
 	*) want=$(grep -v "/${3:-none}-1-1\.[a-z0-9_]*\.rpm!" "$T/good") ;;
 	esac
-	expect "$1: the other packages reported" "$(said <"$T/out")" "$want"
+	expect "$1: the other packages reported" "$(json_stacks <"$T/out")" "$want"
 }
 
 # The packages' bytes against the index.
@@ -275,7 +265,7 @@ expect "by URL: findings, exit 1, no message" "$? $(cat "$T/err")" "1 "
 expect "by URL: what the directory gives, line for line" \
     "$(as_dir <"$T/out")" "$(cat "$T/dir")"
 expect "by URL: every ELF member's stack is what readelf says" \
-    "$(as_dir <"$T/out" | said)" "$(cat "$T/good")"
+    "$(as_dir <"$T/out" | json_stacks)" "$(cat "$T/good")"
 : >"$T/log"
 timeout 60 "$ELFSCAN" --no-progress --format=json "rpm-md:$U/" >"$T/out" 2>"$T/err"
 expect "by URL, a second run: the same, no package fetched" \
@@ -288,5 +278,5 @@ expect "by URL, a package the server has not: exit 2" "$?" 2
 expect "by URL, a package the server has not: one line naming its URL" \
     "$(cat "$T/err")" "elfscan: $U/${P##*/}: package $(rpm -qp --qf '%{NAME} %{VERSION}-%{RELEASE}' "$P" 2>/dev/null): cannot fetch: HTTP 404"
 expect "by URL, a package the server has not: the others reported" \
-    "$(as_dir <"$T/out" | said)" "$(grep -v "^$P!" "$T/good")"
+    "$(as_dir <"$T/out" | json_stacks)" "$(grep -v "^$P!" "$T/good")"
 finish

@@ -55,8 +55,8 @@ expect "by URL: no message" "$(cat "$T/err")" ""
 expect "by URL: what the directory gives, line for line" \
     "$(as_dir <"$T/out")" "$(cat "$T/dir")"
 expect "by URL: every ELF member's stack is what readelf says" \
-    "$(as_dir <"$T/out" | said)" "$(cat "$T/good")"
-expect "by URL: six members of three packages" "$(said <"$T/out" | wc -l)" 6
+    "$(as_dir <"$T/out" | json_stacks)" "$(cat "$T/good")"
+expect "by URL: six members of three packages" "$(json_stacks <"$T/out" | wc -l)" 6
 expect "by URL: each package fetched once" "$(pool_gets)" 3
 for f in "$C"/by-sha256/*; do
 	[ "$(sha256sum <"$f" | cut -d ' ' -f 1)" = "${f##*/}" ] || echo "$f"
@@ -87,7 +87,7 @@ run() {
 	expect "$1: exit 2, within 60 s" "$?" 2
 	expect "$1: one error line" "$(wc -l <"$T/err")" 1
 	expect_match "$1: the error names it" "$(cat "$T/err")" "$3"
-	expect "$1: the other packages reported" "$(as_dir <"$T/out" | said)" \
+	expect "$1: the other packages reported" "$(as_dir <"$T/out" | json_stacks)" \
 	    "$(grep -v '/other_1_amd64.deb!' "$T/good")"
 	expect "$1: nothing of it in the cache, not even a temporary file" \
 	    "$(ls -A "$C/by-sha256" | grep -e '^\.' -e "^${Oc##*/}\$")" ""

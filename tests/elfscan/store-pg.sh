@@ -120,23 +120,7 @@ expect "schema version 1, in meta" \
 # A rerun against the same index reads no package: with the pool moved
 # away, nothing is missing, and it says the same in every format.
 mv "$R/pool" "$T/pool"
-for f in --format=json --format=sarif "--summary" -q -0 "--no-header"; do
-	# shellcheck disable=SC2086 # one option, or none
-	S $f --store "$U" "$A" >"$T/re" 2>"$T/re.err"
-	st=$?
-	mv "$T/pool" "$R/pool"
-	# shellcheck disable=SC2086
-	S $f "$A" >"$T/no" 2>"$T/no.err"
-	expect "rerun $f: the exit status of a run without a store" "$st" "$?"
-	mv "$R/pool" "$T/pool"
-	expect "rerun $f: no package read, no message" "$(cat "$T/re.err")" ""
-	expect "rerun $f: what a run without a store says" \
-	    "$(norm "$f" <"$T/re")" "$(norm "$f" <"$T/no")"
-	case $f in --format=json)
-		expect "rerun: byte for byte the first run" \
-		    "$(cmp "$T/re" "$T/out.pg" && echo same)" same ;;
-	esac
-done
+reruns "$U" "$T/out.pg"
 mv "$T/pool" "$R/pool"
 
 # An upload: pb 2 replaces pb 1, pi is new, ph leaves. Only pb 2 and pi

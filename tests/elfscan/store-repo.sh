@@ -49,16 +49,6 @@ oracle() {
 held() {
 	sqlite3 "$1" "SELECT p.path || '!' || r.member || ' ' || r.stack FROM records r JOIN packages p ON p.id = r.package" | sort
 }
-# The path and stack of each image record of elfscan's JSON Lines.
-said() {
-	python3 -c '
-import json, sys
-for line in sys.stdin:
-    r = json.loads(line)
-    if "member" in r and "stack" in r:
-        print(r["path"] + "!" + r["member"], r["stack"])
-' | sort
-}
 # Without the times of a summary; a SARIF log with its results sorted
 # (a run without a store says them in the order its workers finish).
 untimed() { sed 's/[0-9.]* s$/T s/'; }
@@ -73,4 +63,25 @@ print(json.dumps(log, sort_keys=True, indent=1))' ;;
 	*) untimed | sort ;;
 	esac
 }
-
+# reruns STORE FIRST: with the pool moved away (the caller's), a run from
+# STORE in each format says what a run without a store says, with its exit
+# status and no message; the JSON Lines are FIRST's, byte for byte.
+reruns() {
+	for f in --format=json --format=sarif "--summary" -q -0 "--no-header"; do
+		# shellcheck disable=SC2086 # one option, or none
+		S $f --store "$1" "$A" >"$T/re" 2>"$T/re.err"
+		st=$?
+		mv "$T/pool" "$R/pool"
+		# shellcheck disable=SC2086
+		S $f "$A" >"$T/no" 2>"$T/no.err"
+		expect "rerun $f: the exit status of a run without a store" "$st" "$?"
+		mv "$R/pool" "$T/pool"
+		expect "rerun $f: no package read, no message" "$(cat "$T/re.err")" ""
+		expect "rerun $f: what a run without a store says" \
+		    "$(norm "$f" <"$T/re")" "$(norm "$f" <"$T/no")"
+		case $f in --format=json)
+			expect "rerun: byte for byte the first run" \
+			    "$(cmp "$T/re" "$2" && echo same)" same ;;
+		esac
+	done
+}

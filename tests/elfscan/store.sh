@@ -50,7 +50,7 @@ expect "25 members of nine packages, the debug package's among them" \
     "$(held "$DB" | wc -l) $(held "$DB" | grep -c '/pz-dbg_1_amd64.deb!usr/lib/debug/prog.debug ')" "25 1"
 expect "what the store run says is what a run without one says" \
     "$(sort "$T/first")" "$(sort "$T/plain")"
-expect "what it says is what readelf says" "$(said <"$T/first")" \
+expect "what it says is what readelf says" "$(json_stacks <"$T/first")" \
     "$(cat "$T/good")"
 expect "the packages kept by the index's SHA256 (sqlite3)" \
     "$(sqlite3 "$DB" "SELECT name || ' ' || sha256 FROM packages ORDER BY name")" \
@@ -66,23 +66,7 @@ expect "WAL, and schema version 1" \
 # A rerun against the same index reads no package: with the pool moved
 # away, nothing is missing, and it says the same in every format.
 mv "$R/pool" "$T/pool"
-for f in --format=json --format=sarif "--summary" -q -0 "--no-header"; do
-	# shellcheck disable=SC2086 # one option, or none
-	S $f --store "$DB" "$A" >"$T/re" 2>"$T/re.err"
-	st=$?
-	mv "$T/pool" "$R/pool"
-	# shellcheck disable=SC2086
-	S $f "$A" >"$T/no" 2>"$T/no.err"
-	expect "rerun $f: the exit status of a run without a store" "$st" "$?"
-	mv "$R/pool" "$T/pool"
-	expect "rerun $f: no package read, no message" "$(cat "$T/re.err")" ""
-	expect "rerun $f: what a run without a store says" \
-	    "$(norm "$f" <"$T/re")" "$(norm "$f" <"$T/no")"
-	case $f in --format=json)
-		expect "rerun: byte for byte the first run" \
-		    "$(cmp "$T/re" "$T/first" && echo same)" same ;;
-	esac
-done
+reruns "$DB" "$T/first"
 S --format=sarif --store "$DB" "$A" >"$T/store.sarif" 2>"$T/err"
 expect "SARIF from the store, nothing read: as the official validator reads it" \
     "$(cat "$T/err"; sarif_errors "$T/store.sarif")" ""
@@ -106,7 +90,7 @@ mv "$T/away/"* "$R/pool/main/"
 expect "after an upload: the store holds what readelf says of the new index" \
     "$(held "$DB")" "$(cat "$T/good2")"
 expect "after an upload: what it says is what readelf says" \
-    "$(said <"$T/up")" "$(cat "$T/good2")"
+    "$(json_stacks <"$T/up")" "$(cat "$T/good2")"
 expect "the package that left is dropped, with its records" \
     "$(sqlite3 "$DB" "SELECT count(*) FROM packages WHERE name = 'ph'; SELECT count(*) FROM records WHERE package NOT IN (SELECT id FROM packages)" | tr '\n' ' ')" "0 0 "
 
@@ -168,11 +152,11 @@ expect "after the shards: what one run says" "$(sort "$T/all")" \
     "$(sort "$T/one")"
 mv "$T/pool" "$R/pool"
 expect "the shard of a package is stable: by its name" \
-    "$(S --format=json --shard 1/3 "$A" | said)" "$(said <"$T/shard2")"
+    "$(S --format=json --shard 1/3 "$A" | json_stacks)" "$(json_stacks <"$T/shard2")"
 for engine in JOB_COMPLETION_INDEX=1 SLURM_ARRAY_TASK_ID=1 PARALLEL_SEQ=2; do
 	expect "--shard auto/3 with $engine is shard 1/3" \
 	    "$(env "$engine" "$ELFSCAN" --no-progress --format=json \
-	    --shard auto/3 "$A" | said)" "$(said <"$T/shard2")"
+	    --shard auto/3 "$A" | json_stacks)" "$(json_stacks <"$T/shard2")"
 done
 env -u JOB_COMPLETION_INDEX -u SLURM_ARRAY_TASK_ID -u PARALLEL_SEQ \
     "$ELFSCAN" --shard auto/3 "$A" >/dev/null 2>"$T/err"
@@ -265,7 +249,7 @@ expect "a package's bytes not the index's: not kept, the others are" \
     "0
 $(($(grep -c '^Package:' "$R/dists/s/main/binary-amd64/Packages") - 1))"
 expect "a package's bytes not the index's: nothing of it said" \
-    "$(said <"$T/out" | grep -c '/pc_1_amd64.deb!')" 0
+    "$(json_stacks <"$T/out" | grep -c '/pc_1_amd64.deb!')" 0
 head -c 1000 "$T/keep-pc" >"$P"
 S --format=json --store "$DBB" "$A" >"$T/out" 2>"$T/err"
 expect "a package cut short: exit 2, one line" "$? $(cat "$T/err")" \
