@@ -2,6 +2,7 @@
  * buf.c - the output buffer and the escapes (see buf.h).
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,4 +144,35 @@ buf_free(struct buf *b)
 	b->heap = false;
 	b->p = NULL;
 	b->len = b->cap = 0;
+}
+
+/* Is s (len bytes) UTF-8: no overlong form, surrogate or code point past
+   U+10FFFF? */
+bool
+utf8_valid(const unsigned char *s, size_t len)
+{
+	size_t i = 0, n, k;
+	uint32_t u;
+
+	while (i < len) {
+		if (s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		n = s[i] >= 0xc2 && s[i] <= 0xdf ? 1 : s[i] >= 0xe0 &&
+		    s[i] <= 0xef ? 2 : s[i] >= 0xf0 && s[i] <= 0xf4 ? 3 : 0;
+		if (n == 0 || n >= len - i)
+			return false;
+		u = s[i] & (0x3fu >> n);
+		for (k = 1; k <= n; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return false;
+			u = u << 6 | (s[i + k] & 0x3fu);
+		}
+		if ((n == 2 && (u < 0x800 || (u >= 0xd800 && u <= 0xdfff))) ||
+		    (n == 3 && (u < 0x10000 || u > 0x10ffff)))
+			return false;
+		i += n + 1;
+	}
+	return true;
 }

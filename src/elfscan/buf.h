@@ -35,4 +35,8 @@ void buf_json(struct buf *b, const char *s);
 void buf_text(struct buf *b, const char *s);
 void buf_free(struct buf *b);
 
+/* Is s (len bytes) UTF-8: no overlong form, surrogate or code point past
+   U+10FFFF? */
+bool utf8_valid(const unsigned char *s, size_t len);
+
 #endif

@@ -26,9 +26,12 @@
  */
 #include <elf.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "system.h"
 #include "verdict.h"
+#include "xalloc.h"
 
 /* What is at fault. */
 enum what {
@@ -103,40 +106,39 @@ static const struct mdwe_rule {
 	  NULL },
 };
 
-static bool
-asks(const struct obj *o, uint64_t *findings)
+/* What the rules read of the object o. */
+static struct mdwe_obj
+facts_of(const struct obj *o)
 {
 	struct verdict v;
 
 	verdict_of(&o->info, 0, &v);
-	if (findings != NULL)
-		*findings = v.findings;
-	return v.effective == EFF_EXEC;
+	return (struct mdwe_obj){ .wx = o->info.wx,
+	    .asks = v.effective == EFF_EXEC,
+	    .rie = (v.findings & F_READ_IMPLIES_EXEC) != 0,
+	    .textrel = o->textrel };
 }
 
 /* Does the rule hold of the object o (a library when lib)? */
 static bool
-holds(enum what w, const struct obj *o, bool lib, bool main_x, int t)
+holds(enum what w, const struct mdwe_obj *o, bool lib, bool main_x, int t)
 {
-	uint64_t findings;
-	bool x = asks(o, &findings);
-
 	switch (w) {
 	case PROG_WX:
-		return !lib && o->info.wx > 0;
+		return !lib && o->wx > 0;
 	case PROG_RIE:
-		return !lib && (findings & F_READ_IMPLIES_EXEC) != 0;
+		return !lib && o->rie;
 	case LIB_WX:
-		return lib && o->info.wx > 0;
+		return lib && o->wx > 0;
 	case LIB_XSTACK:
 		/* Refused by glibc itself with the tunable at 0; with it at
 		   2, or the program asking, the stack is executable
 		   already. */
-		return lib && x && !main_x && t == 1;
+		return lib && o->asks && !main_x && t == 1;
 	case TEXTREL:
 		return o->textrel;
 	case PROG_THREADS:
-		return !lib && x && t != 0;
+		return !lib && o->asks && t != 0;
 	case TUNABLE_FORCE:
 		break;
 	}
@@ -157,12 +159,12 @@ fault(const struct mdwe_rule *r, size_t node, unsigned mech,
 }
 
 void
-mdwe_faults(const struct obj *program, const struct closure *c,
+mdwe_faults_of(const struct mdwe_obj *v, size_t n, bool dynamic,
     unsigned mech, int t, void (*fn)(void *arg, const struct mdwe_fault *f),
     void *arg)
 {
-	bool main_x = asks(program, NULL), dynamic = c != NULL, fatal = false;
-	size_t i, k, n = c != NULL ? c->n : 1;
+	bool main_x = v[0].asks, fatal = false;
+	size_t i, k;
 
 	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
 		const struct mdwe_rule *r = &rules[i];
@@ -177,9 +179,7 @@ mdwe_faults(const struct obj *program, const struct closure *c,
 		if (r->what == PROG_THREADS && fatal)
 			continue;
 		for (k = 0; k < n; k++) {
-			const struct obj *o = k == 0 ? program : c->v[k].o;
-
-			if (!holds(r->what, o, k > 0, main_x, t) ||
+			if (!holds(r->what, &v[k], k > 0, main_x, t) ||
 			    !(r->under & mech))
 				continue;
 			fault(r, k, mech, fn, arg);
@@ -188,4 +188,41 @@ mdwe_faults(const struct obj *program, const struct closure *c,
 			fatal = fatal || (r->fatal && (mech & ~r->under) == 0);
 		}
 	}
+}
+
+void
+mdwe_faults(const struct obj *program, const struct closure *c,
+    unsigned mech, int t, void (*fn)(void *arg, const struct mdwe_fault *f),
+    void *arg)
+{
+	size_t k, n = c != NULL ? c->n : 1;
+	struct mdwe_obj *v = xcalloc(n, sizeof(*v));
+
+	for (k = 0; k < n; k++)
+		v[k] = facts_of(k == 0 ? program : c->v[k].o);
+	mdwe_faults_of(v, n, c != NULL, mech, t, fn, arg);
+	free(v);
+}
+
+unsigned
+mdwe_ways_of(unsigned systemd, const char *kernel)
+{
+	unsigned major, minor;
+
+	if (systemd != 0 && systemd < 254)
+		return MDWE_SECCOMP;
+	if (systemd == 0 || kernel == NULL ||
+	    sscanf(kernel, "%u.%u", &major, &minor) != 2)
+		return MDWE_PRCTL | MDWE_SECCOMP;
+	return major > 6 || (major == 6 && minor >= 3) ? MDWE_PRCTL :
+	    MDWE_SECCOMP;
+}
+
+const char *
+mdwe_ways_said(unsigned ways, unsigned systemd)
+{
+	return ways == MDWE_PRCTL ? "PR_SET_MDWE" :
+	    ways == MDWE_SECCOMP ? "a seccomp filter" : systemd != 0 ?
+	    "PR_SET_MDWE on Linux 6.3 and later, else a seccomp filter (the kernel is not known)" :
+	    "PR_SET_MDWE or a seccomp filter";
 }

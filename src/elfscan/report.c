@@ -1166,7 +1166,7 @@ enum host_kind { HOST_PROGRAM, HOST_LIBRARY, HOST_PLUGIN, HOST_SERVICE };
 static enum host_kind
 host_kind(const struct sys_host *h)
 {
-	if (strchr(h->path, '/') == NULL)
+	if (h->service || strchr(h->path, '/') == NULL)
 		return HOST_SERVICE;
 	if (h->plugin)
 		return HOST_PLUGIN;
@@ -1174,7 +1174,7 @@ host_kind(const struct sys_host *h)
 }
 
 /* The hosts of one kind: programs, libraries, plugins (a path), or
-   services (a unit's name, no "/"). */
+   services (a unit's name, no "/"; a suite's unit file). */
 static void
 hosts_of(struct buf *b, const struct sys_verdict *v, enum host_kind kind)
 {

@@ -94,6 +94,8 @@ struct sys_host {
 	bool library;		/* path is a library, loaded by a host */
 	bool plugin;		/* path is a plugin of a suite, which a
 				   host loads with dlopen (suite.h) */
+	bool service;		/* path is the unit file of a suite's
+				   service (suite.h) */
 };
 struct sys_verdict {
 	unsigned finding;	/* its bit index, from F_FIRST_SYSTEM */

@@ -504,6 +504,7 @@ verdict(struct system *s, unsigned finding, const char *subject,
 	g->hosts[g->n].via = xstrdup(via);
 	g->hosts[g->n].library = o != NULL && !o->program;
 	g->hosts[g->n].plugin = false;
+	g->hosts[g->n].service = false;
 	g->n++;
 }
 
@@ -650,16 +651,9 @@ static unsigned
 mdwe_ways(const struct system *s)
 {
 	struct utsname u;
-	unsigned major, minor;
+	bool here = s->fs.tree == NULL && s->fs.len == 0 && uname(&u) == 0;
 
-	if (s->sd.version != 0 && s->sd.version < 254)
-		return MDWE_SECCOMP;
-	if (s->sd.version == 0 || s->fs.tree != NULL || s->fs.len != 0 ||
-	    uname(&u) != 0 ||
-	    sscanf(u.release, "%u.%u", &major, &minor) != 2)
-		return MDWE_PRCTL | MDWE_SECCOMP;
-	return major > 6 || (major == 6 && minor >= 3) ? MDWE_PRCTL :
-	    MDWE_SECCOMP;
+	return mdwe_ways_of(s->sd.version, here ? u.release : NULL);
 }
 
 /* The program the kernel runs for path: a script's interpreter ("#!",
@@ -832,10 +826,7 @@ report_systemd(const struct system *s, char *line, size_t len,
 		snprintf(version, sizeof(version), "%s", s->sd.binary != NULL ?
 		    "systemd of unknown version" : "no systemd manager");
 	snprintf(line, len, "%s%s: MemoryDenyWriteExecute= by %s", sep,
-	    version, s->ways == MDWE_PRCTL ? "PR_SET_MDWE" :
-	    s->ways == MDWE_SECCOMP ? "a seccomp filter" : s->sd.version != 0 ?
-	    "PR_SET_MDWE on Linux 6.3 and later, else a seccomp filter (the kernel is not known)" :
-	    "PR_SET_MDWE or a seccomp filter");
+	    version, mdwe_ways_said(s->ways, s->sd.version));
 }
 
 /* The root's rules, said once for people. */

@@ -483,7 +483,9 @@ struct systemd {
 typedef void units_say(void *arg, const char *path, const char *msg);
 /* The root's systemd and every service it can load: its unit files,
    their drop-ins, system.conf's DefaultEnvironment= and the files named
-   by EnvironmentFile=. */
+   by EnvironmentFile=. The manager and its version are found through
+   objs; with objs NULL, they are not looked for (sd->binary NULL,
+   sd->version 0: the caller's to say). */
 void systemd_read(struct systemd *sd, const struct rootfs *fs,
     struct objects *objs, units_say *say, void *arg);
 void systemd_free(struct systemd *sd);
@@ -509,6 +511,20 @@ struct mdwe_fault {
 	bool fatal;		/* the program does not start */
 };
 #define MDWE_TUNABLE ((size_t)-1)
+/* What the rules read of a program or library. */
+struct mdwe_obj {
+	unsigned wx;		/* its writable and executable segments */
+	bool asks;		/* glibc takes it to ask for an executable
+				   stack (obj_asks) */
+	bool rie;		/* the kernel gives it READ_IMPLIES_EXEC */
+	bool textrel;		/* DT_TEXTREL */
+};
+/* The faults of a program v[0] and the libraries v[1, n) it loads at
+   start (dynamic false: it is static, n 1), as mdwe_faults(); a fault's
+   node is its index in v. */
+void mdwe_faults_of(const struct mdwe_obj *v, size_t n, bool dynamic,
+    unsigned mech, int t, void (*fn)(void *arg, const struct mdwe_fault *f),
+    void *arg);
 /* The faults of program, whose libraries are closure c (NULL: it is
    static), under the ways mech (bits: all that may be in force) with
    glibc.rtld.execstack at t (2: where the value exists): fn(arg, fault)
@@ -516,5 +532,11 @@ struct mdwe_fault {
 void mdwe_faults(const struct obj *program, const struct closure *c,
     unsigned mech, int t, void (*fn)(void *arg, const struct mdwe_fault *f),
     void *arg);
+/* The ways (MDWE_* bits, all that may be in force) a systemd of that
+   version (0: not known) sets it, on the kernel of that release
+   ("6.12.1"; NULL: any kernel may run). */
+unsigned mdwe_ways_of(unsigned systemd, const char *kernel);
+/* The ways, for people ("PR_SET_MDWE", ...); systemd as above. */
+const char *mdwe_ways_said(unsigned ways, unsigned systemd);
 
 #endif

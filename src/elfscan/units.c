@@ -422,38 +422,6 @@ word(const char **pp, struct buf *b)
 
 /* ---- The settings ---- */
 
-/* Is s (len bytes) UTF-8: no overlong form, surrogate or code point past
-   U+10FFFF? */
-static bool
-utf8_ok(const unsigned char *s, size_t len)
-{
-	size_t i = 0, n, k;
-	uint32_t u;
-
-	while (i < len) {
-		if (s[i] < 0x80) {
-			i++;
-			continue;
-		}
-		n = s[i] >= 0xc2 && s[i] <= 0xdf ? 1 : s[i] >= 0xe0 &&
-		    s[i] <= 0xef ? 2 : s[i] >= 0xf0 && s[i] <= 0xf4 ? 3 : 0;
-		if (n == 0 || n >= len - i)
-			return false;
-		u = s[i] & (0x3fu >> n);
-		for (k = 1; k <= n; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return false;
-			u = u << 6 | (s[i + k] & 0x3fu);
-		}
-		if ((n == 2 && (u < 0x800 || (u >= 0xd800 && u <= 0xdfff))) ||
-		    (n == 3 && (u < 0x10000 || u > 0x10ffff)))
-			return false;
-		i += n + 1;
-	}
-	return true;
-}
-
-
 static int
 parse_boolean(const char *v)
 {
@@ -522,7 +490,7 @@ set_environ(struct build *bd, struct svc_var *vars, const char *v)
 			say(bd->c, bd->file, bd->line, "%%%c in an assignment: not known from the root's files, ignored", bad);
 		else if (strchr(x.p, '=') == NULL ||
 		    !env_name(x.p, (size_t)(strchr(x.p, '=') - x.p)) ||
-		    !utf8_ok((unsigned char *)x.p, x.len))
+		    !utf8_valid((unsigned char *)x.p, x.len))
 			say(bd->c, bd->file, bd->line, "not an environment assignment, ignored as systemd ignores it");
 		else
 			assign(vars, x.p, bd->file);
@@ -787,7 +755,7 @@ parse_line(struct build *bd, char *l, bool *section)
 	l = strip(l);
 	if (*l == '\0')
 		return true;
-	if (!utf8_ok((unsigned char *)l, strlen(l))) {
+	if (!utf8_valid((unsigned char *)l, strlen(l))) {
 		say(bd->c, bd->file, bd->line, "not UTF-8: systemd does not load the unit");
 		return false;
 	}
@@ -1271,8 +1239,8 @@ env_push(struct env_parse *e)
 		e->val.len = e->valend;
 	buf_add(&e->val, "", 0);
 	e->val.p[e->val.len] = '\0';
-	if (!utf8_ok((unsigned char *)e->key.p, e->key.len) ||
-	    !utf8_ok((unsigned char *)e->val.p, e->val.len))
+	if (!utf8_valid((unsigned char *)e->key.p, e->key.len) ||
+	    !utf8_valid((unsigned char *)e->val.p, e->val.len))
 		e->bad = true;
 	else if (env_name(e->key.p, e->key.len)) {
 		if (asprintf(&a, "%s=%s", e->key.p, e->val.p) < 0)
@@ -1779,7 +1747,8 @@ systemd_read(struct systemd *sd, const struct rootfs *fs,
 	size_t i;
 
 	memset(sd, 0, sizeof(*sd));
-	find_manager(sd, fs, objs);
+	if (objs != NULL)
+		find_manager(sd, fs, objs);
 	read_manager(&c);
 	find_dirs(&c);
 	for (i = 0; i < c.ndir; i++)
