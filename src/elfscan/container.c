@@ -66,6 +66,7 @@ struct level {
 	struct scan *s;
 	struct archive *a;
 	bool deb;		/* the ar archive of a .deb */
+	bool files;		/* a package's files: out->file is told */
 	bool data;		/* the .deb's data.tar was met */
 	uint64_t at;		/* where the member being read starts in the
 				   file, when its bytes lie there as they are;
@@ -231,9 +232,9 @@ archive_name(const char *name)
 }
 
 /* Put the member's name, cleaned of leading "./", after the level's
-   prefix. -1 (reported) when it is unsafe or too long. */
+   prefix. -1 (reported when say) when it is unsafe or too long. */
 static int
-set_name(struct level *l, struct archive_entry *ae)
+name_in(struct level *l, struct archive_entry *ae, bool say)
 {
 	const char *name = libarchive.archive_entry_pathname_utf8(ae), *p;
 	size_t len;
@@ -242,7 +243,8 @@ set_name(struct level *l, struct archive_entry *ae)
 		name = libarchive.archive_entry_pathname(ae);
 	if (name == NULL) {
 		l->name[l->plen] = '\0';
-		report(l, true, "not scanned: a member name that cannot be read as UTF-8");
+		if (say)
+			report(l, true, "not scanned: a member name that cannot be read as UTF-8");
 		return -1;
 	}
 	while (name[0] == '.' && name[1] == '/')
@@ -253,7 +255,8 @@ set_name(struct level *l, struct archive_entry *ae)
 		/* shown by its start */
 		snprintf(l->name + l->plen, sizeof(l->name) - l->plen,
 		    "%.64s...", name);
-		report(l, true, "not scanned: a member name longer than %d bytes", NAME_LEN);
+		if (say)
+			report(l, true, "not scanned: a member name longer than %d bytes", NAME_LEN);
 		return -1;
 	}
 	memcpy(l->name + l->plen, name, len + 1);
@@ -261,12 +264,20 @@ set_name(struct level *l, struct archive_entry *ae)
 		if (p[0] == '.' && p[1] == '.' && (p[2] == '/' || p[2] == '\0'))
 			break;
 	if (name[0] == '/' || name[0] == '\0' || *p != '\0') {
-		report(l, true, "not scanned: %s", name[0] == '/' ?
-		    "an absolute member name" : name[0] == '\0' ?
-		    "an empty member name" : "a member name with \"..\"");
+		if (say)
+			report(l, true, "not scanned: %s", name[0] == '/' ?
+			    "an absolute member name" : name[0] == '\0' ?
+			    "an empty member name" :
+			    "a member name with \"..\"");
 		return -1;
 	}
 	return 0;
+}
+
+static int
+set_name(struct level *l, struct archive_entry *ae)
+{
+	return name_in(l, ae, true);
 }
 
 /* The library's callback only collects, each image named as inside: the
@@ -425,6 +436,9 @@ open_nested(struct level *l, struct entry *e, const unsigned char *head,
 	add_formats(in->a);
 	in->s = l->s;
 	in->deb = kind == CONTAINER_DEB;
+	/* The data.tar of a .deb scanned, not of one inside it. */
+	in->files = l->deb && l->from == NULL && l->s->read == NULL &&
+	    l->s->out->file != NULL;
 	in->depth = l->deb ? l->depth : l->depth + 1;
 	in->plen = l->deb ? l->plen : strlen(l->name);
 	memcpy(in->name, l->name, in->plen);
@@ -508,31 +522,102 @@ in_file(const struct level *l, struct archive_entry *ae)
 	return at < 0 ? UINT64_MAX : (uint64_t)at;
 }
 
-/* The member's bytes, at most max of them, handed to out->kept (none
-   when it holds more). Returns -1 when the stream failed, else 0. */
+/* The member's bytes, at most max of them, into *out (the caller frees
+   it) and *len; *out NULL when it holds more. Returns -1 when the stream
+   failed, else 0. */
 static int
-keep(struct level *l, struct entry *e, size_t max)
+read_all(struct entry *e, size_t max, unsigned char **out, size_t *len)
 {
 	size_t n = 0, cap = e->size != UINT64_MAX && e->size < max ?
 	    (size_t)e->size + 1 : max < 65536 ? max + 1 : 65536;
 	unsigned char *buf;
 	ssize_t k = 1;
 
-	if (e->size != UINT64_MAX && e->size > max) {
-		l->s->out->kept(l->s->out->arg, l->name, NULL, 0);
+	*out = NULL;
+	*len = 0;
+	if (e->size != UINT64_MAX && e->size > max)
 		return 0;
-	}
 	buf = xmalloc(cap);
 	while (n <= max && (k = entry_read(e, buf + n, cap - n)) > 0)
 		if ((n += (size_t)k) == cap && cap <= max) {
 			cap = cap <= max / 2 ? 2 * cap : max + 1;
 			buf = xrealloc(buf, cap);
 		}
-	if (k >= 0)
-		l->s->out->kept(l->s->out->arg, l->name, n <= max ? buf : NULL,
-		    n <= max ? n : 0);
+	if (k < 0 || n > max) {
+		free(buf);
+		return k < 0 ? -1 : 0;
+	}
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+/* The member's bytes, at most max of them, handed to out->kept (none
+   when it holds more). Returns -1 when the stream failed, else 0. */
+static int
+keep(struct level *l, struct entry *e, size_t max)
+{
+	unsigned char *buf;
+	size_t n;
+
+	if (read_all(e, max, &buf, &n) < 0)
+		return -1;
+	l->s->out->kept(l->s->out->arg, l->name, buf, n);
 	free(buf);
-	return k < 0 ? -1 : 0;
+	return 0;
+}
+
+/* A link of a package, or a file of it to keep, for out->file. Returns
+   whether it is done with: else it is scanned as any member. *k: as
+   entry_read's. */
+static bool
+package_file(struct level *l, struct entry *e, struct archive_entry *ae,
+    mode_t type, ssize_t *k)
+{
+	const struct container_out *out = l->s->out;
+	struct container_file f = { .name = l->name + l->plen };
+	char path[NAME_BUF + 1];
+	unsigned char *buf;
+	size_t max;
+
+	if (type == AE_IFLNK) {
+		if (name_in(l, ae, false) == 0 &&
+		    (f.data = libarchive.archive_entry_symlink(ae)) != NULL) {
+			f.type = CFILE_LINK;
+			f.len = strlen(f.data);
+			out->file(out->arg, &f);
+		}
+		return true;
+	}
+	if (type != AE_IFREG || name_in(l, ae, false) < 0)
+		return false;
+	snprintf(path, sizeof(path), "/%s", f.name);
+	if ((max = out->keep(path)) == 0)
+		return false;
+	if ((*k = read_all(e, max, &buf, &f.len)) == 0) {
+		f.type = CFILE_KEPT;
+		f.data = (const char *)buf;
+		out->file(out->arg, &f);
+	}
+	free(buf);
+	return true;
+}
+
+/* An executable member of a package that starts with "#!": its first
+   line, for out->file. */
+static void
+package_script(struct level *l, struct archive_entry *ae,
+    const unsigned char *head, size_t n)
+{
+	struct container_file f = { .name = l->name + l->plen,
+	    .type = CFILE_SCRIPT, .data = (const char *)head };
+
+	if (n < 2 || head[0] != '#' || head[1] != '!' ||
+	    (libarchive.archive_entry_perm(ae) & 0111) == 0)
+		return;
+	while (f.len < n && f.len < CFILE_LINE && head[f.len] != '\n')
+		f.len++;
+	l->s->out->file(l->s->out->arg, &f);
 }
 
 /* One entry of an archive: 0 to go on to the next, -1 to stop. */
@@ -567,6 +652,8 @@ entry(struct level *l, struct archive_entry *ae)
 		scan = what == ENTRY_SCAN && type == AE_IFREG;
 		if (what == ENTRY_KEEP && type == AE_IFREG)
 			k = keep(l, &e, max);
+	} else if (l->files && package_file(l, &e, ae, type, &k)) {
+		scan = false;
 	} else {
 		scan = (type == AE_IFREG || type == 0) && set_name(l, ae) == 0;
 	}
@@ -577,6 +664,8 @@ entry(struct level *l, struct archive_entry *ae)
 	if (scan) {
 		while (n < HEAD && (k = entry_read(&e, head + n, HEAD - n)) > 0)
 			n += (size_t)k;
+		if (k >= 0 && l->files)
+			package_script(l, ae, head, n);
 		if (k >= 0)
 			k = dispatch(l, &e, head, n, k == 0);
 	}
@@ -759,6 +848,7 @@ scan_fd(int fd, const char *path, enum container kind,
 	add_formats(l->a);
 	l->s = &s;
 	l->deb = kind == CONTAINER_DEB;
+	l->files = kind == CONTAINER_RPM && out->file != NULL;
 	if (d != NULL) {
 		h = xcalloc(1, sizeof(*h));
 		h->fd = fd;

@@ -28,6 +28,17 @@ enum container {
    (a tar's magic ends there). */
 #define CONTAINER_HEAD 262
 enum container container_kind(const unsigned char *head, size_t n);
+/* A package's file (container_out's file). */
+struct container_file {
+	const char *name;	/* the member, as inside */
+	enum { CFILE_LINK, CFILE_KEPT, CFILE_SCRIPT } type;
+	/* A link's target; a kept file's bytes (NULL: it holds more than
+	   keep() allows); a script's first line, from its "#!" to its end
+	   or to the first 256 bytes. */
+	const char *data;
+	size_t len;
+};
+#define CFILE_LINE 256
 /* What to do with an entry of an image's layer (container_out). */
 enum entry_do { ENTRY_SKIP, ENTRY_SCAN, ENTRY_KEEP };
 /* Where a container's images and errors go: a batch after each member
@@ -61,6 +72,13 @@ struct container_out {
 	size_t (*keep)(const char *path);
 	void (*root)(void *arg, const char *image, const struct tree *t);
 	void (*root_done)(void *arg);
+	/* NULL, or for a package (a .deb's data.tar, an .rpm's payload; of
+	   the file scanned, not of one inside it): what the system it is
+	   installed on reads of its files that are no ELF files, each
+	   handed over as it is met: the symbolic links, the files keep()
+	   names (by in-root path: "/etc/default/foo"), and the executable
+	   files that start with "#!". */
+	void (*file)(void *arg, const struct container_file *f);
 };
 void container_scan(int fd, const char *path, enum container kind,
     const struct container_out *out);

@@ -24,6 +24,7 @@
 #define LAZY_ARCHIVE_FUNCTIONS(X) \
 	X(archive_entry_filetype) X(archive_entry_hardlink) \
 	X(archive_entry_pathname) X(archive_entry_pathname_utf8) \
+	X(archive_entry_perm) \
 	X(archive_entry_size) X(archive_entry_size_is_set) \
 	X(archive_entry_sparse_count) \
 	X(archive_entry_symlink) X(archive_errno) X(archive_error_string) \

@@ -25,6 +25,7 @@
 #include "batch.h"
 #include "container.h"
 #include "elfscan.h"
+#include "store.h"
 #include "system.h"
 
 /* Does the image get an executable stack, so that the record says why? */
@@ -221,6 +222,16 @@ root_done(void *arg)
 	c->image.sys = NULL;
 }
 
+/* A package's file that is no ELF file, kept with its records for the
+   suite's services (units.c reads them). */
+static void
+package_file(void *arg, const struct container_file *f)
+{
+	struct container_ctx *c = arg;
+
+	store_file(c->j->store, c->path, f);
+}
+
 /* Where a container's members go: each image of it a root when it was
    named as one. */
 static void
@@ -237,6 +248,10 @@ container_to(struct container_ctx *c, struct container_out *out,
 	out->hardening = j->o->hardening;
 	/* A store keeps each image's sonames, for the suite's verdicts. */
 	out->dynamic = j->store != NULL;
+	if (j->store != NULL) {
+		out->file = package_file;
+		out->keep = units_keeps;
+	}
 	if (m->named == NAMED_ARG && j->image_root) {
 		out->keep = system_keeps;
 		out->root = root_begin;

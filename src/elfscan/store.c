@@ -31,6 +31,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "buf.h"
 #include "container.h"
 #include "db.h"
 #include "repo.h"
@@ -38,7 +39,7 @@
 #include "store.h"
 #include "xalloc.h"
 
-#define SCHEMA_VERSION 1
+#define SCHEMA_VERSION 2
 
 static const char schema[] =
 "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);\n"
@@ -80,7 +81,12 @@ static const char schema[] =
 "  record INTEGER NOT NULL REFERENCES records (id) ON DELETE CASCADE,\n"
 "  soname TEXT NOT NULL);\n"
 "CREATE INDEX needed_record ON needed (record);\n"
-"CREATE INDEX needed_soname ON needed (soname);\n";
+"CREATE INDEX needed_soname ON needed (soname);\n"
+"CREATE TABLE files (\n"
+"  package INTEGER NOT NULL REFERENCES packages (id) ON DELETE CASCADE,\n"
+"  path TEXT NOT NULL, type TEXT NOT NULL, data TEXT,\n"
+"  hex INTEGER NOT NULL);\n"
+"CREATE INDEX files_package ON files (package);\n";
 
 /* A record waiting for its package's transaction. */
 struct pending {
@@ -98,6 +104,14 @@ struct pending {
 	struct rendered x;
 };
 
+/* A file of a package being read that is no ELF file (files). */
+struct pending_file {
+	char *path;
+	const char *type;	/* "link", "file" or "script" */
+	char *data;		/* NULL: a file larger than is kept */
+	size_t len;
+};
+
 /* A package being read. */
 struct expected {
 	char *path, *sha256, *name, *version, *arch, *source, *filename;
@@ -105,6 +119,8 @@ struct expected {
 	uint64_t size;
 	struct pending *rec;
 	size_t nrec;
+	struct pending_file *files;
+	size_t nfiles;
 	bool findings;
 };
 
@@ -255,8 +271,9 @@ pending_free(struct pending *p)
 	rendered_free(&p->x);
 }
 
+/* What waits for the package's transaction. */
 static void
-expected_free(struct expected *e)
+pending_clear(struct expected *e)
 {
 	size_t i;
 
@@ -265,6 +282,19 @@ expected_free(struct expected *e)
 	free(e->rec);
 	e->rec = NULL;
 	e->nrec = 0;
+	for (i = 0; i < e->nfiles; i++) {
+		free(e->files[i].path);
+		free(e->files[i].data);
+	}
+	free(e->files);
+	e->files = NULL;
+	e->nfiles = 0;
+}
+
+static void
+expected_free(struct expected *e)
+{
+	pending_clear(e);
 	free(e->path);
 	free(e->sha256);
 	free(e->name);
@@ -460,6 +490,83 @@ store_error(struct store *s, const struct where *w, enum unread what,
 	pthread_mutex_unlock(&s->lock);
 }
 
+void
+store_file(struct store *s, const char *path, const struct container_file *f)
+{
+	static const char *const types[] = { [CFILE_LINK] = "link",
+	    [CFILE_KEPT] = "file", [CFILE_SCRIPT] = "script" };
+	struct pending_file *p;
+	struct expected *e;
+
+	pthread_mutex_lock(&s->lock);
+	if ((e = find(s, path)) != NULL) {
+		e->files = xrealloc(e->files, (e->nfiles + 1) *
+		    sizeof(*e->files));
+		p = &e->files[e->nfiles++];
+		p->path = xstrdup(f->name);
+		p->type = types[f->type];
+		p->len = f->len;
+		p->data = NULL;
+		if (f->data != NULL) {
+			p->data = xmalloc(f->len + 1);
+			memcpy(p->data, f->data, f->len);
+			p->data[f->len] = '\0';
+		}
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* The bytes of a file as the files table keeps them: text, or (*hex)
+   their hexadecimal digits when they are not UTF-8 or hold a NUL. The
+   caller frees it. */
+static char *
+encoded(const struct pending_file *f, bool *hex)
+{
+	char *t;
+	size_t i;
+
+	*hex = memchr(f->data, '\0', f->len) != NULL ||
+	    !utf8_valid((const unsigned char *)f->data, f->len);
+	if (!*hex)
+		return xstrdup(f->data);
+	t = xmalloc(2 * f->len + 1);
+	for (i = 0; i < f->len; i++)
+		snprintf(t + 2 * i, 3, "%02x", (unsigned char)f->data[i]);
+	t[2 * f->len] = '\0';
+	return t;
+}
+
+/* The files of the package id. */
+static int
+keep_files(struct store *s, int64_t id, const struct expected *e)
+{
+	struct db_stmt *st;
+	size_t i;
+	bool hex, ok = true;
+	char *data;
+
+	if (e->nfiles == 0)
+		return 0;
+	if ((st = prepare(s, "INSERT INTO files VALUES (?1, ?2, ?3, ?4, ?5)")) ==
+	    NULL)
+		return -1;
+	for (i = 0; ok && i < e->nfiles; i++) {
+		const struct pending_file *f = &e->files[i];
+
+		data = f->data != NULL ? encoded(f, &hex) : NULL;
+		db_reset(st);
+		db_bind_int64(st, 1, id);
+		db_bind_text(st, 2, f->path);
+		db_bind_text(st, 3, f->type);
+		db_bind_text(st, 4, data);
+		db_bind_int64(st, 5, data != NULL && hex);
+		ok = db_step(st) == DB_DONE;
+		free(data);
+	}
+	db_finalize(st);
+	return ok ? 0 : -1;
+}
+
 static const char *
 stack_name(enum chstk_state state)
 {
@@ -593,7 +700,7 @@ keep(struct store *s, const struct expected *e)
 	for (i = 0; i < e->nrec; i++)
 		if (keep_record(s, id, &e->rec[i]) < 0)
 			goto fail;
-	if (exec(s, "COMMIT") < 0)
+	if (keep_files(s, id, e) < 0 || exec(s, "COMMIT") < 0)
 		goto fail;
 	return 0;
 fail:
@@ -635,7 +742,6 @@ store_done(struct store *s, const char *path,
     const struct container_digest *d)
 {
 	struct expected *e;
-	size_t i;
 
 	pthread_mutex_lock(&s->lock);
 	if ((e = find(s, path)) == NULL) {
@@ -649,11 +755,7 @@ store_done(struct store *s, const char *path,
 		    e->version, s->why);
 		s->failed = true;
 	}
-	for (i = 0; i < e->nrec; i++)
-		pending_free(&e->rec[i]);
-	free(e->rec);
-	e->rec = NULL;
-	e->nrec = 0;
+	pending_clear(e);
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -844,6 +946,54 @@ out:
 	return r;
 }
 
+static int
+hex_digit(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ?
+	    c - 'a' + 10 : -1;
+}
+
+/* The files of the listed packages, for walk->file: DB_DONE, or
+   DB_ERROR. */
+static int
+walk_files(struct store *s, const char *repo, const char *arch,
+    const struct store_walk *walk)
+{
+	struct db_stmt *st;
+	char *bytes = NULL;
+	int step;
+
+	if ((st = prepare(s, "SELECT p.path, f.path, f.type, f.data, f.hex FROM listing l JOIN packages p ON p.sha256 = l.sha256 JOIN files f ON f.package = p.id WHERE l.repo = ?1 AND l.arch = ?2 ORDER BY l.seq, f.rowid")) ==
+	    NULL)
+		return DB_ERROR;
+	db_bind_text(st, 1, repo);
+	db_bind_text(st, 2, arch);
+	while ((step = db_step(st)) == DB_ROW) {
+		const char *type = db_column_text(st, 2),
+		    *data = db_column_text(st, 3);
+		struct stored_file f = { .package = db_column_text(st, 0),
+		    .path = db_column_text(st, 1), .data = data,
+		    .len = data != NULL ? strlen(data) : 0 };
+		size_t i;
+
+		f.type = strcmp(type, "link") == 0 ? CFILE_LINK :
+		    strcmp(type, "script") == 0 ? CFILE_SCRIPT : CFILE_KEPT;
+		if (data != NULL && db_column_int64(st, 4) != 0) {
+			f.len /= 2;
+			bytes = xrealloc(bytes, f.len + 1);
+			for (i = 0; i < f.len; i++)
+				bytes[i] = (char)(hex_digit(data[2 * i]) << 4 |
+				    hex_digit(data[2 * i + 1]));
+			bytes[f.len] = '\0';
+			f.data = bytes;
+		}
+		walk->file(walk->ctx, &f);
+	}
+	free(bytes);
+	db_finalize(st);
+	return step == DB_DONE ? DB_DONE : DB_ERROR;
+}
+
 int
 store_images(struct store *s, const char *repo, const char *arch,
     const struct store_walk *walk)
@@ -857,7 +1007,7 @@ store_images(struct store *s, const char *repo, const char *arch,
 	pthread_mutex_lock(&s->lock);
 	if (db_begin(s->db, DB_READ) < 0)
 		goto out;
-	if (asprintf(&sql, "SELECT r.id, p.name, p.version, p.depends, p.path, r.member, r.kind, r.class, r.machine, r.soname, r.effective, r.state, CASE WHEN r.error IS NULL THEN 0 ELSE 1 END, r.allowed, r.wx, r.known, r.pie, r.relro, r.canary, r.fortify, r.paths, r.ibt, r.shstk, r.bti, r.pac%s%s ORDER BY l.seq, r.id",
+	if (asprintf(&sql, "SELECT r.id, p.name, p.version, p.depends, p.path, r.member, r.kind, r.class, r.machine, r.soname, r.effective, r.state, CASE WHEN r.error IS NULL THEN 0 ELSE 1 END, r.allowed, r.wx, r.known, r.pie, r.relro, r.canary, r.fortify, r.paths, r.ibt, r.shstk, r.bti, r.pac, r.textrel, r.findings%s%s ORDER BY l.seq, r.id",
 	    from, where) < 0)
 		oom();
 	st = prepare(s, sql);
@@ -899,6 +1049,8 @@ store_images(struct store *s, const char *repo, const char *arch,
 		h->shstk = (enum tri)(int)db_column_int64(st, 22);
 		h->bti = (enum tri)(int)db_column_int64(st, 23);
 		h->pac = (enum tri)(int)db_column_int64(st, 24);
+		h->textrel = (enum tri)(int)db_column_int64(st, 25);
+		im.findings = (uint64_t)db_column_int64(st, 26);
 
 		walk->image(walk->ctx, &im);
 	}
@@ -909,6 +1061,8 @@ store_images(struct store *s, const char *repo, const char *arch,
 	while ((step = db_step(need)) == DB_ROW)
 		walk->needed(walk->ctx, db_column_int64(need, 0),
 		    db_column_text(need, 1));
+	if (step == DB_DONE && walk->file != NULL)
+		step = walk_files(s, repo, arch, walk);
 	if (step == DB_DONE)
 		r = 0;
 out:

@@ -49,6 +49,12 @@ void store_image(struct store *s, struct report *r, const struct where *w,
     const struct hard *h, const struct evidence *ev, bool judged);
 void store_error(struct store *s, const struct where *w, enum unread what,
     const struct allow_pattern *by, const char *msg);
+/* A file of the package expected at path that is no ELF file
+   (container.h), kept with its records: for the suite's services. Any
+   thread. */
+struct container_file;
+void store_file(struct store *s, const char *path,
+    const struct container_file *f);
 /* The file at path is read: its package and records kept at once, when
    its size and SHA256 are its index's, by d (container.h: its bytes as
    they were read) or else read again; if not, said, and nothing kept. */
@@ -111,12 +117,26 @@ struct store_image {
 				   of the above is known */
 	bool allowed;		/* --allow waived its stack's findings */
 	unsigned wx;		/* its writable and executable segments */
-	struct hard h;		/* the defences --diff compares */
+	uint64_t findings;	/* its verdict's (verdict.h) */
+	struct hard h;		/* the defences --diff compares, and
+				   textrel */
+};
+/* A file of a listed package that is no ELF file, as store_file() kept
+   it. */
+struct stored_file {
+	const char *package;	/* the package's file, as its images' path */
+	const char *path;	/* the member */
+	int type;		/* CFILE_LINK, CFILE_KEPT, CFILE_SCRIPT */
+	const char *data;	/* as struct container_file's */
+	size_t len;
 };
 struct store_walk {
 	void (*image)(void *ctx, const struct store_image *im);
 	/* After every image: each soname an image needs, in order. */
 	void (*needed)(void *ctx, long long id, const char *soname);
+	/* NULL, or after them: each file of the packages (in the index's
+	   order). */
+	void (*file)(void *ctx, const struct stored_file *f);
 	void *ctx;
 };
 /* The images the index of repo for arch lists (and those that do not

@@ -26,7 +26,9 @@ mkdir -p "$R" "$TOP/SPECS" || fail "make the directories"
 # mkrpm NAME ARCH EPOCH GCC-OPTION...: NAME-1-1.ARCH.rpm in the repository,
 # holding two programs: usr/bin/NAME built with the options,
 # usr/bin/NAME-plain without. A noarch one holds them too: the test needs
-# its ELF members seen, so rpmbuild is told to let them be.
+# its ELF members seen, so rpmbuild is told to let them be. And what a
+# store keeps of the other files: a link usr/sbin/NAME, a script
+# usr/bin/NAME-sh, the unit usr/lib/systemd/system/NAME.service.
 mkrpm() {
 	name=$1 arch=$2 epoch=$3
 	shift 3
@@ -46,11 +48,17 @@ A package for the tests of elfscan rpm-md:.
 %build
 gcc $* -o $name $FIX/hello.c
 gcc -o $name-plain $FIX/hello.c
+printf '#!/bin/sh\\necho $name\\n' >$name-sh
+printf '[Service]\\nExecStart=/usr/sbin/$name\\n' >$name.service
 %install
-mkdir -p %{buildroot}%{_bindir}
-install -m 755 $name $name-plain %{buildroot}%{_bindir}/
+mkdir -p %{buildroot}%{_bindir} %{buildroot}/usr/sbin %{buildroot}/usr/lib/systemd/system
+install -m 755 $name $name-plain $name-sh %{buildroot}%{_bindir}/
+install -m 644 $name.service %{buildroot}/usr/lib/systemd/system/
+ln -s ../bin/$name %{buildroot}/usr/sbin/$name
 %files
 %{_bindir}/*
+/usr/sbin/$name
+/usr/lib/systemd/system/$name.service
 EOF
 	rpmbuild --define "_topdir $TOP" --nodeps -bb \
 	    "$TOP/SPECS/$name.spec" >"$T/$name.log" 2>&1 &&
@@ -71,6 +79,8 @@ oracle() {
 		    (cd "$T/x" && rpm2cpio "$f" | cpio -idm --quiet) &&
 		    (cd "$T/x" && find . -type f) | sort | while read -r m; do
 			m=${m#./}
+			[ "$(head -c 4 "$T/x/$m")" = "$(printf '\177ELF')" ] ||
+			    continue
 			flags=$(readelf -lW "$T/x/$m" | awk '$1 == "GNU_STACK" { print $(NF-1) }')
 			[ "$flags" = RWE ] && s=exec || s=noexec
 			echo "$f!$m $s"
@@ -98,6 +108,30 @@ expect "--store: the store holds every ELF member as readelf says (sqlite3)" \
     "$(cat "$T/good")"
 expect "--store: what it says is what readelf says" "$(json_stacks <"$T/first")" \
     "$(cat "$T/good")"
+# The other files, as rpm2cpio and cpio unpack them: "PATH!MEMBER link
+# TARGET", "PATH!MEMBER script LINE", "PATH!MEMBER file BYTES" (hex).
+for f in "$R"/*.rpm; do
+	rm -rf "$T/x" && mkdir "$T/x" &&
+	    (cd "$T/x" && rpm2cpio "$f" | cpio -idm --quiet) &&
+	    (cd "$T/x" && find . ! -type d) | sort | while read -r m; do
+		p=$T/x/$m m=${m#./}
+		if [ -L "$p" ]; then
+			echo "$f!$m link $(readlink "$p")"
+		elif [ "$(head -c 2 "$p")" = '#!' ] && [ -x "$p" ]; then
+			echo "$f!$m script $(head -n 1 "$p")"
+		else
+			case $m in *.service)
+				echo "$f!$m file $(od -An -tx1 <"$p" | tr -d ' \n')" ;;
+			esac
+		fi
+	done
+done | sort >"$T/files"
+expect "--store: it keeps each link, script and unit file as rpm2cpio has it" \
+    "$(sqlite3 "$T/s.db" "SELECT p.path || '!' || f.path || ' ' || f.type || ' ' || CASE f.type WHEN 'file' THEN lower(hex(f.data)) ELSE f.data END FROM files f JOIN packages p ON p.id = f.package" | sort)" \
+    "$(cat "$T/files")"
+expect "--store: three packages' three files each, and rpmbuild's build-id links" \
+    "$(grep -c '!usr/sbin/[a-z]* link \.\./bin/' "$T/files") $(grep -c ' script #!/bin/sh$' "$T/files") $(grep -c '\.service file 5b536572766963655d' "$T/files") $(grep -c '!usr/lib/\.build-id/.* link ' "$T/files")" \
+    "3 3 3 4"
 mkdir -p "$T/away" && mv "$R"/*.rpm "$T/away/"
 S --format=json --store "$T/s.db" "rpm-md:$R" >"$T/again" 2>"$T/err"
 expect "--store: a rerun reads no package and says the same" \

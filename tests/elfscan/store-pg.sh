@@ -87,6 +87,8 @@ SELECT p.sha256, r.member, x.bit, x.region, x.\"offset\", x.length, x.why,
 SELECT p.sha256, r.member, n.soname FROM needed n
   JOIN records r ON r.id = n.record JOIN packages p ON p.id = r.package
   ORDER BY p.sha256, coalesce(r.member, ''), n.soname;
+SELECT p.sha256, f.path, f.type, f.data, f.hex FROM files f
+  JOIN packages p ON p.id = f.package ORDER BY p.sha256, f.path, f.type;
 "
 dump_pg() { echo "$dump_sql" | Q "$1" -F '|' -P null=NULL; }
 dump_sqlite() { echo "$dump_sql" | sqlite3 -nullvalue NULL "$1"; }
@@ -112,10 +114,10 @@ dump_sqlite "$DB" >"$T/dump.sqlite"
 expect "every table: PostgreSQL's rows are SQLite's, row for row" \
     "$(diff "$T/dump.pg" "$T/dump.sqlite" && echo same)" same
 expect "every table holds rows" \
-    "$(for t in meta packages listing records results needed; do echo "SELECT '$t', count(*) > 0 FROM $t;"; done | Q suite | tr '\n' ' ')" \
-    "meta|t packages|t listing|t records|t results|t needed|t "
-expect "schema version 1, in meta" \
-    "$(echo "SELECT value FROM meta WHERE key = 'schema_version'" | Q suite)" 1
+    "$(for t in meta packages listing records results needed files; do echo "SELECT '$t', count(*) > 0 FROM $t;"; done | Q suite | tr '\n' ' ')" \
+    "meta|t packages|t listing|t records|t results|t needed|t files|t "
+expect "schema version 2, in meta" \
+    "$(echo "SELECT value FROM meta WHERE key = 'schema_version'" | Q suite)" 2
 
 # A rerun against the same index reads no package: with the pool moved
 # away, nothing is missing, and it says the same in every format.
@@ -203,15 +205,16 @@ expect "killed, then rerun: what a run without a store says" \
     "$(sort "$T/out")" "$(sort "$T/one")"
 
 # Stores elfscan cannot use: one line each, exit 2, nothing changed.
+v=$(echo "SELECT value FROM meta WHERE key = 'schema_version'" | Q suite)
 echo "UPDATE meta SET value = '7' WHERE key = 'schema_version'" | Q suite
 dump_pg suite >"$T/before"
 S --store "$U" "$A" >"$T/out" 2>"$T/err"
 expect "a store of schema version 7: exit 2" "$?" 2
 expect "a store of schema version 7: one line" "$(cat "$T/err")" \
-    "elfscan: $U: a store of schema version 7, not 1: name another file"
+    "elfscan: $U: a store of schema version 7, not 2: name another file"
 expect "a store of schema version 7: nothing changed" \
     "$(dump_pg suite | diff - "$T/before" && echo "SELECT value FROM meta WHERE key = 'schema_version'" | Q suite)" 7
-echo "UPDATE meta SET value = '1' WHERE key = 'schema_version'" | Q suite
+echo "UPDATE meta SET value = '$v' WHERE key = 'schema_version'" | Q suite
 # A writer that holds the store: the run waits (ELFSCAN_STORE_WAIT_MS),
 # then says so; the writer's work is kept.
 mkfifo "$T/fifo"

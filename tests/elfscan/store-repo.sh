@@ -6,12 +6,20 @@
 R=$T/repo
 # deb NAME VERSION [GCC-OPTION...]: NAME_VERSION_amd64.deb in the pool:
 # usr/bin/NAME built with the options, usr/bin/NAME-plain without, and
-# usr/lib/libNAME.so.1, a library (its soname kept in the store).
+# usr/lib/libNAME.so.1, a library (its soname kept in the store); and what
+# the store keeps of the other files: a link usr/sbin/NAME to the program,
+# a script usr/bin/NAME-sh, the unit lib/systemd/system/NAME.service.
 deb() {
 	name=$1 version=$2
 	shift 2
 	rm -rf "$T/build" && mkdir -p "$T/build/DEBIAN" "$T/build/usr/bin" \
-	    "$T/build/usr/lib" &&
+	    "$T/build/usr/lib" "$T/build/usr/sbin" \
+	    "$T/build/lib/systemd/system" &&
+	    ln -s ../bin/"$name" "$T/build/usr/sbin/$name" &&
+	    printf '#!/bin/sh -e\necho %s\n' "$name" >"$T/build/usr/bin/$name-sh" &&
+	    chmod 755 "$T/build/usr/bin/$name-sh" &&
+	    printf '[Service]\nExecStart=/usr/sbin/%s\nMemoryDenyWriteExecute=yes\n' \
+	    "$name" >"$T/build/lib/systemd/system/$name.service" &&
 	    gcc "$@" -o "$T/build/usr/bin/$name" "$FIX/hello.c" &&
 	    gcc -o "$T/build/usr/bin/$name-plain" "$FIX/hello.c" &&
 	    echo "int f$version(void) { return 1; }" >"$T/lib.c" &&
@@ -39,11 +47,39 @@ oracle() {
 		rm -rf "$T/x" && dpkg-deb -x "$f" "$T/x" &&
 		    (cd "$T/x" && find . -type f) | sort | while read -r m; do
 			m=${m#./}
+			[ "$(head -c 4 "$T/x/$m")" = "$(printf '\177ELF')" ] ||
+			    continue
 			flags=$(readelf -lW "$T/x/$m" | awk '$1 == "GNU_STACK" { print $(NF-1) }')
 			[ "$flags" = RWE ] && s=exec || s=noexec
 			echo "$f!$m $s"
 		done
 	done | sort
+}
+# The oracle of the files the store keeps that are no ELF files, from
+# dpkg-deb -x: "PATH!MEMBER link TARGET", "PATH!MEMBER script LINE", and
+# "PATH!MEMBER file" and its bytes (od -An -tx1) of the unit files.
+file_oracle() {
+	for f in "$R"/pool/main/*/*.deb; do
+		rm -rf "$T/x" && dpkg-deb -x "$f" "$T/x" &&
+		    (cd "$T/x" && find . ! -type d) | sort | while read -r m; do
+			p=$T/x/$m m=${m#./}
+			if [ -L "$p" ]; then
+				echo "$f!$m link $(readlink "$p")"
+			elif [ "$(head -c 2 "$p")" = '#!' ] && [ -x "$p" ]; then
+				echo "$f!$m script $(head -n 1 "$p")"
+			else
+				case $m in
+				lib/systemd/system/*)
+					echo "$f!$m file $(od -An -tx1 <"$p" | tr -d ' \n')" ;;
+				esac
+			fi
+		done
+	done | sort
+}
+# What the store holds of them, read by sqlite3, as file_oracle says it.
+held_files() {
+	sqlite3 "$1" "SELECT p.path || '!' || f.path || ' ' || f.type || ' ' || CASE f.type WHEN 'file' THEN CASE f.hex WHEN 1 THEN f.data ELSE hex(f.data) END ELSE f.data END FROM files f JOIN packages p ON p.id = f.package" |
+	    awk '$2 == "file" { $3 = tolower($3) } { print }' | sort
 }
 # What the store holds, read by sqlite3: "PATH!MEMBER stack".
 held() {

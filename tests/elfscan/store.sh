@@ -25,8 +25,12 @@ for n in a b c d e f g h; do
 	deb "p$n" 1 "$flag" || fail "build package p$n"
 done
 # A debug package (its name ends in -dbg): a package of the suite as any,
-# its debug file kept and said, not taken for the others' evidence.
-rm -rf "$T/build" && mkdir -p "$T/build/DEBIAN" "$T/build/usr/lib/debug" &&
+# its debug file kept and said, not taken for the others' evidence. And a
+# unit file that is not UTF-8 text (Latin-1, a NUL): kept as hex.
+rm -rf "$T/build" && mkdir -p "$T/build/DEBIAN" "$T/build/usr/lib/debug" \
+    "$T/build/lib/systemd/system" &&
+    printf '[Unit]\nDescription=caf\351\000\n' \
+    >"$T/build/lib/systemd/system/pz.service" &&
     gcc -g -o "$T/prog" "$FIX/hello.c" &&
     objcopy --only-keep-debug "$T/prog" "$T/build/usr/lib/debug/prog.debug" &&
     printf 'Package: pz-dbg\nVersion: 1\nArchitecture: amd64\nMaintainer: t <t@t>\nDescription: t\n' \
@@ -50,6 +54,15 @@ expect "25 members of nine packages, the debug package's among them" \
     "$(held "$DB" | wc -l) $(held "$DB" | grep -c '/pz-dbg_1_amd64.deb!usr/lib/debug/prog.debug ')" "25 1"
 expect "what the store run says is what a run without one says" \
     "$(sort "$T/first")" "$(sort "$T/plain")"
+file_oracle >"$T/files"
+expect "the store keeps each link, script and unit file as dpkg-deb -x has it" \
+    "$(held_files "$DB")" "$(cat "$T/files")"
+expect "eight packages' three files each" \
+    "$(grep -c ' link \.\./bin/' "$T/files") $(grep -c ' script #!/bin/sh -e$' "$T/files") $(grep -c '\.service file 5b536572766963655d' "$T/files")" \
+    "8 8 8"
+expect "the unit file that is not UTF-8 text kept as hex" \
+    "$(sqlite3 "$DB" "SELECT hex, data FROM files WHERE path = 'lib/systemd/system/pz.service'")" \
+    "1|$(printf '[Unit]\nDescription=caf\351\000\n' | od -An -tx1 | tr -d ' \n')"
 expect "what it says is what readelf says" "$(json_stacks <"$T/first")" \
     "$(cat "$T/good")"
 expect "the packages kept by the index's SHA256 (sqlite3)" \
@@ -60,8 +73,8 @@ expect "the libraries' sonames kept" \
     "libpa.so.1 libpb.so.1 libpc.so.1 libpd.so.1 libpe.so.1 libpf.so.1 libpg.so.1 libph.so.1 "
 expect "the JSON record kept, which json_extract reads" \
     "$(sqlite3 "$DB" "SELECT count(*) FROM records WHERE json_extract(json, '$.stack') = stack")" 25
-expect "WAL, and schema version 1" \
-    "$(sqlite3 "$DB" 'PRAGMA journal_mode; PRAGMA user_version' | tr '\n' ' ')" "wal 1 "
+expect "WAL, and schema version 2" \
+    "$(sqlite3 "$DB" 'PRAGMA journal_mode; PRAGMA user_version' | tr '\n' ' ')" "wal 2 "
 
 # A rerun against the same index reads no package: with the pool moved
 # away, nothing is missing, and it says the same in every format.
@@ -286,7 +299,7 @@ sqlite3 "$T/v7.db" 'CREATE TABLE t (x); PRAGMA user_version = 7'
 S --store "$T/v7.db" "$A" >"$T/out" 2>"$T/err"
 expect "a store of schema version 7: exit 2" "$?" 2
 expect "a store of schema version 7: one line" "$(cat "$T/err")" \
-    "elfscan: $T/v7.db: a store of schema version 7, not 1: name another file"
+    "elfscan: $T/v7.db: a store of schema version 7, not 2: name another file"
 expect "a store of schema version 7: left as it was" \
     "$(sqlite3 "$T/v7.db" 'PRAGMA user_version; SELECT name FROM sqlite_master' | tr '\n' ' ')" "7 t "
 echo 'not a database' >"$T/text.db"
