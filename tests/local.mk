@@ -113,7 +113,7 @@ reliability_tests = \
 system_tests = tests/system/glibc-roots.sh tests/system/mdwe-setup.sh \
 	tests/system/jdk.sh \
 	tests/system/apps.sh \
-	tests/system/suite-verdicts.sh \
+	tests/system/suite-verdicts.sh tests/system/suite-mdwe.sh \
 	tests/system/causes.sh \
 	tests/system/closures.sh tests/system/units.sh \
 	tests/system/image-roots.sh tests/system/plugins.sh

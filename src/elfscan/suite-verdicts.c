@@ -13,15 +13,28 @@
  * later (plugin-refused), and make their host's stack executable before
  * (plugin-exec-stack): which, the suite's own glibc says (its libc6 or
  * glibc package's version).
+ *
+ * And the suite's systemd services, read from the unit files its packages
+ * hold (the store's files table) as units.c reads a root's, on the file
+ * system the packages make installed together on a merged /usr (as
+ * Debian 12 and later, and Fedora, install them): each command of a
+ * service with MemoryDenyWriteExecute=yes, its program found there
+ * (through links and scripts' interpreters) with the libraries it loads,
+ * judged by mdwe.c's rules under the ways the suite's systemd (its
+ * systemd package's version) sets it (mdwe-breaks).
  */
 #include <err.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
+#include "container.h"
 #include "report.h"
 #include "store.h"
 #include "suite.h"
+#include "system.h"
+#include "tree.h"
 #include "xalloc.h"
 
 /* A package of the images. */
@@ -39,12 +52,22 @@ struct node {
 	enum chstk_kind kind;
 	unsigned elf_class, machine;
 	bool exec;
+	struct mdwe_obj facts;	/* what MemoryDenyWriteExecute= reads */
 	char **needs;
 	size_t nneeds;
 	size_t *by;		/* the nodes that load this one */
 	size_t nby;
+	size_t *to;		/* and those this one loads */
+	size_t nto;
 	size_t parent;		/* in a search: toward the library */
 	unsigned seen;		/* the search that reached it */
+};
+
+/* A package's file that is no ELF file, in the suite installed. */
+struct pfile {
+	char *package;		/* its package's file */
+	char *member;
+	char *in;		/* its in-root path */
 };
 
 struct graph {
@@ -53,7 +76,81 @@ struct graph {
 	struct node *v;
 	size_t n;
 	size_t *by_id;		/* node indices, by id */
+	/* The file system of every package installed: its ELF images'
+	   nodes by their identity in it (index + 1; 0 none), its other
+	   files by in-root path. */
+	struct tree *t;
+	size_t *node_at;
+	size_t nat;
+	struct pfile *files;
+	size_t nfiles;
 };
+
+/* Where a member of a package is installed, on a merged /usr; the caller
+   frees it. */
+static char *
+installed(const char *member)
+{
+	static const char *const merged[] = { "bin/", "sbin/", "lib/",
+	    "lib32/", "lib64/", "libx32/" };
+	size_t i;
+	char *in;
+
+	for (i = 0; i < sizeof(merged) / sizeof(merged[0]); i++)
+		if (strncmp(member, merged[i], strlen(merged[i])) == 0)
+			break;
+	if (asprintf(&in, "/%s%s", i < sizeof(merged) / sizeof(merged[0]) ?
+	    "usr/" : "", member) < 0)
+		oom();
+	return in;
+}
+
+/* The image n, put in the suite's file system. */
+static void
+install_image(struct graph *g, size_t at)
+{
+	const struct node *n = &g->v[at];
+	struct tree_entry e = { .type = TREE_FILE };
+	char *in;
+	uint32_t id;
+
+	if (strchr(n->member, '!') != NULL || (n->kind != CHSTK_KIND_PROGRAM &&
+	    n->kind != CHSTK_KIND_SHARED))
+		return;
+	e.path = in = installed(n->member);
+	if (tree_add(g->t, 0, &e) && (id = tree_id(g->t, in)) != 0) {
+		if (id >= g->nat) {
+			g->node_at = xrealloc(g->node_at, (id + 1) *
+			    sizeof(*g->node_at));
+			memset(g->node_at + g->nat, 0, (id + 1 - g->nat) *
+			    sizeof(*g->node_at));
+			g->nat = id + 1;
+		}
+		if (g->node_at[id] == 0)
+			g->node_at[id] = at + 1;
+	}
+	free(in);
+}
+
+static void
+add_file(void *ctx, const struct stored_file *f)
+{
+	struct graph *g = ctx;
+	struct tree_entry e = { .type = f->type == CFILE_LINK ? TREE_LINK :
+	    TREE_FILE, .symlink = f->type == CFILE_LINK ? f->data : NULL };
+	struct pfile *p;
+
+	if (f->type == CFILE_LINK && f->data == NULL)
+		return;
+	g->files = xrealloc(g->files, (g->nfiles + 1) * sizeof(*g->files));
+	p = &g->files[g->nfiles++];
+	p->package = xstrdup(f->package);
+	p->member = xstrdup(f->path);
+	p->in = installed(f->path);
+	e.path = p->in;
+	if (tree_add(g->t, 0, &e) && e.type == TREE_FILE)
+		tree_keep(g->t, p->in, f->data, f->len);
+}
 
 /* The package names of a Depends field: each alternative's name, without
    its version, architecture qualifier or build profile. */
@@ -119,6 +216,10 @@ add_image(void *ctx, const struct store_image *im)
 	n->elf_class = im->elf_class;
 	n->machine = im->machine;
 	n->exec = im->effective == EFF_EXEC;
+	n->facts = (struct mdwe_obj){ .wx = im->wx, .asks = n->exec,
+	    .rie = (im->findings & F_READ_IMPLIES_EXEC) != 0,
+	    .textrel = im->h.textrel == T_YES };
+	install_image(g, g->n - 1);
 }
 
 static const struct graph *sorting;
@@ -222,10 +323,12 @@ providers(const struct graph *g, const size_t *prov, size_t nprov,
 static void
 edge(struct graph *g, size_t from, size_t to)
 {
-	struct node *p = &g->v[to];
+	struct node *p = &g->v[to], *f = &g->v[from];
 
 	p->by = xrealloc(p->by, (p->nby + 1) * sizeof(*p->by));
 	p->by[p->nby++] = from;
+	f->to = xrealloc(f->to, (f->nto + 1) * sizeof(*f->to));
+	f->to[f->nto++] = to;
 }
 
 /* Each need resolved: the node that needs an image is among its by. */
@@ -346,6 +449,7 @@ host_add(struct hosts *h, const struct graph *g, size_t at, size_t lib,
 	h->v[h->n].path = name_of(n);
 	h->v[h->n].via = at == lib ? xstrdup("") : via_of(g, at, lib);
 	h->v[h->n].library = false;
+	h->v[h->n].service = false;
 	h->v[h->n++].plugin = plugin;
 }
 
@@ -462,6 +566,328 @@ judge_library(struct graph *g, struct report *r, const char *repo,
 	free(queue);
 }
 
+/* ---- The services ---- */
+
+/* The suite's systemd, installed. */
+struct services {
+	struct graph *g;
+	struct report *r;
+	const char *repo;
+	struct rootfs fs;
+	struct systemd sd;
+	char version[128];	/* its systemd package's, or "" */
+	unsigned ways;		/* MDWE_* bits: how it sets the setting */
+	bool refusing;		/* its glibc has glibc.rtld.execstack */
+	size_t nmdwe;		/* services with MemoryDenyWriteExecute=yes */
+	/* The verdicts, one per (subject, why), with their services. */
+	struct mgroup {
+		char *subject;
+		const char *why;
+		struct hosts h;
+	} *mg;
+	size_t nmg;
+};
+
+static int
+by_in(const void *a, const void *b)
+{
+	return strcmp(((const struct pfile *)a)->in,
+	    ((const struct pfile *)b)->in);
+}
+
+/* The file of the suite at the in-root path, as a verdict names it:
+   PACKAGE!MEMBER, its links resolved; else REPO!PATH. The caller frees
+   it. */
+static char *
+named_in(const struct services *sv, const char *path)
+{
+	const struct graph *g = sv->g;
+	struct pfile key, *p = NULL;
+	struct tree_file f;
+	char real[4096], *s;
+	int follow;
+
+	for (follow = 0; follow < 2 && p == NULL; follow++)
+		if (tree_resolve(g->t, path, follow, &f, real,
+		    sizeof(real)) == 0) {
+			key.in = real;
+			p = g->nfiles == 0 ? NULL : bsearch(&key, g->files,
+			    g->nfiles, sizeof(*g->files), by_in);
+		}
+	if (p != NULL && asprintf(&s, "%s!%s", p->package, p->member) >= 0)
+		return s;
+	if (p == NULL && asprintf(&s, "%s!%s", sv->repo, path) >= 0)
+		return s;
+	oom();
+}
+
+/* What units.c finds wrong in a file (path in the root, with ":LINE"
+   where a line is at fault), named as the suite's files are. */
+static void
+unit_said(void *arg, const char *path, const char *msg)
+{
+	struct services *sv = arg;
+	const char *line = strrchr(path, ':');
+	struct tree_file f;
+	char *file, *p, *s;
+
+	if (line == NULL || line[1] == '\0' || line[1 + strspn(line + 1,
+	    "0123456789")] != '\0' || tree_resolve(sv->g->t, path, false, &f,
+	    NULL, 0) == 0)
+		line = path + strlen(path);
+	file = xstrdup(path);
+	file[line - path] = '\0';
+	p = named_in(sv, file);
+	if (asprintf(&s, "%s%s", p, line) < 0)
+		oom();
+	report_note(sv->r, s, msg);
+	free(s);
+	free(p);
+	free(file);
+}
+
+/* The node of the program the kernel runs for path: an ELF program of
+   the suite, or a script's interpreter ("#!", its first word), a few
+   deep, each added to prefix. Said when there is none. */
+static const struct node *
+program_node(struct services *sv, const char *path, struct buf *prefix)
+{
+	const struct graph *g = sv->g;
+	char name[CFILE_LINE + 1], *p;
+	struct tree_file f;
+	size_t at;
+	int depth;
+
+	for (depth = 0; depth < 4; depth++) {
+		if (tree_resolve(g->t, path, true, &f, NULL, 0) < 0 ||
+		    f.type != TREE_FILE) {
+			unit_said(sv, path, "no program of the suite's packages: the command is not judged");
+			return NULL;
+		}
+		if (f.id < g->nat && (at = g->node_at[f.id]) != 0)
+			return &g->v[at - 1];
+		if (f.kept != TREE_KEPT || f.len < 2 || f.data[0] != '#' ||
+		    f.data[1] != '!') {
+			unit_said(sv, path, "neither an ELF file of the suite's packages nor a script: the command is not judged");
+			return NULL;
+		}
+		snprintf(name, sizeof(name), "%s", f.data + 2 +
+		    strspn(f.data + 2, " \t"));
+		p = name;
+		p[strcspn(p, " \t\n")] = '\0';
+		buf_puts(prefix, " ");
+		buf_puts(prefix, p);
+		if (*p != '/')
+			break;
+		memmove(name, p, strlen(p) + 1);
+		path = name;
+	}
+	unit_said(sv, path, "a script whose interpreter is not an absolute path to a program, or a script again: not judged");
+	return NULL;
+}
+
+/* A command being judged: its program's closure, breadth first as ld.so
+   loads it, each with the node it was reached from. */
+struct cmd {
+	struct services *sv;
+	const struct service *svc;
+	const char *prefix;	/* "ExecStart=/usr/sbin/foo" */
+	size_t *v, *parent;	/* nodes; indices into v (v[0]: none) */
+	size_t n;
+};
+
+static void
+closure(struct cmd *c, const struct node *program, unsigned stamp)
+{
+	struct graph *g = c->sv->g;
+	size_t head = 0, i;
+
+	c->v = xcalloc(g->n, sizeof(*c->v));
+	c->parent = xcalloc(g->n, sizeof(*c->parent));
+	c->v[c->n++] = (size_t)(program - g->v);
+	g->v[c->v[0]].seen = stamp;
+	while (head < c->n) {
+		const struct node *n = &g->v[c->v[head]];
+
+		for (i = 0; i < n->nto; i++) {
+			struct node *m = &g->v[n->to[i]];
+
+			if (m->seen == stamp)
+				continue;
+			m->seen = stamp;
+			c->parent[c->n] = head;
+			c->v[c->n++] = n->to[i];
+		}
+		head++;
+	}
+}
+
+/* The prefix, then the sonames from the program down to the k-th of the
+   closure. */
+static char *
+chain(const struct cmd *c, size_t k)
+{
+	const struct graph *g = c->sv->g;
+	char space[256], *s;
+	size_t at[64], n = 0;
+	struct buf b;
+
+	BUF_INIT(b, space);
+	buf_puts(&b, c->prefix);
+	for (; k != 0 && n < 64; k = c->parent[k])
+		at[n++] = k;
+	while (n > 0) {
+		const struct node *m = &g->v[c->v[at[--n]]];
+
+		buf_puts(&b, " ");
+		buf_puts(&b, m->soname != NULL ? m->soname : m->member);
+	}
+	s = xstrdup(b.p);
+	buf_free(&b);
+	return s;
+}
+
+static void
+on_fault(void *arg, const struct mdwe_fault *f)
+{
+	struct cmd *c = arg;
+	struct services *sv = c->sv;
+	char *subject = f->node == MDWE_TUNABLE ?
+	    named_in(sv, c->svc->env[SVC_TUNABLES].from) :
+	    name_of(&sv->g->v[c->v[f->node]]);
+	char *host = named_in(sv, c->svc->file);
+	struct mgroup *m;
+	size_t i;
+
+	for (i = 0; i < sv->nmg; i++)
+		if (strcmp(sv->mg[i].subject, subject) == 0 &&
+		    strcmp(sv->mg[i].why, f->why) == 0)
+			break;
+	if (i == sv->nmg) {
+		sv->mg = xrealloc(sv->mg, (sv->nmg + 1) * sizeof(*sv->mg));
+		m = &sv->mg[sv->nmg++];
+		memset(m, 0, sizeof(*m));
+		m->subject = subject;
+		m->why = f->why;
+	} else {
+		free(subject);
+	}
+	m = &sv->mg[i];
+	/* A service once: its first command's chain. */
+	for (i = 0; i < m->h.n; i++)
+		if (strcmp(m->h.v[i].path, host) == 0) {
+			free(host);
+			return;
+		}
+	m->h.v = xrealloc(m->h.v, (m->h.n + 1) * sizeof(*m->h.v));
+	m->h.v[m->h.n].path = host;
+	m->h.v[m->h.n].via = chain(c, f->node == MDWE_TUNABLE ? 0 : f->node);
+	m->h.v[m->h.n].library = false;
+	m->h.v[m->h.n].service = true;
+	m->h.v[m->h.n++].plugin = false;
+}
+
+/* A command of a service with MemoryDenyWriteExecute=yes, unless "+". */
+static void
+judge_command(struct services *sv, const struct service *svc,
+    const struct command *cmd, unsigned stamp)
+{
+	struct cmd c = { .sv = sv, .svc = svc };
+	const struct node *p;
+	struct mdwe_obj *facts;
+	char space[512];
+	struct buf prefix;
+	size_t k;
+	int t;
+
+	BUF_INIT(prefix, space);
+	buf_addf(&prefix, "%s=%s", cmd->setting, cmd->path);
+	if ((p = program_node(sv, cmd->path, &prefix)) == NULL)
+		goto out;
+	if (p->kind != CHSTK_KIND_PROGRAM) {
+		unit_said(sv, cmd->path, "not a program: not judged");
+		goto out;
+	}
+	stat_add(sv->r->st, C_SYS_PROGRAMS);
+	c.prefix = prefix.p;
+	closure(&c, p, stamp);
+	facts = xcalloc(c.n, sizeof(*facts));
+	for (k = 0; k < c.n; k++)
+		facts[k] = sv->g->v[c.v[k]].facts;
+	/* glibc.rtld.execstack, 2 among its values, came with 2.41. */
+	t = sv->refusing ? tunable_execstack(svc->env[SVC_TUNABLES].value,
+	    2) : TUNABLE_UNSET;
+	mdwe_faults_of(facts, c.n, p->nneeds > 0, sv->ways,
+	    t == TUNABLE_UNSET ? 1 : t, on_fault, &c);
+	free(facts);
+	free(c.v);
+	free(c.parent);
+out:
+	buf_free(&prefix);
+}
+
+/* The suite's systemd and its services, read from its packages'
+   files. */
+static void
+services_read(struct services *sv, struct store *st, const char *repo,
+    const char *arch)
+{
+	struct graph *g = sv->g;
+	static const struct tree_entry merged[] = {
+		{ "/bin", TREE_LINK, "usr/bin", NULL },
+		{ "/sbin", TREE_LINK, "usr/sbin", NULL },
+		{ "/lib", TREE_LINK, "usr/lib", NULL },
+		{ "/lib32", TREE_LINK, "usr/lib32", NULL },
+		{ "/lib64", TREE_LINK, "usr/lib64", NULL },
+		{ "/libx32", TREE_LINK, "usr/libx32", NULL },
+	};
+	const char *v;
+	size_t i;
+
+	for (i = 0; i < sizeof(merged) / sizeof(merged[0]); i++)
+		tree_add(g->t, 0, &merged[i]);
+	if (g->nfiles > 1)
+		qsort(g->files, g->nfiles, sizeof(*g->files), by_in);
+	rootfs_open_tree(&sv->fs, repo, NULL, g->t);
+	systemd_read(&sv->sd, &sv->fs, NULL, unit_said, sv);
+	if (store_version(st, repo, arch, "systemd", sv->version,
+	    sizeof(sv->version)) != 1)
+		sv->version[0] = '\0';
+	v = strchr(sv->version, ':');
+	v = v != NULL ? v + 1 : sv->version;
+	if (sscanf(v, "%u", &sv->sd.version) != 1 || sv->sd.version > 9999)
+		sv->sd.version = 0;
+	sv->ways = mdwe_ways_of(sv->sd.version, NULL);
+	for (i = 0; i < sv->sd.n; i++)
+		sv->nmdwe += sv->sd.svc[i].mdwe;
+}
+
+/* The services' verdicts. */
+static void
+services_judge(struct services *sv, unsigned *stamp)
+{
+	size_t i, k;
+
+	for (i = 0; i < sv->sd.n; i++) {
+		const struct service *svc = &sv->sd.svc[i];
+
+		if (!svc->mdwe)
+			continue;
+		for (k = 0; k < svc->ncmd; k++)
+			if (!(svc->cmd[k].flags & CMD_FULL))
+				judge_command(sv, svc, &svc->cmd[k], ++*stamp);
+	}
+	for (i = 0; i < sv->nmg; i++) {
+		say(sv->r, sv->repo, (unsigned)__builtin_ctzll(F_MDWE_BREAKS),
+		    sv->mg[i].subject, sv->mg[i].why, &sv->mg[i].h);
+		hosts_free(&sv->mg[i].h);
+		free(sv->mg[i].subject);
+	}
+	free(sv->mg);
+	systemd_free(&sv->sd);
+	rootfs_close(&sv->fs);
+}
+
 static void
 graph_free(struct graph *g)
 {
@@ -472,6 +898,7 @@ graph_free(struct graph *g)
 			free(g->v[i].needs[k]);
 		free(g->v[i].needs);
 		free(g->v[i].by);
+		free(g->v[i].to);
 		free(g->v[i].member);
 		free(g->v[i].soname);
 	}
@@ -487,6 +914,14 @@ graph_free(struct graph *g)
 	}
 	free(g->pkgs);
 	free(g->by_id);
+	for (i = 0; i < g->nfiles; i++) {
+		free(g->files[i].package);
+		free(g->files[i].member);
+		free(g->files[i].in);
+	}
+	free(g->files);
+	free(g->node_at);
+	tree_free(g->t);
 }
 
 int
@@ -495,12 +930,14 @@ suite_judge_one(struct store *st, struct report *r, const char *repo,
 {
 	struct graph g = { .v = NULL };
 	struct store_walk walk = { .image = add_image, .needed = add_needed,
-	    .ctx = &g };
-	char version[128], name[32], glibc[192], rules[512];
+	    .file = add_file, .ctx = &g };
+	struct services sv = { .g = &g, .r = r, .repo = repo };
+	char version[128], name[32], glibc[192], rules[1024], sd[256];
 	size_t i, programs = 0, libraries = 0, plugins = 0;
 	bool known, refusing;
 	unsigned stamp = 0;
 
+	g.t = tree_new();
 	if (store_images(st, repo, arch, &walk) < 0) {
 		graph_free(&g);
 		return -1;
@@ -530,12 +967,23 @@ suite_judge_one(struct store *st, struct report *r, const char *repo,
 		snprintf(rules, sizeof(rules),
 		    "no glibc in the suite, judged as 2.41 and later: dlopen refuses a library that asks for an executable stack; every package installed: %zu programs, %zu libraries, %zu plugins",
 		    programs, libraries, plugins);
+	sv.refusing = refusing;
+	services_read(&sv, st, repo, arch);
+	if (sv.nmdwe > 0) {
+		snprintf(sd, sizeof(sd), "; %s%s: %zu service%s with MemoryDenyWriteExecute=yes, which it sets by %s",
+		    sv.version[0] != '\0' ? "systemd " : "no systemd package",
+		    sv.version, sv.nmdwe, sv.nmdwe == 1 ? "" : "s",
+		    mdwe_ways_said(sv.ways, sv.sd.version));
+		snprintf(rules + strlen(rules), sizeof(rules) - strlen(rules),
+		    "%s", sd);
+	}
 	report_root(r, repo, NULL, rules);
 	for (i = 0; i < programs; i++)
 		stat_add(r->st, C_SYS_PROGRAMS);
 	for (i = 0; i < g.n; i++)
 		if (g.v[i].exec && g.v[i].kind == CHSTK_KIND_SHARED)
 			judge_library(&g, r, repo, i, ++stamp, refusing, glibc);
+	services_judge(&sv, &stamp);
 	graph_free(&g);
 	return 0;
 }

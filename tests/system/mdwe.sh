@@ -18,6 +18,11 @@
 #                     TEXT", or "none" if there is no such run
 #   mdwe_output DIR NAME MODE
 #                     print what run NAME printed in MODE
+#   mdwe_predict JSON what elfscan's JSON Lines say of each service's
+#                     commands, "SERVICE PROGRAM OUTCOME"
+#   mdwe_outcome VERDICT OUTPUT PROGRAM
+#                     what a run did, in mdwe_predict's words
+#   mdwe_agree ...    one command's agreement, checked and tabled
 #   mdwe_fixtures DIR build the oracle's fixtures (tests/fixtures/system/
 #                     mdwe-*) into DIR/bin, DIR/lib (the libraries the
 #                     programs need) and DIR/plugins (copies of them, which
@@ -45,6 +50,101 @@ mdwe_verdict() {
 mdwe_output() {
 	[ -f "$1/out/$2.$3" ] && cat "$1/out/$2.$3"
 	return 0
+}
+
+# mdwe_predict JSON: what elfscan says of each command, "SERVICE PROGRAM
+# OUTCOME" (SERVICE without ".service", a template's with its "@"),
+# OUTCOME killed, refused NAME (the file at fault, or "tunable"),
+# nothreads, execstack, unresolved; a command without a verdict is not
+# listed (it runs). A service is a host named NAME.service, or of a suite
+# PACKAGE!DIR/NAME.service; the other hosts are programs.
+mdwe_predict() {
+	python3 - "$1" <<'PY'
+import json, os, sys
+rank = {"killed": 5, "refused": 4, "unresolved": 3, "nothreads": 2,
+        "execstack": 1}
+out = {}
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if "verdict" not in r:
+        continue
+    v, why, subject = r["verdict"], r["why"], r["subject"]
+    if v == "mdwe-breaks":
+        if "kills" in why:
+            o = "killed"
+        elif "exits 127" in why:
+            o = "refused " + ("tunable" if "glibc.rtld.execstack=2" in why
+                              else os.path.basename(subject))
+        elif "cannot start a thread" in why:
+            o = "nothreads"
+        else:
+            o = "unknown " + why
+    elif v == "startup-refused":
+        o = "refused " + os.path.basename(subject)
+    elif v in ("tunable-exec-stack", "stack-made-exec"):
+        o = "execstack"
+    elif v == "unresolved-library":
+        o = "unresolved"
+    else:
+        continue
+    for h in r["hosts"]:
+        unit = os.path.basename(h["path"].rsplit("!", 1)[-1])
+        if h["path"].startswith("/") and "!" not in h["path"] or \
+                not unit.endswith(".service"):
+            continue
+        prog = h["via"].split(" ")[0].split("=", 1)[1]
+        key = (unit[:-len(".service")], prog)
+        old = out.get(key)
+        if old is None or rank[o.split(" ")[0]] > rank[old.split(" ")[0]]:
+            out[key] = o
+for (s, prog), o in sorted(out.items()):
+    print(s, prog, o)
+PY
+}
+
+# mdwe_outcome VERDICT OUTPUT PROGRAM: what happened to a run ("exit N",
+# "signal N"), in the words of predict.
+mdwe_outcome() {
+	case $1 in
+	"signal 11") echo killed; return ;;
+	"exit 127")
+		case $2 in
+		*"as tunable requires"*) echo "refused tunable" ;;
+		*"executable stack is not allowed"*) echo "refused ${3##*/}" ;;
+		*"error while loading shared libraries: "*)
+			f=$(printf '%s\n' "$2" | sed -n 's/.*error while loading shared libraries: \([^:]*\):.*/\1/p' | head -n 1)
+			# No file named: the program itself.
+			case $f in *" "*) f=$3 ;; esac
+			echo "refused ${f##*/}" ;;
+		*) echo "other ($1)" ;;
+		esac
+		return ;;
+	esac
+	case $2 in
+	*"thread error"*) echo nothreads ;;
+	*"stack rwxp"*) echo execstack ;;
+	*) [ "$1" = "exit 0" ] && echo runs || echo "other ($1)" ;;
+	esac
+}
+
+# mdwe_agree VIEW PREDICTED SERVICE MDWE RUN PROGRAM DID CONTROL MODE: the
+# agreement of one command, checked and tabled in $T/table-VIEW: what
+# elfscan PREDICTED (mdwe_predict's) for SERVICE's PROGRAM is what the
+# kernel DID in MODE, and the CONTROL run (without) ran.
+mdwe_agree() {
+	e=${3%@*}
+	[ "$e" != "$3" ] && e=$e@
+	said=$(awk -v s="$e" -v c="$6" '$1 == s && $2 == c { $1 = $2 = ""; sub(/^ */, ""); print }' "$2")
+	said=${said:-runs}
+	printf '%-16s %-34s %-7s %-28s %-28s %s\n' "$3" "$6" "$9" "$7" \
+	    "$said" "$8" >>"$T/table-$1"
+	expect "$1: $3: $6 under $9: elfscan's verdict is what was done" "$said" "$7"
+	if [ "$9" != control ]; then
+		case $8 in
+		runs | execstack) pass "$1: $3: $6: it runs without MemoryDenyWriteExecute=" ;;
+		*) fail "$1: $3: $6: it runs without MemoryDenyWriteExecute=: got '$8'" ;;
+		esac
+	fi
 }
 
 # GNU_STACK's flags in FILE ("RW", "RWE"), "none" without the header.

@@ -324,53 +324,6 @@ u-longline u-missing u-noenv u-badexec u-huge fstrim"
 
 # ---- How each side is read ----
 
-# predict JSON: what elfscan says of each command, "SERVICE PROGRAM
-# OUTCOME" (SERVICE without ".service", a template's with its "@"),
-# OUTCOME killed, refused NAME (the file at fault, or "tunable"),
-# nothreads, execstack, unresolved; a command without a verdict is not
-# listed (it runs).
-predict() {
-	python3 - "$1" <<'PY'
-import json, os, sys
-rank = {"killed": 5, "refused": 4, "unresolved": 3, "nothreads": 2,
-        "execstack": 1}
-out = {}
-for line in open(sys.argv[1]):
-    r = json.loads(line)
-    if "verdict" not in r:
-        continue
-    v, why, subject = r["verdict"], r["why"], r["subject"]
-    if v == "mdwe-breaks":
-        if "kills" in why:
-            o = "killed"
-        elif "exits 127" in why:
-            o = "refused " + ("tunable" if "glibc.rtld.execstack=2" in why
-                              else os.path.basename(subject))
-        elif "cannot start a thread" in why:
-            o = "nothreads"
-        else:
-            o = "unknown " + why
-    elif v == "startup-refused":
-        o = "refused " + os.path.basename(subject)
-    elif v in ("tunable-exec-stack", "stack-made-exec"):
-        o = "execstack"
-    elif v == "unresolved-library":
-        o = "unresolved"
-    else:
-        continue
-    for h in r["hosts"]:
-        if h["path"].startswith("/"):
-            continue
-        prog = h["via"].split(" ")[0].split("=", 1)[1]
-        key = (h["path"][:-len(".service")], prog)
-        old = out.get(key)
-        if old is None or rank[o.split(" ")[0]] > rank[old.split(" ")[0]]:
-            out[key] = o
-for (s, prog), o in sorted(out.items()):
-    print(s, prog, o)
-PY
-}
-
 # reading VIEW SERVICE...: what systemd's own parser makes of each
 # service of the view, "SERVICE MDWE COMMAND...": MDWE yes or no
 # (systemd-analyze security --offline), or unloaded when systemd does not
@@ -402,31 +355,6 @@ except Exception:
 	done
 }
 
-# outcome VERDICT OUTPUT PROGRAM: what happened to a run ("exit N",
-# "signal N"), in the words of predict.
-outcome() {
-	case $1 in
-	"signal 11") echo killed; return ;;
-	"exit 127")
-		case $2 in
-		*"as tunable requires"*) echo "refused tunable" ;;
-		*"executable stack is not allowed"*) echo "refused ${3##*/}" ;;
-		*"error while loading shared libraries: "*)
-			f=$(printf '%s\n' "$2" | sed -n 's/.*error while loading shared libraries: \([^:]*\):.*/\1/p' | head -n 1)
-			# No file named: the program itself.
-			case $f in *" "*) f=$3 ;; esac
-			echo "refused ${f##*/}" ;;
-		*) echo "other ($1)" ;;
-		esac
-		return ;;
-	esac
-	case $2 in
-	*"thread error"*) echo nothreads ;;
-	*"stack rwxp"*) echo execstack ;;
-	*) [ "$1" = "exit 0" ] && echo runs || echo "other ($1)" ;;
-	esac
-}
-
 # The commands of a reading that systemd would start: "SERVICE MDWE RUN
 # PROGRAM", RUN the name of its run; skip: services that do not start.
 commands() {
@@ -442,24 +370,6 @@ commands() {
 	done <"$1"
 }
 
-
-# agree VIEW PREDICTED SERVICE MDWE RUN PROGRAM DID CONTROL MODE: the
-# agreement of one command, checked and tabled.
-agree() {
-	e=${3%@*}
-	[ "$e" != "$3" ] && e=$e@
-	said=$(awk -v s="$e" -v c="$6" '$1 == s && $2 == c { $1 = $2 = ""; sub(/^ */, ""); print }' "$2")
-	said=${said:-runs}
-	printf '%-16s %-34s %-7s %-28s %-28s %s\n' "$3" "$6" "$9" "$7" \
-	    "$said" "$8" >>"$T/table-$1"
-	expect "$1: $3: $6 under $9: elfscan's verdict is what was done" "$said" "$7"
-	if [ "$9" != control ]; then
-		case $8 in
-		runs | execstack) pass "$1: $3: $6: it runs without MemoryDenyWriteExecute=" ;;
-		*) fail "$1: $3: $6: it runs without MemoryDenyWriteExecute=: got '$8'" ;;
-		esac
-	fi
-}
 
 # ---- Root one: systemd 257, its services under Linux 6.12 ----
 
@@ -502,7 +412,7 @@ said "a line without =" "u-garbage.service:3: not an assignment, ignored as syst
 said "a line with no key" "u-garbage.service:4: not an assignment, ignored as systemd ignores it"
 said "a boolean systemd does not take" "u-bool.service:3: MemoryDenyWriteExecute=maybe: not a boolean, ignored as systemd ignores it"
 
-predict "$T/units.json" >"$T/predicted-units"
+mdwe_predict "$T/units.json" >"$T/predicted-units"
 echo "elfscan's verdicts (SERVICE PROGRAM OUTCOME):"
 sed 's/^/  /' "$T/predicted-units"
 
@@ -562,11 +472,11 @@ while read -r s m run c; do
 	mode=control
 	# "+": no sandboxing (systemd-analyze does not say; the unit does).
 	[ "$m" = yes ] && [ "$s" != u-plus ] && mode=mdwe
-	did=$(outcome "$(mdwe_verdict "$T/k" "$run" $mode)" \
+	did=$(mdwe_outcome "$(mdwe_verdict "$T/k" "$run" $mode)" \
 	    "$(mdwe_output "$T/k" "$run" $mode)" "$c")
-	ctl=$(outcome "$(mdwe_verdict "$T/k" "$run" control)" \
+	ctl=$(mdwe_outcome "$(mdwe_verdict "$T/k" "$run" control)" \
 	    "$(mdwe_output "$T/k" "$run" control)" "$c")
-	agree units "$T/predicted-units" "$s" "$m" "$run" "$c" "$did" "$ctl" $mode
+	mdwe_agree units "$T/predicted-units" "$s" "$m" "$run" "$c" "$did" "$ctl" $mode
 done <"$T/commands-units"
 echo "the agreement, root one (KERNEL: what Linux 6.12 did with PR_SET_MDWE; CONTROL: without):"
 sed 's/^/  /' "$T/table-units"
@@ -632,7 +542,7 @@ expect "the tunable comes from the admin's drop-in" \
     "$(python3 -c 'import json, sys
 print(" ".join(sorted(set(json.loads(l)["subject"] for l in open(sys.argv[1]) if "glibc.rtld.execstack=2" in json.loads(l).get("why", "")))))' "$T/units252.json")" \
     /etc/systemd/system.conf.d/50-admin.conf
-predict "$T/units252.json" >"$T/predicted-units252"
+mdwe_predict "$T/units252.json" >"$T/predicted-units252"
 echo "elfscan's verdicts, root two:"
 sed 's/^/  /' "$T/predicted-units252"
 reading units252 $bsvcs >"$T/reading-units252"
@@ -657,17 +567,17 @@ while read -r s m run c; do
 	[ "$st" -eq 125 ] && { echo "ERROR: the seccomp filter: $out"; exit 99; }
 	v="exit $st"
 	[ "$st" -gt 128 ] && v="signal $((st - 128))"
-	sec=$(outcome "$v" "$out" "$c")
+	sec=$(mdwe_outcome "$v" "$out" "$c")
 	# shellcheck disable=SC2046
 	out=$(root_run units252 $(env_of "$s") -- "$c" $(args_of "$c") 2>&1)
 	st=$?
 	v="exit $st"
 	[ "$st" -gt 128 ] && v="signal $((st - 128))"
-	ctl=$(outcome "$v" "$out" "$c")
+	ctl=$(mdwe_outcome "$v" "$out" "$c")
 	if [ "$m" = yes ]; then
-		agree units252 "$T/predicted-units252" "$s" "$m" "$run" "$c" "$sec" "$ctl" seccomp
+		mdwe_agree units252 "$T/predicted-units252" "$s" "$m" "$run" "$c" "$sec" "$ctl" seccomp
 	else
-		agree units252 "$T/predicted-units252" "$s" "$m" "$run" "$c" "$ctl" "$ctl" control
+		mdwe_agree units252 "$T/predicted-units252" "$s" "$m" "$run" "$c" "$ctl" "$ctl" control
 	fi
 done <"$T/commands-units252"
 echo "the agreement, root two (SECCOMP: the run under systemd's filter; CONTROL: without):"

@@ -1,0 +1,248 @@
+#!/bin/sh
+# elfscan --system --store FILE apt:...: the services of a whole suite with
+# MemoryDenyWriteExecute=yes, judged as if every package were installed,
+# against what happens to them once the same .debs are installed by dpkg in
+# a real Debian 13 root. Two oracles, neither elfscan's: systemd's own
+# parser (systemd-analyze security --offline, on the root) says which
+# services have the setting; kernel/mdwe.sh boots Linux 6.12 and runs each
+# service's command there with prctl(PR_SET_MDWE), as systemd 254 and later
+# start it (and without, the control). elfscan's verdicts, read from the
+# store alone, must name the same outcome for every command.
+#
+# The packages: libraries with sonames (one asks for an executable stack,
+# one has text relocations, one is clean, one needs the first), programs
+# linked to each, one with a writable and executable segment, and their
+# units, as packages ship them: in /lib/systemd/system (Debian 12) and in
+# /usr/lib/systemd/system (Debian 13), found through the merged /usr, a
+# command run through a link in /sbin, one through a script, one with "+",
+# the tunable at 2 from Environment= and from an EnvironmentFile= the
+# package ships, a command whose program no package holds, a service
+# without the setting; a systemd package (257) and a libc6 one (2.41).
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/system/roots.sh"
+. "$top_srcdir/tests/system/mdwe.sh"
+need gcc dpkg-deb dpkg-scanpackages apt-ftparchive readelf python3 \
+    systemd-analyze unshare chroot mount
+[ "$(id -u)" = 0 ] ||
+    { echo "ERROR: the roots need root (debootstrap, mount, chroot)"; exit 99; }
+: "${ELFSCAN:?}"
+[ "$(uname -m)" = x86_64 ] || skip "the packages are amd64"
+
+src=$top_srcdir/tests/fixtures/system
+cc="gcc -O2 -Wall -Wextra -Werror"
+MA=$(gcc -print-multiarch)
+LIB=usr/lib/$MA
+B=$T/build R=$T/repo
+mkdir -p "$B"
+
+# pkg NAME VERSION DEPENDS: NAME_VERSION_amd64.deb of the tree $B/NAME.
+pkg() {
+	mkdir -p "$B/$1/DEBIAN" "$R/pool/main/$1" &&
+	    printf 'Package: %s\nVersion: %s\nArchitecture: amd64\nMaintainer: t <t@t>\n%sDescription: t\n' \
+	    "$1" "$2" "${3:+Depends: $3
+}" >"$B/$1/DEBIAN/control" &&
+	    dpkg-deb --root-owner-group --build "$B/$1" \
+	    "$R/pool/main/$1/${1}_${2}_amd64.deb" >/dev/null
+}
+d() { mkdir -p "$B/$1/$2" && echo "$B/$1/$2"; }
+# unit PACKAGE DIR NAME: the unit DIR/NAME.service of PACKAGE, from stdin.
+unit() { mkdir -p "$B/$1/$2" && cat >"$B/$1/$2/$3.service"; }
+# prog PACKAGE NAME LIBRARY...: usr/sbin/NAME, linked to the libraries.
+prog() {
+	p=$1 n=$2
+	shift 2
+	$cc -DMDWE_LIB -o "$(d "$p" usr/sbin)/$n" "$src/mdwe-prog.c" \
+	    -Wl,--no-as-needed "$@" -Wl,-rpath-link,"$B/libmdwe-xstack1/$LIB"
+}
+lib() { echo "$B/lib$1/$LIB/lib${1%1}.so.1"; }
+{
+	$cc -shared -fPIC -Wl,-soname,libmdwe-xstack.so.1 \
+	    -o "$(d libmdwe-xstack1 "$LIB")/libmdwe-xstack.so.1" \
+	    "$src/mdwe-xstack.S" &&
+	    $cc -shared -fPIC -Wl,-soname,libmdwe-mid.so.1 -Wl,--no-as-needed \
+	    -o "$(d libmdwe-mid1 "$LIB")/libmdwe-mid.so.1" "$src/mdwe-lib.c" \
+	    "$(lib mdwe-xstack1)" &&
+	    $cc -shared -Wl,-z,notext -Wl,-soname,libmdwe-textrel.so.1 \
+	    -o "$(d libmdwe-textrel1 "$LIB")/libmdwe-textrel.so.1" \
+	    "$src/mdwe-textrel.S" &&
+	    $cc -shared -fPIC -Wl,-soname,libmdwe-clean.so.1 \
+	    -o "$(d libmdwe-clean1 "$LIB")/libmdwe-clean.so.1" \
+	    "$src/mdwe-lib.c" &&
+	    prog svc-xstack svc-xstack "$(lib mdwe-xstack1)" &&
+	    ln -s svc-xstack "$B/svc-xstack/usr/sbin/svc-xstack-link" &&
+	    prog svc-deep svc-deep "$(lib mdwe-mid1)" &&
+	    prog svc-textrel svc-textrel "$(lib mdwe-textrel1)" &&
+	    prog svc-clean svc-clean "$(lib mdwe-clean1)" &&
+	    $cc -o "$(d svc-wx usr/sbin)/svc-wx" "$src/mdwe-prog.c" \
+	    "$src/mdwe-wx.S" &&
+	    mkdir -p "$B/svc-wx/usr/bin" &&
+	    printf '#!/usr/sbin/svc-wx\n' >"$B/svc-wx/usr/bin/svc-script" &&
+	    chmod 755 "$B/svc-wx/usr/bin/svc-script" &&
+	    mkdir -p "$B/svc-clean/etc/default" &&
+	    printf '# the backport value\nGLIBC_TUNABLES="glibc.rtld.execstack=2"\n' \
+	    >"$B/svc-clean/etc/default/svc-envfile"
+} >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "the fixtures build"; finish; }
+mdwe_shape "$(lib mdwe-xstack1)" RWE no no
+mdwe_shape "$(lib mdwe-textrel1)" RW no yes
+mdwe_shape "$(lib mdwe-clean1)" RW no no
+mdwe_shape "$B/svc-wx/usr/sbin/svc-wx" RW yes no
+expect "svc-deep needs libmdwe-mid.so.1, which needs libmdwe-xstack.so.1" \
+    "$(readelf -dW "$B/svc-deep/usr/sbin/svc-deep" "$(lib mdwe-mid1)" |
+    sed -n 's/.*(NEEDED).*\[\(libmdwe.*\)\]$/\1/p' | tr '\n' ' ')" \
+    "libmdwe-mid.so.1 libmdwe-xstack.so.1 "
+
+# The units: Debian 12's place, and Debian 13's.
+O=lib/systemd/system N=usr/lib/systemd/system
+svc() {
+	unit "$1" "$2" "$3" <<-EOF
+	[Unit]
+	Description=$3
+
+	[Service]
+	Type=oneshot
+	$4
+	${5:-MemoryDenyWriteExecute=yes}
+	EOF
+}
+svc svc-xstack "$O" svc-xstack "ExecStart=/usr/sbin/svc-xstack thread"
+svc svc-xstack "$N" svc-link "ExecStart=/sbin/svc-xstack-link thread"
+svc svc-deep "$N" svc-deep "ExecStart=/usr/sbin/svc-deep thread"
+svc svc-textrel "$O" svc-textrel "ExecStart=/usr/sbin/svc-textrel thread"
+svc svc-clean "$N" svc-clean "ExecStart=/usr/sbin/svc-clean thread"
+svc svc-clean "$N" svc-tunable "Environment=GLIBC_TUNABLES=glibc.rtld.execstack=2
+ExecStart=/usr/sbin/svc-clean thread"
+svc svc-clean "$O" svc-envfile "EnvironmentFile=/etc/default/svc-envfile
+ExecStart=/usr/sbin/svc-clean thread"
+svc svc-wx "$N" svc-wx "ExecStart=/usr/sbin/svc-wx thread"
+svc svc-wx "$N" svc-plus "ExecStart=+/usr/sbin/svc-wx thread"
+svc svc-wx "$O" svc-script "ExecStart=/usr/bin/svc-script"
+svc svc-wx "$N" svc-nomdwe "ExecStart=/usr/sbin/svc-wx thread" \
+    "MemoryDenyWriteExecute=no"
+svc svc-wx "$N" svc-missing "ExecStart=/usr/sbin/not-here thread"
+mkdir -p "$B/systemd/$N" "$B/libc6"
+{
+	pkg libmdwe-xstack1 1 "" && pkg libmdwe-mid1 1 "libmdwe-xstack1" &&
+	    pkg libmdwe-textrel1 1 "" && pkg libmdwe-clean1 1 "" &&
+	    pkg svc-xstack 1 "libmdwe-xstack1" && pkg svc-deep 1 "libmdwe-mid1" &&
+	    pkg svc-textrel 1 "libmdwe-textrel1" &&
+	    pkg svc-clean 1 "libmdwe-clean1" && pkg svc-wx 1 "" &&
+	    pkg systemd 257.9-1 "" && pkg libc6 2.41-12 "" &&
+	    mkdir -p "$R/dists/s/main/binary-amd64" &&
+	    (cd "$R" && dpkg-scanpackages -m pool /dev/null 2>/dev/null) \
+	    >"$R/dists/s/main/binary-amd64/Packages" &&
+	    (cd "$R/dists/s" && apt-ftparchive -o APT::FTPArchive::Release::Components=main \
+	    release . >Release.new && mv Release.new Release)
+} >>"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "the suite builds"; finish; }
+A=apt:$R:s:main
+
+# ---- elfscan, from the store ----
+
+S() { "$ELFSCAN" --no-progress "$@"; }
+S --store "$T/s.db" --format=json "$A" >/dev/null 2>"$T/first.err"
+expect "the suite read into the store (findings: exit 1)" "$?" 1
+S --system --store "$T/s.db" --format=json "$A" >"$T/suite.json" 2>"$T/suite.err"
+expect "the suite's verdicts (findings: exit 1)" "$?" 1
+echo "what elfscan said on the standard error:"
+sed "s|$R|R|g; s/^/  /" "$T/suite.err"
+rules=$(python3 -c 'import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if "rules" in r: print(r["rules"])' "$T/suite.json")
+expect_match "the rules line: the suite's systemd 257, either way (the kernel is not known)" \
+    "$rules" "*; systemd 257.9-1: 11 services with MemoryDenyWriteExecute=yes, which it sets by PR_SET_MDWE on Linux 6.3 and later, else a seccomp filter (the kernel is not known)"
+expect "said: the program no package holds, of its package's unit" \
+    "$(grep -c -F "elfscan: $R/pool/main/svc-wx/svc-wx_1_amd64.deb!$N/svc-missing.service: ExecStart=/usr/sbin/not-here: no such program in the root" "$T/suite.err")" 1
+mdwe_predict "$T/suite.json" >"$T/predicted"
+echo "elfscan's verdicts (SERVICE PROGRAM OUTCOME):"
+sed 's/^/  /' "$T/predicted"
+expect "the tunable comes from the unit, and from the package's EnvironmentFile=" \
+    "$(python3 -c 'import json, sys
+print(" ".join(sorted(set(json.loads(l)["subject"] for l in open(sys.argv[1]) if "glibc.rtld.execstack=2" in json.loads(l).get("why", "")))))' "$T/suite.json")" \
+    "$R/pool/main/svc-clean/svc-clean_1_amd64.deb!etc/default/svc-envfile $R/pool/main/svc-clean/svc-clean_1_amd64.deb!$N/svc-tunable.service"
+expect "each service named by its package's unit file, the libraries between" \
+    "$(python3 -c 'import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r.get("verdict") == "mdwe-breaks" and r["subject"].endswith("libmdwe-xstack.so.1"):
+        for h in r["hosts"]: print(h["path"], "(via " + h["via"] + ")")' "$T/suite.json" | sed "s|$R/pool/main/||" | LC_ALL=C sort)" \
+    "svc-deep/svc-deep_1_amd64.deb!$N/svc-deep.service (via ExecStart=/usr/sbin/svc-deep libmdwe-mid.so.1 libmdwe-xstack.so.1)
+svc-xstack/svc-xstack_1_amd64.deb!$O/svc-xstack.service (via ExecStart=/usr/sbin/svc-xstack libmdwe-xstack.so.1)
+svc-xstack/svc-xstack_1_amd64.deb!$N/svc-link.service (via ExecStart=/sbin/svc-xstack-link libmdwe-xstack.so.1)"
+expect "the script: judged as its interpreter's service (binfmt_script)" \
+    "$(awk '$1 == "svc-script" { print $3 }' "$T/predicted")" \
+    "$(awk '$1 == "svc-wx" { print $3 }' "$T/predicted")"
+
+# ---- The packages installed by dpkg in Debian 13 ----
+
+root_new suite trixie
+mkdir -p "$T/roots/suite/upper/var/tmp"
+cp "$R"/pool/main/svc-*/*.deb "$R"/pool/main/libmdwe-*/*.deb \
+    "$T/roots/suite/upper/var/tmp/"
+root_run suite -- /bin/sh -c 'dpkg -i /var/tmp/*.deb' >"$T/dpkg.log" 2>&1 ||
+    { cat "$T/dpkg.log"; fail "dpkg installs the packages in trixie"; finish; }
+root_ldconfig suite
+RS=$(root_dir suite)
+
+# systemd's reading: MemoryDenyWriteExecute= of each service, or
+# "unloaded".
+svcs="svc-xstack svc-link svc-deep svc-textrel svc-clean svc-tunable
+svc-envfile svc-wx svc-plus svc-script svc-nomdwe svc-missing"
+for s in $svcs; do
+	m=$(root_host suite systemd-analyze security --offline=true --root="$RS" \
+	    --json=short "$s.service" 2>/dev/null | python3 -c 'import json, sys
+try:
+    print(["no", "yes"][[e["set"] for e in json.load(sys.stdin) if e["name"] == "MemoryDenyWriteExecute="][0]])
+except Exception:
+    print("unloaded")')
+	c=$(sed -n 's/^ExecStart=[+]*//p' "$B"/*/"$O/$s.service" "$B"/*/"$N/$s.service" 2>/dev/null)
+	echo "$s $m $c"
+done >"$T/reading"
+echo "systemd 252's reading (SERVICE MDWE COMMAND):"
+sed 's/^/  /' "$T/reading"
+expect "systemd reads the setting of every service" \
+    "$(awk '{ printf "%s %s ", $1, $2 }' "$T/reading")" \
+    "svc-xstack yes svc-link yes svc-deep yes svc-textrel yes svc-clean yes svc-tunable yes svc-envfile yes svc-wx yes svc-plus yes svc-script yes svc-nomdwe no svc-missing yes "
+
+# ---- Linux 6.12 runs each command ----
+
+env_of() {
+	case $1 in svc-tunable | svc-envfile) echo GLIBC_TUNABLES=glibc.rtld.execstack=2 ;; esac
+}
+# The test kernel has no binfmt_script (tinyconfig): the script is judged
+# above as its interpreter; the program no package holds cannot run.
+while read -r s m p a; do
+	case $s in svc-script | svc-missing) continue ;; esac
+	echo "run $s $(env_of "$s") $p $a"
+done <"$T/reading" >"$T/plan"
+root_host suite sh "$top_srcdir/kernel/mdwe.sh" -r "$RS" -o "$T/k" "$T/plan" ||
+    { echo "ERROR: kernel/mdwe.sh could not run the plan"; exit 99; }
+kernel=$(cat "$T/k/kernel")
+expect_match "the guest runs Linux 6.12" "${kernel%% *}" "6.12.*"
+expect "the guest's programs have PR_SET_MDWE after execve()" \
+    "$(mdwe_output "$T/k" mdwe-exec mdwe)" "PR_GET_MDWE 1"
+printf '%-16s %-34s %-7s %-28s %-28s %s\n' SERVICE PROGRAM MODE KERNEL \
+    ELFSCAN CONTROL >"$T/table-suite"
+while read -r s m p a; do
+	case $s in svc-script | svc-missing) continue ;; esac
+	mode=control
+	# "+": no sandboxing (systemd-analyze does not say; the unit does).
+	[ "$m" = yes ] && [ "$s" != svc-plus ] && mode=mdwe
+	did=$(mdwe_outcome "$(mdwe_verdict "$T/k" "$s" $mode)" \
+	    "$(mdwe_output "$T/k" "$s" $mode)" "$p")
+	ctl=$(mdwe_outcome "$(mdwe_verdict "$T/k" "$s" control)" \
+	    "$(mdwe_output "$T/k" "$s" control)" "$p")
+	mdwe_agree suite "$T/predicted" "$s" "$m" "$s" "$p" "$did" "$ctl" $mode
+done <"$T/reading"
+echo "the agreement (KERNEL: what Linux 6.12 did with PR_SET_MDWE; CONTROL: without):"
+sed 's/^/  /' "$T/table-suite"
+expect "every outcome elfscan says: killed, refused by each library at fault and by the tunable" \
+    "$(cut -d ' ' -f 3- "$T/predicted" | sort -u | tr '\n' ';')" \
+    "killed;refused libmdwe-textrel.so.1;refused libmdwe-xstack.so.1;refused tunable;"
+
+# A rerun reads no package, and says the same.
+mv "$R/pool" "$T/pool"
+S --system --store "$T/s.db" --format=json "$A" >"$T/again.json" 2>/dev/null
+expect "a rerun, with the pool moved away, says the same" \
+    "$(cmp "$T/suite.json" "$T/again.json" && echo same)" same
+mv "$T/pool" "$R/pool"
+finish
