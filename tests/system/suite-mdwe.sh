@@ -18,6 +18,10 @@
 # the tunable at 2 from Environment= and from an EnvironmentFile= the
 # package ships, a command whose program no package holds, a service
 # without the setting; a systemd package (257) and a libc6 one (2.41).
+# Then Debian 13's own systemd packages, as apt installs them, with and
+# without libsystemd-shared marked as asking for an executable stack: the
+# services elfscan says break are those systemd's parser and ld.so say load
+# it under the setting, and Linux 6.12 refuses systemd-timesyncd as said.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/system/roots.sh"
 . "$top_srcdir/tests/system/mdwe.sh"
@@ -245,4 +249,104 @@ S --system --store "$T/s.db" --format=json "$A" >"$T/again.json" 2>/dev/null
 expect "a rerun, with the pool moved away, says the same" \
     "$(cmp "$T/suite.json" "$T/again.json" && echo same)" same
 mv "$T/pool" "$R/pool"
+
+# ---- Real packages: Debian 13's systemd, its library marked ----
+
+# The .debs apt installs for systemd-timesyncd in a new Debian 13 view (the
+# first run fetches them, about 8 MB; root_install caches them; the
+# packages of the root itself come without theirs) make a suite twice: as they are, and with libsystemd-shared, which every
+# systemd daemon needs, marked as asking for an executable stack (chstk
+# -e, the package rebuilt by dpkg-deb).
+root_new real trixie
+root_install real systemd-timesyncd
+root_run real -- dpkg-query -W -f '${Package} ${Version} ${Architecture}\n' \
+    >"$T/installed" || fail "dpkg-query lists the view's packages"
+real_suite() {
+	mkdir -p "$1/pool/main" "$1/dists/s/main/binary-amd64"
+	while read -r p v a; do
+		f=$ROOTS_APT/trixie/archives/${p}_$(echo "$v" | sed 's/:/%3a/')_$a.deb
+		if [ -f "$f" ]; then cp "$f" "$1/pool/main/" || return 1; fi
+	done <"$T/installed"
+}
+real_index() {
+	(cd "$1" && dpkg-scanpackages -m pool /dev/null 2>/dev/null) \
+	    >"$1/dists/s/main/binary-amd64/Packages" &&
+	    (cd "$1/dists/s" && apt-ftparchive -o APT::FTPArchive::Release::Components=main \
+	    release . >Release.new && mv Release.new Release)
+}
+real_suite "$T/stock" && real_index "$T/stock" ||
+    { fail "the stock suite"; finish; }
+expect "the suite holds systemd, systemd-timesyncd and libsystemd-shared" \
+    "$(ls "$T/stock/pool/main" | sed -n 's/^\(systemd\|systemd-timesyncd\|libsystemd-shared\)_.*/\1/p' | sort | tr '\n' ' ')" \
+    "libsystemd-shared systemd systemd-timesyncd "
+real_suite "$T/marked"
+shared=$(ls "$T/marked/pool/main/"libsystemd-shared_*.deb)
+rm -rf "$T/unpacked" && dpkg-deb -R "$shared" "$T/unpacked" &&
+    so=$(find "$T/unpacked" -name 'libsystemd-shared-*.so') &&
+    "$CHSTK" -e "$so" && rm "$shared" &&
+    dpkg-deb --root-owner-group --build "$T/unpacked" "$shared" >/dev/null &&
+    real_index "$T/marked" || { fail "the marked suite"; finish; }
+soname=${so##*/} sodir=${so#"$T/unpacked"}
+expect "$soname marked: readelf says RWE" "$(mdwe_stack_flags "$so")" RWE
+for k in stock marked; do
+	S --store "$T/real.db" -q "apt:$T/$k:s:main" >/dev/null 2>&1
+	S --system --store "$T/real.db" --format=json "apt:$T/$k:s:main" \
+	    >"$T/$k.json" 2>"$T/$k.err"
+	mdwe_predict "$T/$k.json" >"$T/predicted-$k"
+done
+echo "elfscan's verdicts of the marked suite:"
+sed 's/^/  /' "$T/predicted-marked"
+expect "the stock suite: no service broken" "$(cat "$T/predicted-stock")" ""
+expect_match "the marked suite: the rules line names systemd 257 and its services" \
+    "$(python3 -c 'import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if "rules" in r: print(r["rules"])' "$T/marked.json")" \
+    "*; systemd 257.*: * services with MemoryDenyWriteExecute=yes, which it sets by *"
+
+# The oracle of which services break: those systemd reads with
+# MemoryDenyWriteExecute=yes, whose ExecStart= program the view's ld.so
+# loads the library for (ld.so --list). A unit file, not an alias (a link:
+# the same service, which elfscan names once).
+RV=$(root_dir real)
+root_run real -- find /usr/lib/systemd/system -maxdepth 1 -type f \
+    -name '*.service' -printf '%f\n' >"$T/units" || fail "the view's units"
+while read -r u; do
+	m=$(root_host real systemd-analyze security --offline=true --root="$RV" \
+	    --json=short "$u" 2>/dev/null | python3 -c 'import json, sys
+try:
+    print(["no", "yes"][[e["set"] for e in json.load(sys.stdin) if e["name"] == "MemoryDenyWriteExecute="][0]])
+except Exception:
+    print("unloaded")')
+	[ "$m" = yes ] || continue
+	root_run real -- sed -n 's/^ExecStart=[-@:!]*//p' "/usr/lib/systemd/system/$u" |
+	    while read -r prog args; do
+		root_run real -- /usr/lib64/ld-linux-x86-64.so.2 --list "$prog" 2>/dev/null |
+		    grep -q "$soname" && echo "${u%.service} $prog refused $soname"
+	    done
+done <"$T/units" | sort >"$T/truth-marked"
+echo "the view's services that load $soname under MemoryDenyWriteExecute=yes:"
+sed 's/^/  /' "$T/truth-marked"
+expect "the marked suite: the services broken are those systemd and ld.so say" \
+    "$(grep " refused $soname\$" "$T/predicted-marked")" "$(cat "$T/truth-marked")"
+expect_match "and systemd-timesyncd among them" "$(cat "$T/truth-marked")" \
+    "*systemd-timesyncd /usr/lib/systemd/systemd-timesyncd refused $soname*"
+
+# Linux 6.12 runs systemd-timesyncd under PR_SET_MDWE, with the stock
+# library, then with the marked one put in the view.
+echo "run timesyncd /usr/lib/systemd/systemd-timesyncd --help" >"$T/real-plan"
+root_host real sh "$top_srcdir/kernel/mdwe.sh" -r "$RV" -o "$T/k-stock" \
+    "$T/real-plan" || { echo "ERROR: kernel/mdwe.sh could not run"; exit 99; }
+root_put real "$so" "$sodir"
+root_host real sh "$top_srcdir/kernel/mdwe.sh" -r "$RV" -o "$T/k-marked" \
+    "$T/real-plan" || { echo "ERROR: kernel/mdwe.sh could not run"; exit 99; }
+for k in stock marked; do
+	said=$(awk '$1 == "systemd-timesyncd" { $1 = $2 = ""; sub(/^ */, ""); print }' "$T/predicted-$k")
+	expect "$k: systemd-timesyncd under MemoryDenyWriteExecute=yes, as Linux 6.12 runs it" \
+	    "${said:-runs}" "$(mdwe_outcome "$(mdwe_verdict "$T/k-$k" timesyncd mdwe)" \
+	    "$(mdwe_output "$T/k-$k" timesyncd mdwe)" /usr/lib/systemd/systemd-timesyncd)"
+	expect "$k: systemd-timesyncd runs without it" \
+	    "$(mdwe_outcome "$(mdwe_verdict "$T/k-$k" timesyncd control)" \
+	    "$(mdwe_output "$T/k-$k" timesyncd control)" /usr/lib/systemd/systemd-timesyncd)" runs
+done
 finish
