@@ -223,12 +223,21 @@ root_done(void *arg)
 }
 
 /* A package's file that is no ELF file, kept with its records for the
-   suite's services (units.c reads them). */
+   suite's services (units.c reads them): but the links of the
+   documentation, half a package's, which no program or unit is found
+   through. */
 static void
 package_file(void *arg, const struct container_file *f)
 {
+	static const char *const docs[] = { "usr/share/doc/",
+	    "usr/share/man/", "usr/share/info/", "usr/share/locale/" };
 	struct container_ctx *c = arg;
+	size_t i;
 
+	for (i = 0; f->type == CFILE_LINK && i < sizeof(docs) /
+	    sizeof(docs[0]); i++)
+		if (strncmp(f->name, docs[i], strlen(docs[i])) == 0)
+			return;
 	store_file(c->j->store, c->path, f);
 }
 
