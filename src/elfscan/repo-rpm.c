@@ -14,9 +14,12 @@
  * What fails is said in one line naming the index or the package; the
  * repository or the package is skipped, the rest goes on.
  *
- * repomd.xml's signature (repomd.xml.asc) is NOT checked: this vouches for
- * the packages against repomd.xml, not for repomd.xml against a key; nor
- * is a package's own header signature. libxml2 is loaded when the first
+ * With --keyring, stage 1 is vouched for too, as dnf does with
+ * repo_gpgcheck: repomd.xml must carry a good detached signature by a key
+ * of the keyrings, repodata/repomd.xml.asc (repo-gpgv.c), or the
+ * repository is skipped. A package's own header signature is not checked
+ * (its bytes are the index's, and the index is signed). libxml2 is loaded
+ * when the first
  * repository is met (lazy.c); without it (configure --without-libxml2)
  * rpm-md: is refused.
  */
@@ -57,11 +60,10 @@ repo_rpm_arch(const char *platform)
 
 #ifndef HAVE_LIBXML2
 int
-repo_rpm_packages(const char *arg, const char *platform, const char *arch,
+repo_rpm_packages(const char *arg, const struct repo_opts *o,
     void (*add)(void *ctx, const struct repo_package *p), void *ctx)
 {
-	(void)platform;
-	(void)arch;
+	(void)o;
 	(void)add;
 	(void)ctx;
 	warnx("%s: built without libxml2", arg);
@@ -70,6 +72,8 @@ repo_rpm_packages(const char *arg, const char *platform, const char *arch,
 #else
 #define REPOMD "repodata/repomd.xml"
 #define REPOMD_MAX (16u << 20)	/* bytes of repomd.xml */
+#define REPOMD_ASC "repodata/repomd.xml.asc"
+#define SIG_MAX (1u << 20)	/* bytes of its signature (one: 300) */
 #define PRIMARY_MAX (1u << 30)	/* bytes of the primary metadata as read */
 #define PRIMARY_XML_MAX (16ull << 30)	/* and decompressed, streamed */
 #define NS_REPO "http://linux.duke.edu/metadata/repo"
@@ -81,6 +85,7 @@ repo_rpm_packages(const char *arg, const char *platform, const char *arch,
 struct repo {
 	const char *arg;	/* as named */
 	const char *root, *arch;
+	const struct repo_opts *o;
 	char *url;		/* root, when it is a URL, without its last
 				   '/'; else NULL */
 	char *lists, *blobs;	/* by URL: the cache's directories */
@@ -264,6 +269,32 @@ primary_field(const struct xml *x, struct primary *pm)
 	return true;
 }
 
+/* With --keyring: repomd.xml's text (len bytes, taken) when a key of the
+   keyrings signed it (repomd.xml.asc); NULL (said) when none did. */
+static char *
+signed_repomd(struct repo *r, char *doc, size_t *len)
+{
+	char why[256], *path, *sig = NULL, *out = NULL;
+	size_t siglen = 0;
+	bool other;
+
+	/* By URL, one that cannot be fetched is said by file_of(). */
+	if ((path = file_of(r, REPOMD_ASC, SIG_MAX, NULL, &other)) != NULL &&
+	    (sig = index_read(path, SIG_MAX, &siglen, NULL)) == NULL)
+		warnx("%s: %s: %s: repository skipped", r->arg, REPOMD_ASC,
+		    errno == ENOENT ?
+		    "not signed: --keyring needs repodata/repomd.xml.asc" :
+		    strerror(errno));
+	else if (sig != NULL && (out = repo_gpgv(r->o->keyrings,
+	    r->o->nkeyrings, doc, *len, sig, siglen, len, why)) == NULL)
+		warnx("%s: %s: %s: repository skipped", r->arg, REPOMD_ASC,
+		    why);
+	free(path);
+	free(sig);
+	free(doc);
+	return out;
+}
+
 /* What repomd.xml says of the primary metadata (its first <data
    type="primary">), into pm; -1 when it cannot be read (said). */
 static int
@@ -284,6 +315,9 @@ read_repomd(struct repo *r, struct primary *pm)
 		    strerror(errno));
 		return -1;
 	}
+	if (r->o->nkeyrings > 0 && (doc = signed_repomd(r, doc, &len)) ==
+	    NULL)
+		return -1;
 	if ((x.r = libxml2.xmlReaderForMemory(doc, (int)len, REPOMD, NULL,
 	    XML_OPTIONS)) == NULL)
 		oom();
@@ -606,12 +640,12 @@ read_packages(struct repo *r, const char *index, const char *doc,
 }
 
 int
-repo_rpm_packages(const char *arg, const char *platform, const char *arch,
+repo_rpm_packages(const char *arg, const struct repo_opts *o,
     void (*add)(void *ctx, const struct repo_package *p), void *ctx)
 {
-	struct repo r = { .arg = arg, .root = arg + strlen(PREFIX),
+	struct repo r = { .arg = arg, .root = arg + strlen(PREFIX), .o = o,
 	    .add = add, .ctx = ctx,
-	    .arch = arch != NULL ? arch : repo_rpm_arch(platform) };
+	    .arch = o->arch != NULL ? o->arch : repo_rpm_arch(o->platform) };
 	struct primary pm = { NULL };
 	const char *no;
 	char *doc;
@@ -640,7 +674,7 @@ repo_rpm_packages(const char *arg, const char *platform, const char *arch,
 	}
 	if (r.arch == NULL) {
 		warnx("%s: no rpm architecture for %s: name one with --arch",
-		    arg, platform != NULL ? platform : "this machine");
+		    arg, o->platform != NULL ? o->platform : "this machine");
 		return -1;
 	}
 	if (lazy_xml_load(&no) < 0) {

@@ -27,13 +27,7 @@ repo_packages(const char *arg, const struct repo_opts *o,
 {
 	if (!repo_rpm_named(arg))
 		return repo_apt_packages(arg, o, add, ctx);
-	/* Better refused than read as if its keys had vouched for it. */
-	if (o->nkeyrings > 0) {
-		warnx("%s: --keyring: the signature of repodata/repomd.xml is not checked: repository skipped",
-		    arg);
-		return -1;
-	}
-	return repo_rpm_packages(arg, o->platform, o->arch, add, ctx);
+	return repo_rpm_packages(arg, o, add, ctx);
 }
 
 /* The size of the file path and the SHA256 of its first size bytes

@@ -39,9 +39,9 @@ struct repo_opts {
 	const char *platform;	/* --platform OS/ARCH[/VARIANT], or NULL */
 	const char *arch;	/* --arch, or NULL */
 	const char *const *keyrings;	/* --keyring FILE, each: the keys
-				   whose signature an apt Release must
-				   carry; none: the signature is not
-				   checked */
+				   whose signature an apt Release, or an
+				   rpm-md repomd.xml, must carry; none:
+				   the signature is not checked */
 	size_t nkeyrings;
 };
 
@@ -53,9 +53,9 @@ bool repo_named(const char *arg);
  * for, for the architecture o->arch, as the repository names it (dpkg's
  * for apt, rpm's for rpm-md), or else that of the OCI platform
  * o->platform, or else this machine's: add(ctx, p) for each, in the
- * index's order. With keyrings, an apt Release must be signed by one of
- * their keys (repo-gpgv.c), and an rpm-md repository, whose signature is
- * not checked, is refused. What does not match, or cannot be read, is
+ * index's order. With keyrings, an apt Release, or an rpm-md repomd.xml,
+ * must be signed by one of their keys (repo-gpgv.c). What does not match,
+ * or cannot be read, is
  * said on stderr in one line and skipped. Returns 0, or -1 when something
  * was skipped.
  */
@@ -95,14 +95,14 @@ bool repo_rpm_named(const char *arg);
 /* The rpm name of the architecture of an OCI platform, OS/ARCH[/VARIANT],
    or NULL when rpm has none; this machine's for NULL. */
 const char *repo_rpm_arch(const char *platform);
-int repo_rpm_packages(const char *arg, const char *platform,
-    const char *arch, void (*add)(void *ctx, const struct repo_package *p),
-    void *ctx);
+int repo_rpm_packages(const char *arg, const struct repo_opts *o,
+    void (*add)(void *ctx, const struct repo_package *p), void *ctx);
 
 /*
  * repo-gpgv.c: is the Release text (len bytes, as read) signed by a key of
  * the keyrings (nkeyrings files, each binary or ASCII-armored), as gpgv
- * says? sig is its detached signature (Release.gpg, siglen bytes), or
+ * says? sig is its detached signature (Release.gpg, repomd.xml.asc;
+ * siglen bytes, binary or armored), or
  * NULL when text is a clearsigned InRelease. Returns the text gpgv
  * verified (of an InRelease, the signed part alone), ended by a NUL not
  * counted in *outlen, which the caller frees; or NULL with why (one line:

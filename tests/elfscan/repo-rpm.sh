@@ -10,10 +10,14 @@
 # sha256, one located outside the repository or by xml:base: each one
 # error line naming the index or the package, exit 2, and the other
 # packages still reported (none when the index itself is not vouched
-# for). --arch=aarch64 reads only the noarch package of an x86_64
+# for). With --keyring, repomd.xml is read only when its detached
+# signature, repomd.xml.asc (gpg -ab, as dnf's repo_gpgcheck takes it), is
+# by a key of the keyring, as gpgv says on the command line: by the
+# other key, repomd.xml changed after it, or no .asc: one line, exit 2,
+# nothing read; in a directory and by URL. --arch=aarch64 reads only the noarch package of an x86_64
 # repository; --platform=linux/amd64 reads what x86_64 does.
 . "$top_srcdir/tests/lib.sh"
-need gcc rpmbuild createrepo_c rpm2cpio cpio readelf python3 zstd sqlite3
+need gcc rpmbuild createrepo_c rpm2cpio cpio readelf python3 zstd sqlite3 gpg gpgv
 : "${ELFSCAN:?}"
 S() { "$ELFSCAN" --no-progress "$@"; }
 grep -q '^#define HAVE_LIBXML2 1' "$top_builddir/config.h" ||
@@ -313,4 +317,70 @@ expect "by URL, a package the server has not: one line naming its URL" \
     "$(cat "$T/err")" "elfscan: $U/${P##*/}: package $(rpm -qp --qf '%{NAME} %{VERSION}-%{RELEASE}' "$P" 2>/dev/null): cannot fetch: HTTP 404"
 expect "by URL, a package the server has not: the others reported" \
     "$(as_dir <"$T/out" | json_stacks)" "$(grep -v "^$P!" "$T/good")"
+: >"$T/bad"
+
+# --keyring: repomd.xml.asc, by key A of two; gpgv, in an empty
+# GNUPGHOME, is the judge each verdict is checked against.
+G=$T/gnupg
+mkdir -m 700 "$G" "$T/empty" || fail "the GnuPG homes"
+for k in a b; do
+	GNUPGHOME=$G gpg --batch --quiet --passphrase '' --quick-gen-key \
+	    "$k <$k@example.org>" ed25519 sign never 2>/dev/null &&
+	    GNUPGHOME=$G gpg --batch --export "$k@example.org" >"$T/$k.gpg" ||
+	    fail "key $k"
+done
+M=$R/repodata/repomd.xml
+oracle() {
+	if GNUPGHOME=$T/empty gpgv --keyring "$1" "$M.asc" "$M" >/dev/null 2>&1; then
+		echo good
+	else
+		echo bad
+	fi
+}
+# keyring WHAT ORACLE LINE KEYRING: in the directory and by URL, the
+# records of the unsigned repository (LINE empty), or LINE and nothing.
+keyring() {
+	expect "$1: gpgv says $2" "$(oracle "$4")" "$2"
+	for at in "$R" "$U"; do
+		timeout 60 "$ELFSCAN" --no-progress --format=json --keyring "$4" \
+		    "rpm-md:$at" >"$T/out" 2>"$T/err"
+		st=$?
+		case $at in http*) in="by URL" ;; *) in="in a directory" ;; esac
+		if [ -z "$3" ]; then
+			expect "$1, $in: exit 1, no message" "$st $(cat "$T/err")" "1 "
+			expect "$1, $in: the records of the repository" \
+			    "$(as_dir <"$T/out" | json_stacks)" "$(cat "$T/good")"
+		else
+			expect "$1, $in: exit 2, one line naming the repository" \
+			    "$st $(cat "$T/err")" "2 elfscan: rpm-md:$at: $3: repository skipped"
+			expect "$1, $in: nothing read" "$(json_stacks <"$T/out")" ""
+		fi
+	done
+}
+rm -rf "$C/lists"
+GNUPGHOME=$G gpg --batch --quiet --yes -u a@example.org -ab -o "$M.asc" "$M" ||
+    fail "sign repomd.xml"
+expect "repomd.xml.asc is armored" "$(head -n 1 "$M.asc")" "-----BEGIN PGP SIGNATURE-----"
+keyring "signed by A, --keyring A" good "" "$T/a.gpg"
+keyring "signed by A, --keyring B" bad \
+    "repodata/repomd.xml.asc: signed by no key of the keyring" "$T/b.gpg"
+cp "$M" "$T/repomd.good"
+sed -i 's|</repomd>| </repomd>|' "$M"
+rm -rf "$C/lists"
+keyring "repomd.xml changed after its signature" bad \
+    "repodata/repomd.xml.asc: bad signature: the signed text or the signature was changed" "$T/a.gpg"
+cp "$T/repomd.good" "$M"
+rm -f "$M.asc"
+rm -rf "$C/lists"
+expect "no repomd.xml.asc: gpgv cannot check" "$(oracle "$T/a.gpg")" bad
+S --format=json --keyring "$T/a.gpg" "rpm-md:$R" >"$T/out" 2>"$T/err"
+expect "no repomd.xml.asc: exit 2, one line" "$? $(cat "$T/err")" \
+    "2 elfscan: rpm-md:$R: repodata/repomd.xml.asc: not signed: --keyring needs repodata/repomd.xml.asc: repository skipped"
+timeout 60 "$ELFSCAN" --no-progress --format=json --keyring "$T/a.gpg" \
+    "rpm-md:$U" >"$T/out" 2>"$T/err"
+expect "no repomd.xml.asc, by URL: exit 2, one line" "$? $(cat "$T/err")" \
+    "2 elfscan: rpm-md:$U: $U/repodata/repomd.xml.asc: cannot fetch: HTTP 404: repository skipped"
+S --format=json "rpm-md:$R" >"$T/out" 2>"$T/err"
+expect "no repomd.xml.asc, no --keyring: read as before" \
+    "$? $(json_stacks <"$T/out" | cmp - "$T/good" && echo same)" "1 same"
 finish

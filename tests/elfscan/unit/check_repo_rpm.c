@@ -169,7 +169,8 @@ teardown(void)
 
 START_TEST(test_fields)
 {
-	int r = repo_rpm_packages(arg, NULL, "x86_64", collect, &got);
+	struct repo_opts o = { .arch = "x86_64" };
+	int r = repo_packages(arg, &o, collect, &got);
 
 #ifndef HAVE_LIBXML2
 	ck_assert_int_eq(r, -1);
@@ -200,7 +201,8 @@ END_TEST
 /* --platform linux/arm64: aarch64 and noarch. */
 START_TEST(test_platform)
 {
-	int r = repo_rpm_packages(arg, "linux/arm64", NULL, collect, &got);
+	struct repo_opts o = { .platform = "linux/arm64" };
+	int r = repo_packages(arg, &o, collect, &got);
 
 #ifndef HAVE_LIBXML2
 	ck_assert_int_eq(r, -1);
