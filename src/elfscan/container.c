@@ -567,57 +567,68 @@ keep(struct level *l, struct entry *e, size_t max)
 	return 0;
 }
 
-/* A link of a package, or a file of it to keep, for out->file. Returns
-   whether it is done with: else it is scanned as any member. *k: as
-   entry_read's. */
-static bool
-package_file(struct level *l, struct entry *e, struct archive_entry *ae,
-    mode_t type, ssize_t *k)
-{
-	const struct container_out *out = l->s->out;
-	struct container_file f = { .name = l->name + l->plen };
-	char path[NAME_BUF + 1];
-	unsigned char *buf;
-	size_t max;
-
-	if (type == AE_IFLNK) {
-		if (name_in(l, ae, false) == 0 &&
-		    (f.data = libarchive.archive_entry_symlink(ae)) != NULL) {
-			f.type = CFILE_LINK;
-			f.len = strlen(f.data);
-			out->file(out->arg, &f);
-		}
-		return true;
-	}
-	if (type != AE_IFREG || name_in(l, ae, false) < 0)
-		return false;
-	snprintf(path, sizeof(path), "/%s", f.name);
-	if ((max = out->keep(path)) == 0)
-		return false;
-	if ((*k = read_all(e, max, &buf, &f.len)) == 0) {
-		f.type = CFILE_KEPT;
-		f.data = (const char *)buf;
-		out->file(out->arg, &f);
-	}
-	free(buf);
-	return true;
-}
-
-/* An executable member of a package that starts with "#!": its first
-   line, for out->file. */
+/* A link of a package, for out->file. */
 static void
-package_script(struct level *l, struct archive_entry *ae,
-    const unsigned char *head, size_t n)
+package_link(struct level *l, struct archive_entry *ae)
 {
 	struct container_file f = { .name = l->name + l->plen,
-	    .type = CFILE_SCRIPT, .data = (const char *)head };
+	    .type = CFILE_LINK };
 
-	if (n < 2 || head[0] != '#' || head[1] != '!' ||
-	    (libarchive.archive_entry_perm(ae) & 0111) == 0)
-		return;
-	while (f.len < n && f.len < CFILE_LINE && head[f.len] != '\n')
-		f.len++;
-	l->s->out->file(l->s->out->arg, &f);
+	if (name_in(l, ae, false) == 0 &&
+	    (f.data = libarchive.archive_entry_symlink(ae)) != NULL) {
+		f.len = strlen(f.data);
+		l->s->out->file(l->s->out->arg, &f);
+	}
+}
+
+/*
+ * A regular file of a package whose first n bytes are read (ended: all
+ * of it), for out->file when it is none the scan reads (an ELF file, an
+ * ar archive, a container): its bytes, when out->keep() names it; else
+ * its first line, when it is an executable script. Returns -1 when the
+ * stream failed, else 0.
+ */
+static int
+package_text(struct level *l, struct entry *e, struct archive_entry *ae,
+    const unsigned char *head, size_t n, bool ended)
+{
+	const struct container_out *out = l->s->out;
+	struct container_file f = { .name = l->name + l->plen,
+	    .type = CFILE_KEPT };
+	enum chstk_format format = chstk_format(head, n);
+	char path[NAME_BUF + 1];
+	unsigned char *rest = NULL, *all = NULL;
+	size_t max, len = 0;
+
+	if (format == CHSTK_FORMAT_ELF || format == CHSTK_FORMAT_AR ||
+	    container_kind(head, n) != CONTAINER_NONE)
+		return 0;
+	snprintf(path, sizeof(path), "/%s", f.name);
+	if ((max = out->keep(path)) == 0) {
+		if (n < 2 || head[0] != '#' || head[1] != '!' ||
+		    (libarchive.archive_entry_perm(ae) & 0111) == 0)
+			return 0;
+		f.type = CFILE_SCRIPT;
+		f.data = (const char *)head;
+		while (f.len < n && f.len < CFILE_LINE && head[f.len] != '\n')
+			f.len++;
+		out->file(out->arg, &f);
+		return 0;
+	}
+	if (n <= max && !ended && read_all(e, max - n, &rest, &len) < 0)
+		return -1;
+	if (n <= max && (ended || rest != NULL)) {
+		all = xmalloc(n + len + 1);
+		memcpy(all, head, n);
+		if (len > 0)
+			memcpy(all + n, rest, len);
+		f.data = (const char *)all;
+		f.len = n + len;
+	}
+	out->file(out->arg, &f);
+	free(rest);
+	free(all);
+	return 0;
 }
 
 /* One entry of an archive: 0 to go on to the next, -1 to stop. */
@@ -630,7 +641,7 @@ entry(struct level *l, struct archive_entry *ae)
 	unsigned char head[HEAD];
 	size_t n = 0, max = 0;
 	ssize_t k = 1;
-	bool scan;
+	bool scan, ended;
 
 	if (++l->s->entries > MEMBERS_MAX) {
 		report(l, false, "stopped: more than %d members",
@@ -652,7 +663,8 @@ entry(struct level *l, struct archive_entry *ae)
 		scan = what == ENTRY_SCAN && type == AE_IFREG;
 		if (what == ENTRY_KEEP && type == AE_IFREG)
 			k = keep(l, &e, max);
-	} else if (l->files && package_file(l, &e, ae, type, &k)) {
+	} else if (l->files && type == AE_IFLNK) {
+		package_link(l, ae);
 		scan = false;
 	} else {
 		scan = (type == AE_IFREG || type == 0) && set_name(l, ae) == 0;
@@ -664,10 +676,11 @@ entry(struct level *l, struct archive_entry *ae)
 	if (scan) {
 		while (n < HEAD && (k = entry_read(&e, head + n, HEAD - n)) > 0)
 			n += (size_t)k;
+		ended = k == 0;
 		if (k >= 0 && l->files)
-			package_script(l, ae, head, n);
+			k = package_text(l, &e, ae, head, n, ended);
 		if (k >= 0)
-			k = dispatch(l, &e, head, n, k == 0);
+			k = dispatch(l, &e, head, n, ended);
 	}
 	if (k >= 0 && !l->s->stop && costly_skip(l, &e))
 		while ((k = entry_read(&e, l->drain, sizeof(l->drain))) > 0)

@@ -593,6 +593,7 @@ keep_record(struct store *s, int64_t id, const struct pending *p)
 	if (p->error != NULL) {
 		db_bind_text(st, 3, p->error);
 		db_bind_int64(st, 4, (int)p->what);
+		db_bind_int64(st, 14, 0);
 		db_bind_int64(st, 15, p->v.allowed);
 		db_bind_text(st, 16, p->allowed_by);
 	} else {

@@ -26,11 +26,16 @@ for n in a b c d e f g h; do
 done
 # A debug package (its name ends in -dbg): a package of the suite as any,
 # its debug file kept and said, not taken for the others' evidence. And a
-# unit file that is not UTF-8 text (Latin-1, a NUL): kept as hex.
+# unit file that is not UTF-8 text (Latin-1, a NUL): kept as hex; an ELF
+# file where the store keeps files' bytes (/etc/default): read as any; an
+# ELF header cut short, which readelf cannot read: its error kept.
 rm -rf "$T/build" && mkdir -p "$T/build/DEBIAN" "$T/build/usr/lib/debug" \
-    "$T/build/lib/systemd/system" &&
+    "$T/build/lib/systemd/system" "$T/build/etc/default" &&
+    printf '\177ELF\002\001\001\000\000\000\000\000\000\000\000\000\003\000\076\000' \
+    >"$T/build/usr/lib/debug/broken.so" &&
     printf '[Unit]\nDescription=caf\351\000\n' \
     >"$T/build/lib/systemd/system/pz.service" &&
+    gcc -o "$T/build/etc/default/pz" "$FIX/hello.c" &&
     gcc -g -o "$T/prog" "$FIX/hello.c" &&
     objcopy --only-keep-debug "$T/prog" "$T/build/usr/lib/debug/prog.debug" &&
     printf 'Package: pz-dbg\nVersion: 1\nArchitecture: amd64\nMaintainer: t <t@t>\nDescription: t\n' \
@@ -50,10 +55,18 @@ expect "first run into a store: exit 1" "$?" 1
 expect "first run: no message" "$(cat "$T/err")" ""
 expect "the store holds every ELF member as readelf says (sqlite3)" \
     "$(held "$DB")" "$(cat "$T/good")"
-expect "25 members of nine packages, the debug package's among them" \
-    "$(held "$DB" | wc -l) $(held "$DB" | grep -c '/pz-dbg_1_amd64.deb!usr/lib/debug/prog.debug ')" "25 1"
+expect "26 members of nine packages, the debug package's among them, and the program in /etc/default" \
+    "$(held "$DB" | wc -l) $(held "$DB" | grep -c -e '/pz-dbg_1_amd64.deb!usr/lib/debug/prog.debug ' -e '/pz-dbg_1_amd64.deb!etc/default/pz ')" "26 2"
 expect "what the store run says is what a run without one says" \
     "$(sort "$T/first")" "$(sort "$T/plain")"
+expect "the ELF header cut short: readelf cannot read it" \
+    "$(readelf -h "$T/build/usr/lib/debug/broken.so" >/dev/null 2>&1 || echo no)" no
+expect "the ELF header cut short: its error kept, as a run without a store says it" \
+    "$(sqlite3 "$DB" "SELECT error FROM records WHERE member = 'usr/lib/debug/broken.so'")" \
+    "$(python3 -c 'import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r.get("member") == "usr/lib/debug/broken.so": print(r["error"])' "$T/plain")"
 file_oracle >"$T/files"
 expect "the store keeps each link, script and unit file as dpkg-deb -x has it" \
     "$(held_files "$DB")" "$(cat "$T/files")"
@@ -72,7 +85,8 @@ expect "the libraries' sonames kept" \
     "$(sqlite3 "$DB" "SELECT soname FROM records WHERE soname IS NOT NULL ORDER BY soname" | tr '\n' ' ')" \
     "libpa.so.1 libpb.so.1 libpc.so.1 libpd.so.1 libpe.so.1 libpf.so.1 libpg.so.1 libph.so.1 "
 expect "the JSON record kept, which json_extract reads" \
-    "$(sqlite3 "$DB" "SELECT count(*) FROM records WHERE json_extract(json, '$.stack') = stack")" 25
+    "$(sqlite3 "$DB" "SELECT count(*) FROM records WHERE json_extract(json, '$.stack') = stack")" \
+    "$(wc -l <"$T/good")"
 expect "WAL, and schema version 2" \
     "$(sqlite3 "$DB" 'PRAGMA journal_mode; PRAGMA user_version' | tr '\n' ' ')" "wal 2 "
 
