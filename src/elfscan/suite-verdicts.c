@@ -849,7 +849,7 @@ services_read(struct services *sv, struct store *st, const char *repo,
 	if (g->nfiles > 1)
 		qsort(g->files, g->nfiles, sizeof(*g->files), by_in);
 	rootfs_open_tree(&sv->fs, repo, NULL, g->t);
-	systemd_read(&sv->sd, &sv->fs, NULL, unit_said, sv);
+	systemd_read(&sv->sd, &sv->fs, NULL, true, unit_said, sv);
 	if (store_version(st, repo, arch, "systemd", sv->version,
 	    sizeof(sv->version)) != 1)
 		sv->version[0] = '\0';

@@ -806,7 +806,7 @@ judge_services(struct system *s)
 {
 	size_t i, k;
 
-	systemd_read(&s->sd, &s->fs, &s->objs, say_unit, s);
+	systemd_read(&s->sd, &s->fs, &s->objs, false, say_unit, s);
 	s->ways = mdwe_ways(s);
 	for (i = 0; i < s->sd.n; i++)
 		for (k = 0; k < s->sd.svc[i].ncmd; k++)

@@ -485,14 +485,17 @@ typedef void units_say(void *arg, const char *path, const char *msg);
    their drop-ins, system.conf's DefaultEnvironment= and the files named
    by EnvironmentFile=. The manager and its version are found through
    objs; with objs NULL, they are not looked for (sd->binary NULL,
-   sd->version 0: the caller's to say). */
+   sd->version 0: the caller's to say). packages: fs holds only what a
+   suite's packages ship, so that a file it lacks may yet be made by a
+   maintainer script: said so, and not judged. */
 void systemd_read(struct systemd *sd, const struct rootfs *fs,
-    struct objects *objs, units_say *say, void *arg);
+    struct objects *objs, bool packages, units_say *say, void *arg);
 void systemd_free(struct systemd *sd);
 /* The bytes an image's layer pass keeps of the file at path for the
    above (system_keeps): the unit files and their drop-ins, system.conf
-   and its, the files of EnvironmentFile= where distributions keep them;
-   0 for none. */
+   and its, and the files of /etc, where EnvironmentFile= finds them
+   (Debian's /etc/default, Fedora's /etc/sysconfig, a package's own); 0
+   for none. */
 size_t units_keeps(const char *path);
 
 /* mdwe.c: MemoryDenyWriteExecute=yes. systemd sets it two ways, which

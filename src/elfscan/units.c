@@ -116,6 +116,7 @@ struct entry {
 
 struct ctx {
 	const struct rootfs *fs;
+	bool packages;		/* fs holds what packages ship, no more */
 	units_say *say;
 	void *arg;
 	char **dir, **real;	/* the search path, as found in the root */
@@ -1435,6 +1436,11 @@ env_files(struct ctx *c, const struct build *bd, const char *unit_file,
 			say(c, unit_file, 0, "EnvironmentFile=%s: %s: %s is not judged", f->path, rootfs_strerror(err), bd->name);
 			return false;
 		}
+		/* A suite's packages: a maintainer script may make it. */
+		if (!ok && !f->ignore && err == ENOENT && c->packages) {
+			say(c, unit_file, 0, "EnvironmentFile=%s: no package of the suite holds it (a maintainer script may make it): %s is not judged", f->path, bd->name);
+			return false;
+		}
 		if (!ok && !f->ignore) {
 			say(c, unit_file, 0, "EnvironmentFile=%s: %s: systemd does not start %s, not judged", f->path, rootfs_strerror(err), bd->name);
 			return false;
@@ -1609,7 +1615,11 @@ load_service(struct ctx *c, const struct entry *e, struct systemd *sd)
 	memcpy(s->env, vars, sizeof(vars));
 	memset(vars, 0, sizeof(vars));
 	for (i = 0; i < bd.ncmd; i++) {
-		if ((p = program(c, bd.cmd[i].path)) == NULL) {
+		if ((p = program(c, bd.cmd[i].path)) == NULL && c->packages) {
+			say(c, e->path, 0, "%s=%s: no package of the suite holds it: not judged", bd.cmd[i].setting, bd.cmd[i].path);
+			continue;
+		}
+		if (p == NULL) {
 			say(c, e->path, 0, "%s=%s: no such program in the root: systemd cannot run it (status 203/EXEC), not judged", bd.cmd[i].setting, bd.cmd[i].path);
 			continue;
 		}
@@ -1695,9 +1705,6 @@ find_manager(struct systemd *sd, const struct rootfs *fs,
 	}
 }
 
-/* Where a distribution keeps the files of EnvironmentFile= (Debian's
-   /etc/default, Fedora's /etc/sysconfig). */
-static const char *const env_dirs[] = { "/etc/default", "/etc/sysconfig" };
 
 /* Does path match the pattern dir followed by tail? */
 static bool
@@ -1726,9 +1733,9 @@ units_keeps(const char *path)
 		if (under(conf_dirs[i], "/system.conf", path) ||
 		    under(conf_dirs[i], "/system.conf.d/*", path))
 			return UNIT_MAX;
-	for (i = 0; i < NELEM(env_dirs); i++)
-		if (under(env_dirs[i], "/*", path))
-			return ENV_FILE_MAX;
+	/* EnvironmentFile= may name any of /etc, where the others are. */
+	if (strncmp(path, "/etc/", 5) == 0)
+		return ENV_FILE_MAX;
 	return 0;
 }
 
@@ -1741,9 +1748,10 @@ by_entry(const void *a, const void *b)
 
 void
 systemd_read(struct systemd *sd, const struct rootfs *fs,
-    struct objects *objs, units_say *fn, void *arg)
+    struct objects *objs, bool packages, units_say *fn, void *arg)
 {
-	struct ctx c = { .fs = fs, .say = fn, .arg = arg };
+	struct ctx c = { .fs = fs, .packages = packages, .say = fn,
+	    .arg = arg };
 	size_t i;
 
 	memset(sd, 0, sizeof(*sd));

@@ -16,8 +16,8 @@
 # /usr/lib/systemd/system (Debian 13), found through the merged /usr, a
 # command run through a link in /sbin, one through a script, one with "+",
 # the tunable at 2 from Environment= and from an EnvironmentFile= the
-# package ships, a command whose program no package holds, a service
-# without the setting; a systemd package (257) and a libc6 one (2.41).
+# package ships in /etc, a command whose program no package holds, an
+# EnvironmentFile= no package holds, a service without the setting; a systemd package (257) and a libc6 one (2.41).
 # Then Debian 13's own systemd packages, as apt installs them, with and
 # without libsystemd-shared marked as asking for an executable stack: the
 # services elfscan says break are those systemd's parser and ld.so say load
@@ -82,9 +82,9 @@ lib() { echo "$B/lib$1/$LIB/lib${1%1}.so.1"; }
 	    mkdir -p "$B/svc-wx/usr/bin" &&
 	    printf '#!/usr/sbin/svc-wx\n' >"$B/svc-wx/usr/bin/svc-script" &&
 	    chmod 755 "$B/svc-wx/usr/bin/svc-script" &&
-	    mkdir -p "$B/svc-clean/etc/default" &&
+	    mkdir -p "$B/svc-clean/etc/svc-clean" &&
 	    printf '# the backport value\nGLIBC_TUNABLES="glibc.rtld.execstack=2"\n' \
-	    >"$B/svc-clean/etc/default/svc-envfile"
+	    >"$B/svc-clean/etc/svc-clean/environment"
 } >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "the fixtures build"; finish; }
 mdwe_shape "$(lib mdwe-xstack1)" RWE no no
 mdwe_shape "$(lib mdwe-textrel1)" RW no yes
@@ -115,7 +115,7 @@ svc svc-textrel "$O" svc-textrel "ExecStart=/usr/sbin/svc-textrel thread"
 svc svc-clean "$N" svc-clean "ExecStart=/usr/sbin/svc-clean thread"
 svc svc-clean "$N" svc-tunable "Environment=GLIBC_TUNABLES=glibc.rtld.execstack=2
 ExecStart=/usr/sbin/svc-clean thread"
-svc svc-clean "$O" svc-envfile "EnvironmentFile=/etc/default/svc-envfile
+svc svc-clean "$O" svc-envfile "EnvironmentFile=/etc/svc-clean/environment
 ExecStart=/usr/sbin/svc-clean thread"
 svc svc-wx "$N" svc-wx "ExecStart=/usr/sbin/svc-wx thread"
 svc svc-wx "$N" svc-plus "ExecStart=+/usr/sbin/svc-wx thread"
@@ -123,6 +123,8 @@ svc svc-wx "$O" svc-script "ExecStart=/usr/bin/svc-script"
 svc svc-wx "$N" svc-nomdwe "ExecStart=/usr/sbin/svc-wx thread" \
     "MemoryDenyWriteExecute=no"
 svc svc-wx "$N" svc-missing "ExecStart=/usr/sbin/not-here thread"
+svc svc-wx "$N" svc-noenv "EnvironmentFile=/etc/svc-wx/made-by-postinst
+ExecStart=/usr/sbin/svc-wx thread"
 mkdir -p "$B/systemd/$N" "$B/libc6"
 {
 	pkg libmdwe-xstack1 1 "" && pkg libmdwe-mid1 1 "libmdwe-xstack1" &&
@@ -155,14 +157,17 @@ for l in open(sys.argv[1]):
 expect_match "the rules line: the suite's systemd 257, either way (the kernel is not known)" \
     "$rules" "*; systemd 257.9-1: 11 services with MemoryDenyWriteExecute=yes, which it sets by PR_SET_MDWE on Linux 6.3 and later, else a seccomp filter (the kernel is not known)"
 expect "said: the program no package holds, of its package's unit" \
-    "$(grep -c -F "elfscan: $R/pool/main/svc-wx/svc-wx_1_amd64.deb!$N/svc-missing.service: ExecStart=/usr/sbin/not-here: no such program in the root" "$T/suite.err")" 1
+    "$(grep -c -x -F "elfscan: $R/pool/main/svc-wx/svc-wx_1_amd64.deb!$N/svc-missing.service: ExecStart=/usr/sbin/not-here: no package of the suite holds it: not judged" "$T/suite.err")" 1
+expect "said: the EnvironmentFile= no package holds, which a maintainer script may make" \
+    "$(grep -c -x -F "elfscan: $R/pool/main/svc-wx/svc-wx_1_amd64.deb!$N/svc-noenv.service: EnvironmentFile=/etc/svc-wx/made-by-postinst: no package of the suite holds it (a maintainer script may make it): svc-noenv.service is not judged" "$T/suite.err")" 1
+expect "nothing else said" "$(wc -l <"$T/suite.err")" 2
 mdwe_predict "$T/suite.json" >"$T/predicted"
 echo "elfscan's verdicts (SERVICE PROGRAM OUTCOME):"
 sed 's/^/  /' "$T/predicted"
 expect "the tunable comes from the unit, and from the package's EnvironmentFile=" \
     "$(python3 -c 'import json, sys
 print(" ".join(sorted(set(json.loads(l)["subject"] for l in open(sys.argv[1]) if "glibc.rtld.execstack=2" in json.loads(l).get("why", "")))))' "$T/suite.json")" \
-    "$R/pool/main/svc-clean/svc-clean_1_amd64.deb!etc/default/svc-envfile $R/pool/main/svc-clean/svc-clean_1_amd64.deb!$N/svc-tunable.service"
+    "$R/pool/main/svc-clean/svc-clean_1_amd64.deb!etc/svc-clean/environment $R/pool/main/svc-clean/svc-clean_1_amd64.deb!$N/svc-tunable.service"
 expect "each service named by its package's unit file, the libraries between" \
     "$(python3 -c 'import json, sys
 for l in open(sys.argv[1]):
@@ -190,7 +195,7 @@ RS=$(root_dir suite)
 # systemd's reading: MemoryDenyWriteExecute= of each service, or
 # "unloaded".
 svcs="svc-xstack svc-link svc-deep svc-textrel svc-clean svc-tunable
-svc-envfile svc-wx svc-plus svc-script svc-nomdwe svc-missing"
+svc-envfile svc-wx svc-plus svc-script svc-nomdwe svc-missing svc-noenv"
 for s in $svcs; do
 	m=$(root_host suite systemd-analyze security --offline=true --root="$RS" \
 	    --json=short "$s.service" 2>/dev/null | python3 -c 'import json, sys
@@ -205,7 +210,7 @@ echo "systemd 252's reading (SERVICE MDWE COMMAND):"
 sed 's/^/  /' "$T/reading"
 expect "systemd reads the setting of every service" \
     "$(awk '{ printf "%s %s ", $1, $2 }' "$T/reading")" \
-    "svc-xstack yes svc-link yes svc-deep yes svc-textrel yes svc-clean yes svc-tunable yes svc-envfile yes svc-wx yes svc-plus yes svc-script yes svc-nomdwe no svc-missing yes "
+    "svc-xstack yes svc-link yes svc-deep yes svc-textrel yes svc-clean yes svc-tunable yes svc-envfile yes svc-wx yes svc-plus yes svc-script yes svc-nomdwe no svc-missing yes svc-noenv yes "
 
 # ---- Linux 6.12 runs each command ----
 
@@ -213,9 +218,10 @@ env_of() {
 	case $1 in svc-tunable | svc-envfile) echo GLIBC_TUNABLES=glibc.rtld.execstack=2 ;; esac
 }
 # The test kernel has no binfmt_script (tinyconfig): the script is judged
-# above as its interpreter; the program no package holds cannot run.
+# above as its interpreter; the program no package holds cannot run; the
+# environment of svc-noenv is not known.
 while read -r s m p a; do
-	case $s in svc-script | svc-missing) continue ;; esac
+	case $s in svc-script | svc-missing | svc-noenv) continue ;; esac
 	echo "run $s $(env_of "$s") $p $a"
 done <"$T/reading" >"$T/plan"
 root_host suite sh "$top_srcdir/kernel/mdwe.sh" -r "$RS" -o "$T/k" "$T/plan" ||
@@ -227,7 +233,7 @@ expect "the guest's programs have PR_SET_MDWE after execve()" \
 printf '%-16s %-34s %-7s %-28s %-28s %s\n' SERVICE PROGRAM MODE KERNEL \
     ELFSCAN CONTROL >"$T/table-suite"
 while read -r s m p a; do
-	case $s in svc-script | svc-missing) continue ;; esac
+	case $s in svc-script | svc-missing | svc-noenv) continue ;; esac
 	mode=control
 	# "+": no sandboxing (systemd-analyze does not say; the unit does).
 	[ "$m" = yes ] && [ "$s" != svc-plus ] && mode=mdwe
