@@ -288,3 +288,53 @@ for line in sys.stdin:
         print(r["path"] + "!" + r["member"], r["stack"])
 ' | sort
 }
+
+# json_rules FILE: the rules line of each root of elfscan's JSON Lines.
+json_rules() {
+	python3 -c 'import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if "rules" in r: print(r["rules"])' "$1"
+}
+
+# unpacked_files DIR NAME: what a store keeps of the package NAME
+# unpacked in DIR that is no ELF file, as the files table has it:
+# "NAME!MEMBER link TARGET", "NAME!MEMBER file BYTES" (od's hex) of the unit
+# files and of /etc, "NAME!MEMBER script LINE" of the executable files
+# that start with "#!"; of the links, not those of the documentation.
+unpacked_files() {
+	(cd "$1" && find . ! -type d) | sort | while read -r m; do
+		p=$1/$m m=${m#./}
+		if [ -L "$p" ]; then
+			case $m in usr/share/doc/* | usr/share/man/* | usr/share/info/* | usr/share/locale/*) ;;
+			*) echo "$2!$m link $(readlink "$p")" ;;
+			esac
+		elif [ "$(head -c 4 "$p")" = "$(printf '\177ELF')" ]; then
+			:
+		else
+			case $m in
+			*/systemd/system/* | etc/*)
+				echo "$2!$m file $(od -An -tx1 <"$p" | tr -d ' \n')" ;;
+			*)
+				if [ "$(head -c 2 "$p")" = '#!' ] && [ -x "$p" ]; then
+					echo "$2!$m script $(head -n 1 "$p")"
+				fi ;;
+			esac
+		fi
+	done
+}
+
+# gpg_keys HOME DIR NAME...: an ed25519 signing key for each NAME ("NAME
+# <NAME@example.org>", no passphrase, never expiring) in the GnuPG home
+# HOME (made), its public keyring exported to DIR/NAME.gpg.
+gpg_keys() {
+	gh=$1 gd=$2
+	shift 2
+	mkdir -p -m 700 "$gh" || return 1
+	for k in "$@"; do
+		GNUPGHOME=$gh gpg --batch --quiet --passphrase '' --quick-gen-key \
+		    "$k <$k@example.org>" ed25519 sign never 2>/dev/null &&
+		    GNUPGHOME=$gh gpg --batch --export "$k@example.org" \
+		    >"$gd/$k.gpg" || return 1
+	done
+}

@@ -653,7 +653,7 @@ static const struct node *
 program_node(struct services *sv, const char *path, struct buf *prefix)
 {
 	const struct graph *g = sv->g;
-	char name[CFILE_LINE + 1], *p;
+	char name[CFILE_LINE + 1];
 	struct tree_file f;
 	size_t at;
 	int depth;
@@ -666,20 +666,15 @@ program_node(struct services *sv, const char *path, struct buf *prefix)
 		}
 		if (f.id < g->nat && (at = g->node_at[f.id]) != 0)
 			return &g->v[at - 1];
-		if (f.kept != TREE_KEPT || f.len < 2 || f.data[0] != '#' ||
-		    f.data[1] != '!') {
+		if (f.kept != TREE_KEPT || !script_interpreter(f.data, f.len,
+		    name, sizeof(name))) {
 			unit_said(sv, path, "neither an ELF file of the suite's packages nor a script: the command is not judged");
 			return NULL;
 		}
-		snprintf(name, sizeof(name), "%s", f.data + 2 +
-		    strspn(f.data + 2, " \t"));
-		p = name;
-		p[strcspn(p, " \t\n")] = '\0';
 		buf_puts(prefix, " ");
-		buf_puts(prefix, p);
-		if (*p != '/')
+		buf_puts(prefix, name);
+		if (name[0] != '/')
 			break;
-		memmove(name, p, strlen(p) + 1);
 		path = name;
 	}
 	unit_said(sv, path, "a script whose interpreter is not an absolute path to a program, or a script again: not judged");

@@ -662,7 +662,7 @@ mdwe_ways(const struct system *s)
 static const struct obj *
 program_at(struct system *s, const char *path, struct buf *prefix)
 {
-	char head[256], name[256], msg[256], *p;
+	char head[256], name[256], msg[256];
 	const struct obj *o;
 	int fd, depth;
 	ssize_t n;
@@ -682,22 +682,18 @@ program_at(struct system *s, const char *path, struct buf *prefix)
 			say_unit(s, path, msg);
 			return NULL;
 		}
-		n = pread(fd, head, sizeof(head) - 1, 0);
-		if (n < 2 || head[0] != '#' || head[1] != '!') {
-			close(fd);
+		n = pread(fd, head, sizeof(head), 0);
+		close(fd);
+		if (n < 0 || !script_interpreter(head, (size_t)n, name,
+		    sizeof(name))) {
 			if ((o = objects_at(&s->objs, &s->fs, path)) == NULL)
 				say_unit(s, path, "not a regular file: the command is not judged");
 			return o;
 		}
-		close(fd);
-		head[n] = '\0';
-		p = head + 2 + strspn(head + 2, " \t");
-		p[strcspn(p, " \t\n")] = '\0';
 		buf_puts(prefix, " ");
-		buf_puts(prefix, p);
-		if (*p != '/')
+		buf_puts(prefix, name);
+		if (name[0] != '/')
 			break;
-		memmove(name, p, strlen(p) + 1);
 		path = name;
 	}
 	say_unit(s, path, "a script whose interpreter is not an absolute path to a program, or a script again: not judged");

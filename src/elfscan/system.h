@@ -491,6 +491,11 @@ typedef void units_say(void *arg, const char *path, const char *msg);
 void systemd_read(struct systemd *sd, const struct rootfs *fs,
     struct objects *objs, bool packages, units_say *say, void *arg);
 void systemd_free(struct systemd *sd);
+/* The interpreter the kernel runs for a file whose first n bytes are
+   head (binfmt_script): the first word after "#!", into name (cap bytes),
+   and true; false when head is no script. */
+bool script_interpreter(const char *head, size_t n, char *name,
+    size_t cap);
 /* The bytes an image's layer pass keeps of the file at path for the
    above (system_keeps): the unit files and their drop-ins, system.conf
    and its, and the files of /etc, where EnvironmentFile= finds them

@@ -1706,6 +1706,24 @@ find_manager(struct systemd *sd, const struct rootfs *fs,
 }
 
 
+bool
+script_interpreter(const char *head, size_t n, char *name, size_t cap)
+{
+	size_t at, len;
+
+	if (n < 2 || head[0] != '#' || head[1] != '!' || cap == 0)
+		return false;
+	for (at = 2; at < n && (head[at] == ' ' || head[at] == '\t'); at++)
+		;
+	for (len = 0; at + len < n && head[at + len] != ' ' &&
+	    head[at + len] != '\t' && head[at + len] != '\n' &&
+	    head[at + len] != '\0' && len + 1 < cap; len++)
+		;
+	memcpy(name, head + at, len);
+	name[len] = '\0';
+	return true;
+}
+
 /* Does path match the pattern dir followed by tail? */
 static bool
 under(const char *dir, const char *tail, const char *path)

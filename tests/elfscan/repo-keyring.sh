@@ -61,13 +61,7 @@ deb exec -z execstack && deb clean -z noexecstack && deb other -z execstack &&
 # Two keys, A (the archive's) and B (another's), and their keyrings:
 # binary, and A's armored too.
 G=$T/gnupg
-mkdir -m 700 "$G" "$T/empty" || fail "the GnuPG homes"
-for k in a b; do
-	GNUPGHOME=$G gpg --batch --quiet --passphrase '' --quick-gen-key \
-	    "$k <$k@example.org>" ed25519 sign never 2>/dev/null &&
-	    GNUPGHOME=$G gpg --batch --export "$k@example.org" >"$T/$k.gpg" ||
-	    fail "key $k"
-done
+mkdir -m 700 "$T/empty" && gpg_keys "$G" "$T" a b || fail "the keys"
 # C expired in 2020, a day after it was made and signed with.
 GNUPGHOME=$G gpg --batch --quiet --passphrase '' --faked-system-time 20200101T000000 \
     --quick-gen-key "c <c@example.org>" ed25519 sign 1d 2>/dev/null &&

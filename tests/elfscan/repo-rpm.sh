@@ -112,23 +112,12 @@ expect "--store: the store holds every ELF member as readelf says (sqlite3)" \
     "$(cat "$T/good")"
 expect "--store: what it says is what readelf says" "$(json_stacks <"$T/first")" \
     "$(cat "$T/good")"
-# The other files, as rpm2cpio and cpio unpack them: "PATH!MEMBER link
-# TARGET", "PATH!MEMBER script LINE", "PATH!MEMBER file BYTES" (hex).
+# The other files, as rpm2cpio and cpio unpack them (unpacked_files,
+# tests/lib.sh).
 for f in "$R"/*.rpm; do
 	rm -rf "$T/x" && mkdir "$T/x" &&
 	    (cd "$T/x" && rpm2cpio "$f" | cpio -idm --quiet) &&
-	    (cd "$T/x" && find . ! -type d) | sort | while read -r m; do
-		p=$T/x/$m m=${m#./}
-		if [ -L "$p" ]; then
-			echo "$f!$m link $(readlink "$p")"
-		elif [ "$(head -c 2 "$p")" = '#!' ] && [ -x "$p" ]; then
-			echo "$f!$m script $(head -n 1 "$p")"
-		else
-			case $m in *.service)
-				echo "$f!$m file $(od -An -tx1 <"$p" | tr -d ' \n')" ;;
-			esac
-		fi
-	done
+	    unpacked_files "$T/x" "$f"
 done | sort >"$T/files"
 expect "--store: it keeps each link, script and unit file as rpm2cpio has it" \
     "$(sqlite3 "$T/s.db" "SELECT p.path || '!' || f.path || ' ' || f.type || ' ' || CASE f.type WHEN 'file' THEN lower(hex(f.data)) ELSE f.data END FROM files f JOIN packages p ON p.id = f.package" | sort)" \
@@ -322,13 +311,7 @@ expect "by URL, a package the server has not: the others reported" \
 # --keyring: repomd.xml.asc, by key A of two; gpgv, in an empty
 # GNUPGHOME, is the judge each verdict is checked against.
 G=$T/gnupg
-mkdir -m 700 "$G" "$T/empty" || fail "the GnuPG homes"
-for k in a b; do
-	GNUPGHOME=$G gpg --batch --quiet --passphrase '' --quick-gen-key \
-	    "$k <$k@example.org>" ed25519 sign never 2>/dev/null &&
-	    GNUPGHOME=$G gpg --batch --export "$k@example.org" >"$T/$k.gpg" ||
-	    fail "key $k"
-done
+mkdir -m 700 "$T/empty" && gpg_keys "$G" "$T" a b || fail "the keys"
 M=$R/repodata/repomd.xml
 oracle() {
 	if GNUPGHOME=$T/empty gpgv --keyring "$1" "$M.asc" "$M" >/dev/null 2>&1; then

@@ -57,24 +57,11 @@ oracle() {
 	done | sort
 }
 # The oracle of the files the store keeps that are no ELF files, from
-# dpkg-deb -x: "PATH!MEMBER link TARGET", "PATH!MEMBER script LINE", and
-# "PATH!MEMBER file" and its bytes (od -An -tx1) of the unit files.
+# dpkg-deb -x (unpacked_files, tests/lib.sh).
 file_oracle() {
 	for f in "$R"/pool/main/*/*.deb; do
 		rm -rf "$T/x" && dpkg-deb -x "$f" "$T/x" &&
-		    (cd "$T/x" && find . ! -type d) | sort | while read -r m; do
-			p=$T/x/$m m=${m#./}
-			if [ -L "$p" ]; then
-				echo "$f!$m link $(readlink "$p")"
-			elif [ "$(head -c 2 "$p")" = '#!' ] && [ -x "$p" ]; then
-				echo "$f!$m script $(head -n 1 "$p")"
-			else
-				case $m in
-				lib/systemd/system/*)
-					echo "$f!$m file $(od -An -tx1 <"$p" | tr -d ' \n')" ;;
-				esac
-			fi
-		done
+		    unpacked_files "$T/x" "$f"
 	done | sort
 }
 # What the store holds of them, read by sqlite3, as file_oracle says it.

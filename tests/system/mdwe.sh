@@ -23,6 +23,9 @@
 #   mdwe_outcome VERDICT OUTPUT PROGRAM
 #                     what a run did, in mdwe_predict's words
 #   mdwe_agree ...    one command's agreement, checked and tabled
+#   mdwe_table ...    every command's (mdwe_agree), from a file
+#   mdwe_reading VIEW ROOT UNIT
+#                     systemd's reading of MemoryDenyWriteExecute=
 #   mdwe_fixtures DIR build the oracle's fixtures (tests/fixtures/system/
 #                     mdwe-*) into DIR/bin, DIR/lib (the libraries the
 #                     programs need) and DIR/plugins (copies of them, which
@@ -145,6 +148,39 @@ mdwe_agree() {
 		*) fail "$1: $3: $6: it runs without MemoryDenyWriteExecute=: got '$8'" ;;
 		esac
 	fi
+}
+
+# mdwe_table VIEW DIR PREDICTED PLUS COMMANDS: for each line of the file
+# COMMANDS, "SERVICE MDWE RUN PROGRAM" (MDWE as systemd reads the unit,
+# RUN the command's run in the report DIR), what the kernel did, under
+# MemoryDenyWriteExecute= where it is in force (not for PLUS, the "+"
+# service), agrees with elfscan's PREDICTED (mdwe_agree).
+mdwe_table() {
+	printf '%-16s %-34s %-7s %-28s %-28s %s\n' SERVICE PROGRAM MODE \
+	    KERNEL ELFSCAN CONTROL >"$T/table-$1"
+	while read -r s m run c; do
+		mode=control
+		# "+": no sandboxing (systemd-analyze does not say; the unit
+		# does).
+		[ "$m" = yes ] && [ "$s" != "$4" ] && mode=mdwe
+		did=$(mdwe_outcome "$(mdwe_verdict "$2" "$run" $mode)" \
+		    "$(mdwe_output "$2" "$run" $mode)" "$c")
+		ctl=$(mdwe_outcome "$(mdwe_verdict "$2" "$run" control)" \
+		    "$(mdwe_output "$2" "$run" control)" "$c")
+		mdwe_agree "$1" "$3" "$s" "$m" "$run" "$c" "$did" "$ctl" $mode
+	done <"$5"
+}
+
+# mdwe_reading VIEW ROOT UNIT: MemoryDenyWriteExecute= of UNIT as systemd
+# reads it from ROOT, the view's directory (systemd-analyze security
+# --offline): yes, no, or unloaded when systemd does not load the unit.
+mdwe_reading() {
+	root_host "$1" systemd-analyze security --offline=true --root="$2" \
+	    --json=short "$3" 2>/dev/null | python3 -c 'import json, sys
+try:
+    print(["no", "yes"][[e["set"] for e in json.load(sys.stdin) if e["name"] == "MemoryDenyWriteExecute="][0]])
+except Exception:
+    print("unloaded")'
 }
 
 # GNU_STACK's flags in FILE ("RW", "RWE"), "none" without the header.

@@ -150,10 +150,7 @@ S --system --store "$T/s.db" --format=json "$A" >"$T/suite.json" 2>"$T/suite.err
 expect "the suite's verdicts (findings: exit 1)" "$?" 1
 echo "what elfscan said on the standard error:"
 sed "s|$R|R|g; s/^/  /" "$T/suite.err"
-rules=$(python3 -c 'import json, sys
-for l in open(sys.argv[1]):
-    r = json.loads(l)
-    if "rules" in r: print(r["rules"])' "$T/suite.json")
+rules=$(json_rules "$T/suite.json")
 expect_match "the rules line: the suite's systemd 257, either way (the kernel is not known)" \
     "$rules" "*; systemd 257.9-1: 11 services with MemoryDenyWriteExecute=yes, which it sets by PR_SET_MDWE on Linux 6.3 and later, else a seccomp filter (the kernel is not known)"
 expect "said: the program no package holds, of its package's unit" \
@@ -197,12 +194,7 @@ RS=$(root_dir suite)
 svcs="svc-xstack svc-link svc-deep svc-textrel svc-clean svc-tunable
 svc-envfile svc-wx svc-plus svc-script svc-nomdwe svc-missing svc-noenv"
 for s in $svcs; do
-	m=$(root_host suite systemd-analyze security --offline=true --root="$RS" \
-	    --json=short "$s.service" 2>/dev/null | python3 -c 'import json, sys
-try:
-    print(["no", "yes"][[e["set"] for e in json.load(sys.stdin) if e["name"] == "MemoryDenyWriteExecute="][0]])
-except Exception:
-    print("unloaded")')
+	m=$(mdwe_reading suite "$RS" "$s.service")
 	c=$(sed -n 's/^ExecStart=[+]*//p' "$B"/*/"$O/$s.service" "$B"/*/"$N/$s.service" 2>/dev/null)
 	echo "$s $m $c"
 done >"$T/reading"
@@ -230,19 +222,9 @@ kernel=$(cat "$T/k/kernel")
 expect_match "the guest runs Linux 6.12" "${kernel%% *}" "6.12.*"
 expect "the guest's programs have PR_SET_MDWE after execve()" \
     "$(mdwe_output "$T/k" mdwe-exec mdwe)" "PR_GET_MDWE 1"
-printf '%-16s %-34s %-7s %-28s %-28s %s\n' SERVICE PROGRAM MODE KERNEL \
-    ELFSCAN CONTROL >"$T/table-suite"
-while read -r s m p a; do
-	case $s in svc-script | svc-missing | svc-noenv) continue ;; esac
-	mode=control
-	# "+": no sandboxing (systemd-analyze does not say; the unit does).
-	[ "$m" = yes ] && [ "$s" != svc-plus ] && mode=mdwe
-	did=$(mdwe_outcome "$(mdwe_verdict "$T/k" "$s" $mode)" \
-	    "$(mdwe_output "$T/k" "$s" $mode)" "$p")
-	ctl=$(mdwe_outcome "$(mdwe_verdict "$T/k" "$s" control)" \
-	    "$(mdwe_output "$T/k" "$s" control)" "$p")
-	mdwe_agree suite "$T/predicted" "$s" "$m" "$s" "$p" "$did" "$ctl" $mode
-done <"$T/reading"
+awk '$1 !~ /^svc-(script|missing|noenv)$/ { print $1, $2, $1, $3 }' \
+    "$T/reading" >"$T/commands"
+mdwe_table suite "$T/k" "$T/predicted" svc-plus "$T/commands"
 echo "the agreement (KERNEL: what Linux 6.12 did with PR_SET_MDWE; CONTROL: without):"
 sed 's/^/  /' "$T/table-suite"
 expect "every outcome elfscan says: killed, refused by each library at fault and by the tunable" \
@@ -304,10 +286,7 @@ echo "elfscan's verdicts of the marked suite:"
 sed 's/^/  /' "$T/predicted-marked"
 expect "the stock suite: no service broken" "$(cat "$T/predicted-stock")" ""
 expect_match "the marked suite: the rules line names systemd 257 and its services" \
-    "$(python3 -c 'import json, sys
-for l in open(sys.argv[1]):
-    r = json.loads(l)
-    if "rules" in r: print(r["rules"])' "$T/marked.json")" \
+    "$(json_rules "$T/marked.json")" \
     "*; systemd 257.*: * services with MemoryDenyWriteExecute=yes, which it sets by *"
 
 # The oracle of which services break: those systemd reads with
@@ -318,13 +297,7 @@ RV=$(root_dir real)
 root_run real -- find /usr/lib/systemd/system -maxdepth 1 -type f \
     -name '*.service' -printf '%f\n' >"$T/units" || fail "the view's units"
 while read -r u; do
-	m=$(root_host real systemd-analyze security --offline=true --root="$RV" \
-	    --json=short "$u" 2>/dev/null | python3 -c 'import json, sys
-try:
-    print(["no", "yes"][[e["set"] for e in json.load(sys.stdin) if e["name"] == "MemoryDenyWriteExecute="][0]])
-except Exception:
-    print("unloaded")')
-	[ "$m" = yes ] || continue
+	[ "$(mdwe_reading real "$RV" "$u")" = yes ] || continue
 	root_run real -- sed -n 's/^ExecStart=[-@:!]*//p' "/usr/lib/systemd/system/$u" |
 	    while read -r prog args; do
 		root_run real -- /usr/lib64/ld-linux-x86-64.so.2 --list "$prog" 2>/dev/null |

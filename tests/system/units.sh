@@ -384,10 +384,7 @@ expect "elfscan judges the root (status 0 or 1)" \
     "$(test $st -le 1 && echo yes || { cat "$T/units.err"; echo "status $st"; })" yes
 echo "what elfscan said on the standard error:"
 sed "s|$R||; s/^/  /" "$T/units.err"
-rules=$(python3 -c 'import json, sys
-for l in open(sys.argv[1]):
-    r = json.loads(l)
-    if "rules" in r: print(r["rules"])' "$T/units.json")
+rules=$(json_rules "$T/units.json")
 expect_match "the rules line: systemd 257, either way (the kernel is not known)" \
     "$rules" "*systemd 257: MemoryDenyWriteExecute= by PR_SET_MDWE on Linux 6.3 and later, else a seccomp filter*"
 
@@ -466,18 +463,7 @@ kernel=$(cat "$T/k/kernel")
 expect_match "the guest runs Linux 6.12" "${kernel%% *}" "6.12.*"
 expect "the guest's programs have PR_SET_MDWE after execve()" \
     "$(mdwe_output "$T/k" mdwe-exec mdwe)" "PR_GET_MDWE 1"
-printf '%-16s %-34s %-7s %-28s %-28s %s\n' SERVICE PROGRAM MODE KERNEL \
-    ELFSCAN CONTROL >"$T/table-units"
-while read -r s m run c; do
-	mode=control
-	# "+": no sandboxing (systemd-analyze does not say; the unit does).
-	[ "$m" = yes ] && [ "$s" != u-plus ] && mode=mdwe
-	did=$(mdwe_outcome "$(mdwe_verdict "$T/k" "$run" $mode)" \
-	    "$(mdwe_output "$T/k" "$run" $mode)" "$c")
-	ctl=$(mdwe_outcome "$(mdwe_verdict "$T/k" "$run" control)" \
-	    "$(mdwe_output "$T/k" "$run" control)" "$c")
-	mdwe_agree units "$T/predicted-units" "$s" "$m" "$run" "$c" "$did" "$ctl" $mode
-done <"$T/commands-units"
+mdwe_table units "$T/k" "$T/predicted-units" u-plus "$T/commands-units"
 echo "the agreement, root one (KERNEL: what Linux 6.12 did with PR_SET_MDWE; CONTROL: without):"
 sed 's/^/  /' "$T/table-units"
 
@@ -532,10 +518,7 @@ root_host units252 "$ELFSCAN" --system --format=json --no-progress "$R2" \
 st=$?
 expect "elfscan judges root two (status 0 or 1)" \
     "$(test $st -le 1 && echo yes || { cat "$T/units252.err"; echo "status $st"; })" yes
-rules=$(python3 -c 'import json, sys
-for l in open(sys.argv[1]):
-    r = json.loads(l)
-    if "rules" in r: print(r["rules"])' "$T/units252.json")
+rules=$(json_rules "$T/units252.json")
 expect_match "the rules line: systemd 252, the seccomp filter" \
     "$rules" "*systemd 252: MemoryDenyWriteExecute= by a seccomp filter*"
 expect "the tunable comes from the admin's drop-in" \
