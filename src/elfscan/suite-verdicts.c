@@ -105,7 +105,7 @@ installed(const char *member)
 	return in;
 }
 
-/* The image n, put in the suite's file system. */
+/* The image at (a node), put in the suite's file system. */
 static void
 install_image(struct graph *g, size_t at)
 {
@@ -687,7 +687,9 @@ struct cmd {
 	struct services *sv;
 	const struct service *svc;
 	const char *prefix;	/* "ExecStart=/usr/sbin/foo" */
-	size_t *v, *parent;	/* nodes; indices into v (v[0]: none) */
+	size_t *v;		/* nodes, the program's first */
+	size_t *parent;		/* of each, the index in v of the one it was
+				   reached from (of v[0]: none) */
 	size_t n;
 };
 
@@ -809,7 +811,9 @@ judge_command(struct services *sv, const struct service *svc,
 	facts = xcalloc(c.n, sizeof(*facts));
 	for (k = 0; k < c.n; k++)
 		facts[k] = sv->g->v[c.v[k]].facts;
-	/* glibc.rtld.execstack, 2 among its values, came with 2.41. */
+	/* glibc.rtld.execstack, 2 among its values, came with 2.41. A
+	   program that needs no library is taken to be static: the store
+	   keeps no PT_INTERP. */
 	t = sv->refusing ? tunable_execstack(svc->env[SVC_TUNABLES].value,
 	    2) : TUNABLE_UNSET;
 	mdwe_faults_of(facts, c.n, p->nneeds > 0, sv->ways,
