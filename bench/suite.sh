@@ -36,8 +36,10 @@
 # for a while): as another user, or with COLD_ROUNDS=0, they are left out,
 # with a message. Each round runs the floor, sha256sum and elfscan, and,
 # when elfscan takes --store, elfscan --store into a fresh file,
-# again with the index unchanged, and again after 1% of the packages
-# changed (5 pool files replaced by the 5 held back, the index made anew);
+# again with the index unchanged, the suite's verdicts from that store
+# (--system: the graph of every package, its services), and again after 1%
+# of the packages changed (5 pool files replaced by the 5 held back, the
+# index made anew);
 # without --store those rows are left out, with a message. For each: the
 # median wall time, its spread, CPU time (user + system), packages/s and
 # MB/s of .deb, the peak resident memory (GNU time's %M; for the floor,
@@ -271,6 +273,7 @@ round() {
 	rm -f "$out/store" "$out/store"-*
 	one store-first "$elfscan" --no-progress --format=json --store "$out/store" "$repo"
 	one store-same "$elfscan" --no-progress --format=json --store "$out/store" "$repo"
+	one store-system "$elfscan" --no-progress --format=json --system --store "$out/store" "$repo"
 	use b
 	one store-changed "$elfscan" --no-progress --format=json --store "$out/store" "$repo"
 	use a
@@ -313,6 +316,7 @@ label() {
 	elfscan) echo "elfscan" ;;
 	store-first) echo "--store, first run" ;;
 	store-same) echo "--store, unchanged" ;;
+	store-system) echo "--system --store" ;;
 	store-changed) echo "--store, $changed changed" ;;
 	esac
 }
@@ -357,6 +361,7 @@ report() {
 	if [ "$store" = yes ]; then
 		echo "  ratio --store first run/elfscan: $(ratio "$(wall store-first)" "$(wall elfscan)") wall"
 		echo "  ratio --store unchanged/first run: $(ratio "$(wall store-same)" "$(wall store-first)") wall, $(ratio "$(cpu store-same)" "$(cpu store-first)") CPU"
+		echo "  ratio --system --store/first run: $(ratio "$(wall store-system)" "$(wall store-first)") wall"
 		echo "  ratio --store $changed changed/first run: $(ratio "$(wall store-changed)" "$(wall store-first)") wall, $(ratio "$(cpu store-changed)" "$(cpu store-first)") CPU"
 	fi
 	echo "  load average (1 min) during the runs: $(sort -n "$out/load" | awk '{ v[NR] = $1 } END { printf "%s to %s, median %s", v[1], v[NR], v[int((NR + 1) / 2)] }')"
@@ -397,7 +402,7 @@ mode=warm
 : >"$out/load"
 round
 rm -f "$out"/t.* "$out/load"
-names="floor sha256 elfscan store-first store-same store-changed"
+names="floor sha256 elfscan store-first store-same store-system store-changed"
 i=0
 while [ "$i" -lt "$rounds" ]; do
 	round
