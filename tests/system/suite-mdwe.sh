@@ -174,6 +174,14 @@ for l in open(sys.argv[1]):
     "svc-deep/svc-deep_1_amd64.deb!$N/svc-deep.service (via ExecStart=/usr/sbin/svc-deep libmdwe-mid.so.1 libmdwe-xstack.so.1)
 svc-xstack/svc-xstack_1_amd64.deb!$O/svc-xstack.service (via ExecStart=/usr/sbin/svc-xstack libmdwe-xstack.so.1)
 svc-xstack/svc-xstack_1_amd64.deb!$N/svc-link.service (via ExecStart=/sbin/svc-xstack-link libmdwe-xstack.so.1)"
+S --system --store "$T/s.db" --format=sarif "$A" >"$T/suite.sarif" 2>/dev/null
+expect "SARIF: the suite's verdicts, services among them, as the official validator reads them" \
+    "$(sarif_errors "$T/suite.sarif")" ""
+expect "SARIF and JSON Lines: a mdwe-breaks result for each of the five files at fault (two libraries, a program, and the unit and the file that set the tunable)" \
+    "$(python3 -c 'import json, sys
+print(sum(1 for r in json.load(open(sys.argv[1]))["runs"][0]["results"] if r["ruleId"] == "mdwe-breaks"))' "$T/suite.sarif") $(python3 -c 'import json, sys
+print(sum(1 for l in open(sys.argv[1]) if json.loads(l).get("verdict") == "mdwe-breaks"))' "$T/suite.json")" \
+    "5 5"
 expect "the script: judged as its interpreter's service (binfmt_script)" \
     "$(awk '$1 == "svc-script" { print $3 }' "$T/predicted")" \
     "$(awk '$1 == "svc-wx" { print $3 }' "$T/predicted")"
