@@ -23,6 +23,8 @@
 #   mdwe_outcome VERDICT OUTPUT PROGRAM
 #                     what a run did, in mdwe_predict's words
 #   mdwe_agree ...    one command's agreement, checked and tabled
+#   mdwe_run VIEW ROOT DIR PLAN
+#                     mdwe_boot for a view of tests/system/roots.sh
 #   mdwe_table ...    every command's (mdwe_agree), from a file
 #   mdwe_reading VIEW ROOT UNIT
 #                     systemd's reading of MemoryDenyWriteExecute=
@@ -148,6 +150,18 @@ mdwe_agree() {
 		*) fail "$1: $3: $6: it runs without MemoryDenyWriteExecute=: got '$8'" ;;
 		esac
 	fi
+}
+
+# mdwe_run VIEW ROOT DIR PLAN: kernel/mdwe.sh runs PLAN with the files of
+# ROOT, the view's directory, its report in DIR (exit 99 when it cannot);
+# the guest runs Linux 6.12, and its programs have PR_SET_MDWE.
+mdwe_run() {
+	root_host "$1" sh "$top_srcdir/kernel/mdwe.sh" -r "$2" -o "$3" "$4" ||
+	    { echo "ERROR: kernel/mdwe.sh could not run the plan"; exit 99; }
+	kernel=$(cat "$3/kernel")
+	expect_match "the guest runs Linux 6.12" "${kernel%% *}" "6.12.*"
+	expect "the guest's programs have PR_SET_MDWE after execve()" \
+	    "$(mdwe_output "$3" mdwe-exec mdwe)" "PR_GET_MDWE 1"
 }
 
 # mdwe_table VIEW DIR PREDICTED PLUS COMMANDS: for each line of the file

@@ -224,12 +224,7 @@ while read -r s m p a; do
 	case $s in svc-script | svc-missing | svc-noenv) continue ;; esac
 	echo "run $s $(env_of "$s") $p $a"
 done <"$T/reading" >"$T/plan"
-root_host suite sh "$top_srcdir/kernel/mdwe.sh" -r "$RS" -o "$T/k" "$T/plan" ||
-    { echo "ERROR: kernel/mdwe.sh could not run the plan"; exit 99; }
-kernel=$(cat "$T/k/kernel")
-expect_match "the guest runs Linux 6.12" "${kernel%% *}" "6.12.*"
-expect "the guest's programs have PR_SET_MDWE after execve()" \
-    "$(mdwe_output "$T/k" mdwe-exec mdwe)" "PR_GET_MDWE 1"
+mdwe_run suite "$RS" "$T/k" "$T/plan"
 awk '$1 !~ /^svc-(script|missing|noenv)$/ { print $1, $2, $1, $3 }' \
     "$T/reading" >"$T/commands"
 mdwe_table suite "$T/k" "$T/predicted" svc-plus "$T/commands"
@@ -322,11 +317,9 @@ expect_match "and systemd-timesyncd among them" "$(cat "$T/truth-marked")" \
 # Linux 6.12 runs systemd-timesyncd under PR_SET_MDWE, with the stock
 # library, then with the marked one put in the view.
 echo "run timesyncd /usr/lib/systemd/systemd-timesyncd --help" >"$T/real-plan"
-root_host real sh "$top_srcdir/kernel/mdwe.sh" -r "$RV" -o "$T/k-stock" \
-    "$T/real-plan" || { echo "ERROR: kernel/mdwe.sh could not run"; exit 99; }
+mdwe_run real "$RV" "$T/k-stock" "$T/real-plan"
 root_put real "$so" "$sodir"
-root_host real sh "$top_srcdir/kernel/mdwe.sh" -r "$RV" -o "$T/k-marked" \
-    "$T/real-plan" || { echo "ERROR: kernel/mdwe.sh could not run"; exit 99; }
+mdwe_run real "$RV" "$T/k-marked" "$T/real-plan"
 for k in stock marked; do
 	said=$(awk '$1 == "systemd-timesyncd" { $1 = $2 = ""; sub(/^ */, ""); print }' "$T/predicted-$k")
 	expect "$k: systemd-timesyncd under MemoryDenyWriteExecute=yes, as Linux 6.12 runs it" \
