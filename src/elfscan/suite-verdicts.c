@@ -84,6 +84,9 @@ struct graph {
 	size_t nat;
 	struct pfile *files;
 	size_t nfiles;
+	/* The searches' space, n each, made once: a library's loaders
+	   (judge_library), a command's closure (struct cmd). */
+	size_t *queue, *from;
 };
 
 /* Where a member of a package is installed, on a merged /usr; the caller
@@ -504,7 +507,7 @@ static void
 judge_library(struct graph *g, struct report *r, const char *repo,
     size_t l, unsigned stamp, bool refusing, const char *glibc)
 {
-	size_t *queue = xcalloc(g->n, sizeof(*queue)), head = 0, tail = 0;
+	size_t *queue = g->queue, head = 0, tail = 0;
 	struct hosts programs = { .v = NULL }, plugins = { .v = NULL };
 	char why[512], *subject = name_of(&g->v[l]);
 	size_t i;
@@ -563,7 +566,6 @@ judge_library(struct graph *g, struct report *r, const char *repo,
 	hosts_free(&programs);
 	hosts_free(&plugins);
 	free(subject);
-	free(queue);
 }
 
 /* ---- The services ---- */
@@ -687,9 +689,11 @@ struct cmd {
 	struct services *sv;
 	const struct service *svc;
 	const char *prefix;	/* "ExecStart=/usr/sbin/foo" */
-	size_t *v;		/* nodes, the program's first */
+	size_t *v;		/* nodes, the program's first (the graph's
+				   queue, lent) */
 	size_t *parent;		/* of each, the index in v of the one it was
-				   reached from (of v[0]: none) */
+				   reached from (of v[0]: none; the graph's
+				   from, lent) */
 	size_t n;
 };
 
@@ -699,8 +703,8 @@ closure(struct cmd *c, const struct node *program, unsigned stamp)
 	struct graph *g = c->sv->g;
 	size_t head = 0, i;
 
-	c->v = xcalloc(g->n, sizeof(*c->v));
-	c->parent = xcalloc(g->n, sizeof(*c->parent));
+	c->v = g->queue;
+	c->parent = g->from;
 	c->v[c->n++] = (size_t)(program - g->v);
 	g->v[c->v[0]].seen = stamp;
 	while (head < c->n) {
@@ -819,8 +823,6 @@ judge_command(struct services *sv, const struct service *svc,
 	mdwe_faults_of(facts, c.n, p->nneeds > 0, sv->ways,
 	    t == TUNABLE_UNSET ? 1 : t, on_fault, &c);
 	free(facts);
-	free(c.v);
-	free(c.parent);
 out:
 	buf_free(&prefix);
 }
@@ -920,6 +922,8 @@ graph_free(struct graph *g)
 	}
 	free(g->files);
 	free(g->node_at);
+	free(g->queue);
+	free(g->from);
 	tree_free(g->t);
 }
 
@@ -942,6 +946,8 @@ suite_judge_one(struct store *st, struct report *r, const char *repo,
 		return -1;
 	}
 	resolve(&g);
+	g.queue = xmalloc((g.n > 0 ? g.n : 1) * sizeof(*g.queue));
+	g.from = xmalloc((g.n > 0 ? g.n : 1) * sizeof(*g.from));
 	known = glibc_of(st, repo, arch, version, sizeof(version), name,
 	    sizeof(name));
 	refusing = !known || refuses(version);
